@@ -1,0 +1,216 @@
+/*
+ * core.h - softdoca's object model, shared by libdoca_common and the library modules
+ * (libdoca_dma, later comch, ...).
+ *
+ *   doca_devinfo ──open──> doca_dev <──add_dev── doca_mmap <──bind── doca_buf (from doca_buf_inventory)
+ *                              ^                                        ^
+ *                              │                                        │ src/dst
+ *   doca_pe ──connect──> doca_ctx (base of doca_dma, ...) ──pool──> doca_task (base of doca_dma_task_memcpy)
+ *
+ * Threading: DOCA objects are used by one application thread at a time (the PE is not
+ * thread-safe, as in DOCA). Engine worker threads never touch these structures; they see only
+ * struct engine_job (engine.h) and report through its `done` flag.
+ *
+ * Ownership of the context state machine: ctx.c. Library modules plug in through
+ * struct ctx_ops and never change ctx->state themselves.
+ */
+#ifndef SD_CORE_H_
+#define SD_CORE_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+#include "engine.h"
+#include "sd_internal.h"
+#include "topology.h"
+
+/* ---- devices ---- */
+
+struct doca_devinfo {
+	const struct topo_device *tdev;
+	const struct topo_profile *profile;
+	uint32_t index; /* position in the topology */
+};
+
+struct doca_dev {
+	struct doca_devinfo info;
+	int refcount;
+	struct doca_dev *next; /* list of open devices */
+};
+
+struct doca_devinfo_rep {
+	const struct topo_device *parent;
+	const struct topo_rep *trep;
+};
+
+struct doca_dev_rep {
+	struct doca_devinfo_rep info;
+	struct doca_dev *parent_dev;
+};
+
+/* "03:00.0" style name of a device for log lines (static buffer per thread). */
+SD_PRIV const char *priv_doca_dev_name(const struct doca_devinfo *info);
+
+/* ---- memory maps and buffers ---- */
+
+#define MMAP_MAX_DEVS_DEFAULT 8
+
+enum mmap_kind { MMAP_LOCAL, MMAP_FROM_EXPORT };
+
+struct doca_mmap {
+	enum mmap_kind kind;
+	bool started;
+	bool range_set;
+	uint8_t *addr;
+	size_t len;
+	uint32_t access;
+	uint32_t max_devs;
+	uint32_t nb_devs;
+	struct doca_dev **devs;
+	union doca_data user_data;
+	atomic_uint nb_bufs;	/* bufs currently bound to this map */
+	pid_t pid;		/* owner of the memory; 0 = this process */
+	void *export_desc;	/* owned descriptor handed out by export_pci */
+	size_t export_len;
+};
+
+struct doca_buf {
+	struct doca_mmap *mmap;		 /* NULL while free in the inventory */
+	struct doca_buf_inventory *inv;
+	struct doca_buf *next;		 /* next element of the list (or free-list link) */
+	struct doca_buf *last;		 /* valid on a list head: its tail */
+	uint8_t *head;
+	size_t len;
+	uint8_t *data;
+	size_t data_len;
+	uint16_t refcount;		 /* on a list head; 0 on non-head elements */
+	uint16_t is_head;
+	uint32_t list_len;		 /* valid on a list head */
+};
+
+struct doca_buf_inventory {
+	bool started;
+	uint32_t nb_elems;
+	uint32_t nb_free;
+	struct doca_buf *elems;
+	struct doca_buf *free_list;
+};
+
+/* True when @dev was added to @mmap (from-export maps: the importing device). */
+SD_PRIV bool priv_doca_mmap_has_dev(const struct doca_mmap *mmap, const struct doca_dev *dev);
+
+/* ---- tasks, contexts, progress engine ---- */
+
+enum task_state { TASK_FREE = 0, TASK_ALLOCATED, TASK_SUBMITTED };
+
+struct doca_task {
+	struct doca_ctx *ctx;
+	union doca_data user_data;
+	doca_error_t status;
+	uint8_t state;
+	bool in_engine;	       /* job handed to the engine, not yet completed */
+	struct doca_task *next; /* free list / ctx FIFO */
+	/* Set while the task runs as a node of a graph instance: completion goes to the graph. */
+	struct doca_graph_instance *graph_inst;
+	uint32_t graph_node;
+	struct engine_job job;
+};
+
+struct ctx_ops {
+	const char *name; /* "dma" */
+	/* IDLE -> RUNNING: allocate pools and engine queue. */
+	doca_error_t (*start)(struct doca_ctx *ctx);
+	/* Called once the context is IDLE again: release what start allocated. */
+	void (*stopped)(struct doca_ctx *ctx);
+	/*
+	 * Prepare @task for the engine: validate, fill task->job. @strict: called from
+	 * try_submit. Returns SUCCESS, or the error to report. A content error (bad sizes,
+	 * rights) is reported by the core through the error callback for plain submit, and
+	 * returned synchronously for try_submit; BAD_STATE is always returned synchronously.
+	 */
+	doca_error_t (*prepare)(struct doca_task *task);
+	/* Runs the task's completion or error callback (status already in task->status). */
+	void (*deliver)(struct doca_task *task, bool success);
+	/* After a successful copy, before deliver(): e.g. set destination data_len. */
+	void (*finish)(struct doca_task *task);
+	/* Library object destroy hook is the library's own business. */
+};
+
+struct doca_ctx {
+	const struct ctx_ops *ops;
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_ctx *pe_next;
+	enum doca_ctx_states state;
+	doca_ctx_state_changed_callback_t state_cb;
+	union doca_data user_data;
+	bool stop_requested_by_error;
+
+	/* Task pool (set up by the library in start through priv_doca_ctx_pool_init). */
+	uint8_t *pool;
+	size_t task_size;
+	uint32_t pool_size;
+	struct doca_task *free_tasks;
+	uint32_t nb_allocated; /* tasks out of the pool */
+
+	/* Submitted tasks, in submission order; delivered from the head. */
+	struct doca_task *fifo_head;
+	struct doca_task *fifo_tail;
+	size_t inflight;
+
+	/* Engine. */
+	const struct engine_ops *engine;
+	struct engine_queue *queue;
+
+	/* Statistics, logged at stop when debug is on. */
+	uint64_t st_tasks, st_bytes, st_errors, st_again;
+	size_t st_inflight_hwm;
+};
+
+struct doca_pe {
+	struct doca_ctx *ctxs;
+	uint32_t nb_ctxs;
+	bool in_progress;
+	struct engine_notify notify;
+	bool user_handle;
+};
+
+/* Library modules: initialise the common part of a new context (state IDLE). */
+SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops, struct doca_dev *dev);
+/* Library modules: tear down; refuses (IN_USE) unless IDLE. Disconnects from the PE. */
+SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
+/*
+ * Library modules, from ops->start: a pool of @n tasks of @task_size bytes each (a library
+ * task struct that begins with struct doca_task), and an engine queue of @depth entries.
+ */
+SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth);
+/* Takes a task from the pool; NO_MEMORY when empty, BAD_STATE unless RUNNING. */
+SD_PRIV doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doca_task **task);
+/* Human name of a context for log lines: "dma 0x1234 on 03:00.0". */
+SD_PRIV const char *priv_doca_ctx_name(const struct doca_ctx *ctx);
+
+/* Fault injection (fault.c): decisions for the next submit / completion. */
+struct fault_config;
+bool fault_enabled(void);
+bool fault_submit_again(void);
+doca_error_t fault_complete_status(void);
+
+/* graph.c: a task that ran as a graph node finished (called from progress). */
+struct doca_graph_instance;
+void graph_task_done(struct doca_task *task, doca_error_t status);
+
+/* Progress-engine side of a context (ctx.c), called by pe.c. */
+unsigned int ctx_progress(struct doca_ctx *ctx);
+bool ctx_has_work(const struct doca_ctx *ctx);
+
+#endif /* SD_CORE_H_ */

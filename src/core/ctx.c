@@ -1,0 +1,531 @@
+/*
+ * ctx.c - the context state machine, task pools and completion delivery.
+ *
+ *   IDLE --doca_ctx_start--> RUNNING --doca_ctx_stop / a failed task--> STOPPING
+ *     ^                                                                    |
+ *     +---- progress: no task in flight and every task freed --------------+
+ *
+ * Submitted tasks sit in a per-context FIFO in submission order. An engine marks a task's job
+ * done (engine_task_complete); doca_pe_progress() delivers from the FIFO head while the head is
+ * done, so callbacks always run in submission order, on the PE thread, never inside submit.
+ *
+ * Flush: when the context leaves RUNNING, every task not yet delivered is marked flushed; it is
+ * delivered (after its engine job, if started, has finished) through the error callback with
+ * CTX_FLUSH_STATUS. The task whose failure stopped the context keeps its own status.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_ctx.h>
+#include <doca_pe.h>
+
+#include "core.h"
+
+#define COMP "ctx"
+/* Status of flushed tasks. DOCA does not document it; hardware reports a flushed work request
+ * as an I/O failure, so softdoca uses DOCA_ERROR_IO_FAILED. */
+#define CTX_FLUSH_STATUS DOCA_ERROR_IO_FAILED
+/* Most callbacks one context runs per doca_pe_progress() call. */
+#define CTX_PROGRESS_BUDGET 256
+
+static const char *state_name(enum doca_ctx_states s)
+{
+	switch (s) {
+	case DOCA_CTX_STATE_IDLE:
+		return "IDLE";
+	case DOCA_CTX_STATE_STARTING:
+		return "STARTING";
+	case DOCA_CTX_STATE_RUNNING:
+		return "RUNNING";
+	case DOCA_CTX_STATE_STOPPING:
+		return "STOPPING";
+	}
+	return "?";
+}
+
+SD_PRIV const char *priv_doca_ctx_name(const struct doca_ctx *ctx)
+{
+	static _Thread_local char name[96];
+
+	snprintf(name, sizeof(name), "%s context %p on %s", ctx->ops ? ctx->ops->name : "?", (const void *)ctx,
+		 ctx->dev ? priv_doca_dev_name(&ctx->dev->info) : "(no device)");
+	return name;
+}
+
+SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops, struct doca_dev *dev)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->ops = ops;
+	ctx->dev = dev;
+	ctx->state = DOCA_CTX_STATE_IDLE;
+}
+
+static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
+{
+	enum doca_ctx_states prev = ctx->state;
+
+	ctx->state = next;
+	SD_DBG(COMP, "%s: %s -> %s", priv_doca_ctx_name(ctx), state_name(prev), state_name(next));
+	if (ctx->state_cb != NULL)
+		ctx->state_cb(ctx->user_data, ctx, prev, next);
+}
+
+static void pool_release(struct doca_ctx *ctx)
+{
+	if (ctx->queue != NULL) {
+		ctx->engine->queue_destroy(ctx->queue);
+		ctx->queue = NULL;
+	}
+	free(ctx->pool);
+	ctx->pool = NULL;
+	ctx->free_tasks = NULL;
+	ctx->pool_size = 0;
+}
+
+static void log_stats(struct doca_ctx *ctx)
+{
+	SD_DBG(COMP,
+	       "%s stopped: tasks=%llu bytes=%llu errors=%llu again=%llu inflight_hwm=%zu engine=%s",
+	       priv_doca_ctx_name(ctx), (unsigned long long)ctx->st_tasks, (unsigned long long)ctx->st_bytes,
+	       (unsigned long long)ctx->st_errors, (unsigned long long)ctx->st_again, ctx->st_inflight_hwm,
+	       ctx->engine ? ctx->engine->name : "-");
+}
+
+static void to_idle(struct doca_ctx *ctx)
+{
+	log_stats(ctx);
+	pool_release(ctx);
+	if (ctx->ops->stopped != NULL)
+		ctx->ops->stopped(ctx);
+	set_state(ctx, DOCA_CTX_STATE_IDLE);
+}
+
+SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx)
+{
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
+				 "%s is %s; stop it with doca_ctx_stop() and progress until it is IDLE before "
+				 "destroying it",
+				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+	if (ctx->pe != NULL) {
+		struct doca_ctx **pp = &ctx->pe->ctxs;
+
+		while (*pp != NULL && *pp != ctx)
+			pp = &(*pp)->pe_next;
+		if (*pp == ctx)
+			*pp = ctx->pe_next;
+		ctx->pe->nb_ctxs--;
+		ctx->pe = NULL;
+	}
+	pool_release(ctx);
+	return DOCA_SUCCESS;
+}
+
+SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth)
+{
+	struct engine_queue_attr attr;
+	const struct engine_ops *engine;
+	doca_error_t ret;
+	char owner[64];
+
+	/* Keep every task on its own cache lines: the engine thread writes job->done. */
+	task_size = (task_size + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
+	if (posix_memalign((void **)&ctx->pool, SD_CACHELINE, task_size * n) != 0)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: cannot allocate %u tasks of %zu bytes",
+				 priv_doca_ctx_name(ctx), n, task_size);
+	memset(ctx->pool, 0, task_size * n);
+	ctx->task_size = task_size;
+	ctx->pool_size = n;
+	ctx->free_tasks = NULL;
+	for (uint32_t i = n; i-- > 0;) {
+		struct doca_task *t = (struct doca_task *)(ctx->pool + (size_t)i * task_size);
+
+		t->ctx = ctx;
+		t->state = TASK_FREE;
+		t->job.notify = ctx->pe ? &ctx->pe->notify : NULL;
+		t->next = ctx->free_tasks;
+		ctx->free_tasks = t;
+	}
+	ctx->nb_allocated = 0;
+	ctx->fifo_head = ctx->fifo_tail = NULL;
+	ctx->inflight = 0;
+
+	engine = engine_default();
+	if (engine == NULL) {
+		pool_release(ctx);
+		return SD_REJECT(DOCA_ERROR_INITIALIZATION, COMP, "%s: no usable engine; set SOFTDOCA_ENGINE to one of %s",
+				 priv_doca_ctx_name(ctx), engine_names());
+	}
+	snprintf(owner, sizeof(owner), "%s %p", ctx->ops->name, (void *)ctx);
+	attr = (struct engine_queue_attr){
+		.depth = depth,
+		.workers = 0,
+		.notify = ctx->pe ? &ctx->pe->notify : NULL,
+		.owner = owner,
+	};
+	ret = engine->queue_create(&attr, &ctx->queue);
+	if (ret != DOCA_SUCCESS) {
+		ctx->queue = NULL;
+		pool_release(ctx);
+		return SD_REJECT(ret, COMP, "%s: engine '%s' could not create its queue", priv_doca_ctx_name(ctx),
+				 engine->name);
+	}
+	ctx->engine = engine;
+	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = 0;
+	ctx->st_inflight_hwm = 0;
+	SD_DBG(COMP, "%s: %u tasks, engine %s, queue depth %u", priv_doca_ctx_name(ctx), n, engine->name, depth);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
+{
+	doca_error_t ret;
+
+	if (ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_start: NULL context");
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_ctx_start: %s is %s; a context starts only from IDLE (stop it first)",
+				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+	if (ctx->pe == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
+				 "doca_ctx_start: %s is not connected to a progress engine; call "
+				 "doca_pe_connect_ctx(pe, ctx) before doca_ctx_start()",
+				 priv_doca_ctx_name(ctx));
+	ret = ctx->ops->start(ctx);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	set_state(ctx, DOCA_CTX_STATE_RUNNING);
+	return DOCA_SUCCESS;
+}
+
+/* RUNNING -> STOPPING: everything not yet delivered will be flushed. */
+static void begin_stop(struct doca_ctx *ctx)
+{
+	set_state(ctx, DOCA_CTX_STATE_STOPPING);
+	if (ctx->queue != NULL)
+		ctx->engine->cancel(ctx->queue, CTX_FLUSH_STATUS);
+}
+
+static bool can_finish_stop(const struct doca_ctx *ctx)
+{
+	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->nb_allocated == 0;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
+{
+	if (ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_stop: NULL context");
+	switch (ctx->state) {
+	case DOCA_CTX_STATE_IDLE:
+		/* Stopping a stopped context is harmless: samples do it in every cleanup path. */
+		return DOCA_SUCCESS;
+	case DOCA_CTX_STATE_STOPPING:
+		return DOCA_ERROR_IN_PROGRESS;
+	case DOCA_CTX_STATE_STARTING:
+	case DOCA_CTX_STATE_RUNNING:
+		break;
+	}
+	begin_stop(ctx);
+	if (ctx->state == DOCA_CTX_STATE_STOPPING && can_finish_stop(ctx)) {
+		to_idle(ctx);
+		return DOCA_SUCCESS;
+	}
+	return DOCA_ERROR_IN_PROGRESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
+{
+	if (ctx == NULL || state == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_get_state: NULL argument");
+	*state = ctx->state;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callback_t cb)
+{
+	if (ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_set_state_changed_cb: NULL context");
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_ctx_set_state_changed_cb: %s is %s; set callbacks while IDLE",
+				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+	ctx->state_cb = cb;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
+{
+	if (ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_set_user_data: NULL context");
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_ctx_set_user_data: %s is %s; set user data while IDLE",
+				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+	ctx->user_data = user_data;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data)
+{
+	if (ctx == NULL || user_data == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_get_user_data: NULL argument");
+	*user_data = ctx->user_data;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight_tasks)
+{
+	if (ctx == NULL || num_inflight_tasks == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_get_num_inflight_tasks: NULL argument");
+	*num_inflight_tasks = ctx->inflight;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu_dev)
+{
+	if (ctx == NULL || gpu_dev == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "doca_ctx_set_datapath_on_gpu: %s: softdoca has no GPU data path yet; connect the context "
+			 "to a progress engine instead",
+			 priv_doca_ctx_name(ctx));
+}
+
+DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
+{
+	/* Every submit reaches the engine immediately; nothing is held back. */
+	(void)ctx;
+}
+
+/* ---- tasks ---- */
+
+SD_PRIV doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doca_task **task)
+{
+	struct doca_task *t;
+
+	if (SD_UNLIKELY(ctx->state != DOCA_CTX_STATE_RUNNING))
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "task allocation on %s refused: context is %s; allocate tasks after doca_ctx_start()",
+				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+	t = ctx->free_tasks;
+	if (SD_UNLIKELY(t == NULL))
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP,
+				 "%s: all %u tasks are allocated; free tasks with doca_task_free() (e.g. in their "
+				 "callbacks) or configure a larger pool before doca_ctx_start()",
+				 priv_doca_ctx_name(ctx), ctx->pool_size);
+	ctx->free_tasks = t->next;
+	t->next = NULL;
+	t->state = TASK_ALLOCATED;
+	t->status = DOCA_SUCCESS;
+	ctx->nb_allocated++;
+	*task = t;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE void doca_task_free(struct doca_task *task)
+{
+	struct doca_ctx *ctx;
+
+	if (task == NULL)
+		return;
+	ctx = task->ctx;
+	if (task->state != TASK_ALLOCATED) {
+		SD_ERR(COMP, "doca_task_free: task %p of %s is %s; free a task in its callback or before submitting it",
+		       (void *)task, priv_doca_ctx_name(ctx), task->state == TASK_FREE ? "already free" : "in flight");
+		return;
+	}
+	task->state = TASK_FREE;
+	task->next = ctx->free_tasks;
+	ctx->free_tasks = task;
+	ctx->nb_allocated--;
+}
+
+static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
+{
+	task->next = NULL;
+	if (ctx->fifo_tail != NULL)
+		ctx->fifo_tail->next = task;
+	else
+		ctx->fifo_head = task;
+	ctx->fifo_tail = task;
+	task->state = TASK_SUBMITTED;
+	if (++ctx->inflight > ctx->st_inflight_hwm)
+		ctx->st_inflight_hwm = ctx->inflight;
+}
+
+static doca_error_t submit_common(struct doca_task *task, bool strict)
+{
+	struct doca_ctx *ctx;
+	doca_error_t ret;
+	int rc;
+
+	if (SD_UNLIKELY(task == NULL))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_task_submit: NULL task");
+	ctx = task->ctx;
+	if (SD_UNLIKELY(task->state != TASK_ALLOCATED))
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_task_submit: task %p of %s is %s; submit an allocated task once, and again "
+				 "only from its callback",
+				 (void *)task, priv_doca_ctx_name(ctx),
+				 task->state == TASK_FREE ? "freed" : "already submitted");
+	if (SD_UNLIKELY(ctx->state != DOCA_CTX_STATE_RUNNING))
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_task_submit: %s is %s; submit tasks only while the context is RUNNING "
+				 "(after doca_ctx_start, before doca_ctx_stop)",
+				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+	if (SD_UNLIKELY(fault_enabled()) && fault_submit_again()) {
+		ctx->st_again++;
+		return DOCA_ERROR_AGAIN;
+	}
+	ret = ctx->ops->prepare(task);
+	if (SD_UNLIKELY(ret != DOCA_SUCCESS)) {
+		if (strict || ret == DOCA_ERROR_BAD_STATE)
+			return ret;
+		/* doca_task_submit does not validate: the failure arrives as a completion. */
+		task->status = ret;
+		task->in_engine = false;
+		atomic_store_explicit(&task->job.done, 1, memory_order_relaxed);
+		fifo_push(ctx, task);
+		return DOCA_SUCCESS;
+	}
+	task->status = DOCA_SUCCESS;
+	task->in_engine = true;
+	atomic_store_explicit(&task->job.done, 0, memory_order_relaxed);
+	rc = ctx->engine->submit(ctx->queue, &task->job);
+	if (SD_UNLIKELY(rc != 0)) {
+		task->in_engine = false;
+		if (rc == -EAGAIN) {
+			if (ctx->st_again++ == 0)
+				SD_WARN(COMP,
+					"%s: engine queue full (%zu tasks in flight); doca_task_submit returns "
+					"DOCA_ERROR_AGAIN: call doca_pe_progress() and resubmit (logged once per start)",
+					priv_doca_ctx_name(ctx), ctx->inflight);
+			return DOCA_ERROR_AGAIN;
+		}
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: engine %s refused the task (%s)", priv_doca_ctx_name(ctx),
+				 ctx->engine->name, strerror(-rc));
+	}
+	fifo_push(ctx, task);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_task_submit(struct doca_task *task)
+{
+	return submit_common(task, false);
+}
+
+DOCA_STABLE doca_error_t doca_task_try_submit(struct doca_task *task)
+{
+	return submit_common(task, true);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
+{
+	if (flags & ~(uint32_t)(DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_task_submit_ex: unknown flags 0x%x", flags);
+	return submit_common(task, false);
+}
+
+DOCA_STABLE doca_error_t doca_task_get_status(const struct doca_task *task)
+{
+	if (task == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return task->status;
+}
+
+DOCA_STABLE void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
+{
+	if (task != NULL)
+		task->user_data = user_data;
+}
+
+DOCA_STABLE union doca_data doca_task_get_user_data(const struct doca_task *task)
+{
+	union doca_data none = {.u64 = 0};
+
+	return task ? task->user_data : none;
+}
+
+DOCA_STABLE struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
+{
+	return task ? task->ctx : NULL;
+}
+
+/* ---- progress ---- */
+
+bool ctx_has_work(const struct doca_ctx *ctx)
+{
+	const struct doca_task *head = ctx->fifo_head;
+
+	if (can_finish_stop(ctx))
+		return true;
+	if (head != NULL && atomic_load_explicit(&((struct doca_task *)head)->job.done, memory_order_acquire))
+		return true;
+	return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
+}
+
+static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
+{
+	doca_error_t status = task->status;
+
+	if (status == DOCA_SUCCESS)
+		status = task->job.status;
+	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS)
+		status = CTX_FLUSH_STATUS;
+	if (SD_UNLIKELY(fault_enabled()) && status == DOCA_SUCCESS)
+		status = fault_complete_status();
+	task->status = status;
+	task->state = TASK_ALLOCATED;
+	ctx->inflight--;
+	if (SD_LIKELY(status == DOCA_SUCCESS)) {
+		ctx->st_tasks++;
+		ctx->st_bytes += task->job.len;
+		if (ctx->ops->finish != NULL)
+			ctx->ops->finish(task);
+		if (task->graph_inst != NULL)
+			graph_task_done(task, status);
+		else
+			ctx->ops->deliver(task, true);
+		return;
+	}
+	ctx->st_errors++;
+	if (ctx->state == DOCA_CTX_STATE_RUNNING) {
+		/* A failed task stops the context; the remaining ones are flushed. */
+		SD_DBG(COMP, "%s: task %p failed with %s; stopping the context", priv_doca_ctx_name(ctx), (void *)task,
+		       doca_error_get_name(status));
+		ctx->stop_requested_by_error = true;
+		begin_stop(ctx);
+	}
+	if (task->graph_inst != NULL)
+		graph_task_done(task, status);
+	else
+		ctx->ops->deliver(task, false);
+}
+
+unsigned int ctx_progress(struct doca_ctx *ctx)
+{
+	unsigned int n = 0;
+
+	if (ctx->queue != NULL)
+		ctx->engine->poll(ctx->queue, CTX_PROGRESS_BUDGET);
+	while (n < CTX_PROGRESS_BUDGET) {
+		struct doca_task *task = ctx->fifo_head;
+
+		if (task == NULL || !atomic_load_explicit(&task->job.done, memory_order_acquire))
+			break;
+		ctx->fifo_head = task->next;
+		if (ctx->fifo_head == NULL)
+			ctx->fifo_tail = NULL;
+		task->next = NULL;
+		task->in_engine = false;
+		deliver_one(ctx, task);
+		n++;
+	}
+	if (can_finish_stop(ctx)) {
+		to_idle(ctx);
+		n++;
+	}
+	return n;
+}

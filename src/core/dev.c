@@ -1,0 +1,344 @@
+/*
+ * dev.c - emulated devices from the topology (topology.h).
+ *
+ * A devinfo list is a malloc'ed array of pointers followed by the devinfo structs themselves,
+ * freed in one go. Open devices are reference counted per topology index and live until the
+ * last doca_dev_close(), independent of any list.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_dev.h>
+
+#include "core.h"
+
+#define COMP "dev"
+
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct doca_dev *open_devs;
+
+static void fmt_pci(char *out, uint16_t domain, uint8_t bus, uint8_t dev, uint8_t fn)
+{
+	/* dev <= 0x1f and fn <= 7 by construction (topo_parse_pci), so 12 characters always fit. */
+	snprintf(out, DOCA_DEVINFO_PCI_ADDR_SIZE, "%04x:%02x:%02x.%x", domain, bus, dev & 0x1fu, fn & 7u);
+}
+
+SD_PRIV const char *priv_doca_dev_name(const struct doca_devinfo *info)
+{
+	static _Thread_local char name[DOCA_DEVINFO_PCI_ADDR_SIZE];
+
+	if (info == NULL || info->tdev == NULL)
+		return "(no device)";
+	snprintf(name, sizeof(name), "%02x:%02x.%x", info->tdev->bus, info->tdev->dev, info->tdev->fn);
+	return name;
+}
+
+static doca_error_t get_topology(const struct topology **out)
+{
+	const struct topology *t = topo_get();
+
+	if (t == NULL)
+		return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP,
+				 "no devices: the file named by SOFTDOCA_CONFIG was refused (see the line above); "
+				 "fix it or unset SOFTDOCA_CONFIG");
+	*out = t;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
+{
+	const struct topology *t = NULL;
+	struct doca_devinfo **list;
+	struct doca_devinfo *infos;
+	doca_error_t ret;
+
+	if (dev_list == NULL || nb_devs == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_create_list: NULL output argument");
+	ret = get_topology(&t);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	list = calloc(1, (t->nb_devices + 1) * sizeof(*list) + t->nb_devices * sizeof(*infos));
+	if (list == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	infos = (struct doca_devinfo *)(list + t->nb_devices + 1);
+	for (uint32_t i = 0; i < t->nb_devices; i++) {
+		infos[i].tdev = &t->devices[i];
+		infos[i].profile = &t->profiles[t->devices[i].profile];
+		infos[i].index = i;
+		list[i] = &infos[i];
+	}
+	*dev_list = list;
+	*nb_devs = t->nb_devices;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
+{
+	if (dev_list == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	free(dev_list);
+	return DOCA_SUCCESS;
+}
+
+static int pci_equal(uint16_t domain, uint8_t bus, uint8_t dev, uint8_t fn, const char *str, uint8_t *is_equal)
+{
+	uint16_t d;
+	uint8_t b, v, f;
+
+	if (topo_parse_pci(str, &d, &b, &v, &f) != 0)
+		return -1;
+	*is_equal = (d == domain && b == bus && v == dev && f == fn);
+	return 0;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo, const char *pci_addr_str,
+							uint8_t *is_equal)
+{
+	const struct topo_device *td;
+
+	if (devinfo == NULL || pci_addr_str == NULL || is_equal == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_is_equal_pci_addr: NULL argument");
+	td = devinfo->tdev;
+	if (pci_equal(td->domain, td->bus, td->dev, td->fn, pci_addr_str, is_equal) != 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_devinfo_is_equal_pci_addr: '%s' is not a PCI address; use 'BB:DD.F' or "
+				 "'DDDD:BB:DD.F' (hex), e.g. 03:00.0",
+				 pci_addr_str);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo, char *pci_addr_str)
+{
+	if (devinfo == NULL || pci_addr_str == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	fmt_pci(pci_addr_str, devinfo->tdev->domain, devinfo->tdev->bus, devinfo->tdev->dev, devinfo->tdev->fn);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t copy_name(const char *what, const char *src, char *dst, uint32_t size, uint32_t min)
+{
+	if (dst == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL output buffer", what);
+	if (size < min)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: buffer of %u bytes is too small; pass at least %u",
+				 what, size, min);
+	snprintf(dst, size, "%s", src);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, char *ibdev_name,
+						     uint32_t size)
+{
+	if (devinfo == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return copy_name("doca_devinfo_get_ibdev_name", devinfo->tdev->ibdev, ibdev_name, size,
+			 DOCA_DEVINFO_IBDEV_NAME_SIZE);
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, char *iface_name,
+						     uint32_t size)
+{
+	if (devinfo == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return copy_name("doca_devinfo_get_iface_name", devinfo->tdev->iface, iface_name, size,
+			 DOCA_DEVINFO_IFACE_NAME_SIZE);
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8_t *mac_addr,
+						   uint32_t size)
+{
+	if (devinfo == NULL || mac_addr == NULL || size < DOCA_DEVINFO_MAC_ADDR_SIZE)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_devinfo_get_mac_addr: NULL argument or size below DOCA_DEVINFO_MAC_ADDR_SIZE");
+	memcpy(mac_addr, devinfo->tdev->mac, DOCA_DEVINFO_MAC_ADDR_SIZE);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_get_pci_func_type(const struct doca_devinfo *devinfo,
+							enum doca_pci_func_type *pci_func_type)
+{
+	if (devinfo == NULL || pci_func_type == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	*pci_func_type = devinfo->tdev->func;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo, uint32_t *sf_index)
+{
+	if (devinfo == NULL || sf_index == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (devinfo->tdev->func != DOCA_PCI_FUNC_TYPE_SF)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	*sf_index = devinfo->tdev->sf_index;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
+{
+	struct doca_dev *d;
+
+	if (devinfo == NULL || dev == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dev_open: NULL argument");
+	pthread_mutex_lock(&dev_lock);
+	for (d = open_devs; d != NULL; d = d->next)
+		if (d->info.tdev == devinfo->tdev)
+			break;
+	if (d != NULL) {
+		d->refcount++;
+	} else {
+		d = calloc(1, sizeof(*d));
+		if (d == NULL) {
+			pthread_mutex_unlock(&dev_lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		d->info = *devinfo;
+		d->refcount = 1;
+		d->next = open_devs;
+		open_devs = d;
+	}
+	pthread_mutex_unlock(&dev_lock);
+	*dev = d;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
+{
+	struct doca_dev **pp;
+
+	/* DOCA's own sample cleanup closes the same device twice, the second time as NULL (the first
+	 * close cleared its pointer) and expects success: closing nothing is a no-op. */
+	if (dev == NULL)
+		return DOCA_SUCCESS;
+	pthread_mutex_lock(&dev_lock);
+	for (pp = &open_devs; *pp != NULL && *pp != dev; pp = &(*pp)->next)
+		;
+	if (*pp == NULL) {
+		pthread_mutex_unlock(&dev_lock);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dev_close: %p is not an open device", (void *)dev);
+	}
+	if (--dev->refcount == 0) {
+		*pp = dev->next;
+		free(dev);
+	}
+	pthread_mutex_unlock(&dev_lock);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
+{
+	if (dev == NULL)
+		return NULL;
+	return (struct doca_devinfo *)&dev->info;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
+						      struct doca_devinfo_rep ***dev_list_rep, uint32_t *nb_devs_rep)
+{
+	const struct topo_device *td;
+	struct doca_devinfo_rep **list;
+	struct doca_devinfo_rep *infos;
+
+	if (dev == NULL || dev_list_rep == NULL || nb_devs_rep == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_rep_create_list: NULL argument");
+	if (filter & ~(DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_rep_create_list: unknown filter bits 0x%x",
+				 (unsigned int)filter);
+	td = dev->info.tdev;
+	if (td->side != TOPO_SIDE_DPU)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "device %s is a host-side device and has no representors; open a DPU-side device "
+				 "(e.g. 03:00.0) to list representors",
+				 priv_doca_dev_name(&dev->info));
+	/* Every emulated representor is a network representor; EMULATED alone matches none. */
+	uint32_t n = (filter == DOCA_DEVINFO_REP_FILTER_EMULATED) ? 0 : td->nb_reps;
+
+	list = calloc(1, (n + 1) * sizeof(*list) + n * sizeof(*infos));
+	if (list == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	infos = (struct doca_devinfo_rep *)(list + n + 1);
+	for (uint32_t i = 0; i < n; i++) {
+		infos[i].parent = td;
+		infos[i].trep = &td->reps[i];
+		list[i] = &infos[i];
+	}
+	*dev_list_rep = list;
+	*nb_devs_rep = n;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
+{
+	if (dev_list_rep == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	free(dev_list_rep);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep, char *rep_vuid,
+						   uint32_t size)
+{
+	if (devinfo_rep == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return copy_name("doca_devinfo_rep_get_vuid", devinfo_rep->trep->vuid, rep_vuid, size,
+			 DOCA_DEVINFO_REP_VUID_SIZE);
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep,
+							   char *pci_addr_str)
+{
+	const struct topo_rep *r;
+
+	if (devinfo_rep == NULL || pci_addr_str == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	r = devinfo_rep->trep;
+	fmt_pci(pci_addr_str, r->domain, r->bus, r->dev, r->fn);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep,
+							    const char *pci_addr_str, uint8_t *is_equal)
+{
+	const struct topo_rep *r;
+
+	if (devinfo_rep == NULL || pci_addr_str == NULL || is_equal == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_rep_is_equal_pci_addr: NULL argument");
+	r = devinfo_rep->trep;
+	if (pci_equal(r->domain, r->bus, r->dev, r->fn, pci_addr_str, is_equal) != 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_devinfo_rep_is_equal_pci_addr: '%s' is not a PCI address; use 'BB:DD.F' or "
+				 "'DDDD:BB:DD.F' (hex), e.g. b1:00.0",
+				 pci_addr_str);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo, struct doca_dev_rep **dev_rep)
+{
+	struct doca_dev_rep *r;
+
+	if (devinfo == NULL || dev_rep == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dev_rep_open: NULL argument");
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	r->info = *devinfo;
+	*dev_rep = r;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
+{
+	if (dev == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	free(dev);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
+{
+	if (dev_rep == NULL)
+		return NULL;
+	return &dev_rep->info;
+}

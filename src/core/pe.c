@@ -1,0 +1,201 @@
+/*
+ * pe.c - the progress engine: runs completions and state changes of its contexts.
+ *
+ * Notification: an eventfd, created on first request. The application drains with
+ * doca_pe_progress(), arms with doca_pe_request_notification() and sleeps on the fd.
+ * Arming sets notify.armed and then checks whether work is already deliverable (and writes the
+ * fd itself if so); an engine completing a job from another thread writes the fd when it finds
+ * armed set. Both sides use sequentially consistent operations on `armed` and `done`, so a
+ * completion racing with the arm is never missed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <doca_pe.h>
+
+#include "core.h"
+
+#define COMP "pe"
+
+DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
+{
+	struct doca_pe *p;
+
+	if (pe == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_create: NULL output argument");
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	p->notify.efd = -1;
+	atomic_init(&p->notify.armed, 0);
+	*pe = p;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
+{
+	if (pe == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_destroy: NULL progress engine");
+	if (pe->nb_ctxs != 0)
+		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
+				 "doca_pe_destroy: progress engine %p still has %u context(s) connected; destroy them "
+				 "(e.g. doca_dma_destroy) first",
+				 (void *)pe, pe->nb_ctxs);
+	if (pe->notify.efd >= 0 && !pe->user_handle)
+		close(pe->notify.efd);
+	free(pe);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	if (pe == NULL || ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_connect_ctx: NULL argument");
+	if (ctx->pe != NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "doca_pe_connect_ctx: %s is already connected to progress engine %p; a context "
+				 "belongs to one progress engine until it is destroyed",
+				 priv_doca_ctx_name(ctx), (void *)ctx->pe);
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "doca_pe_connect_ctx: %s is not IDLE",
+				 priv_doca_ctx_name(ctx));
+	ctx->pe = pe;
+	ctx->pe_next = NULL;
+	/* Keep connection order: progress visits contexts in the order they were connected. */
+	struct doca_ctx **pp = &pe->ctxs;
+
+	while (*pp != NULL)
+		pp = &(*pp)->pe_next;
+	*pp = ctx;
+	pe->nb_ctxs++;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
+{
+	unsigned int n = 0;
+
+	if (SD_UNLIKELY(pe == NULL))
+		return 0;
+	if (SD_UNLIKELY(pe->in_progress)) {
+		SD_ERR(COMP, "doca_pe_progress: called from inside a callback of progress engine %p; return from the "
+			     "callback instead (nested progress is not allowed)",
+		       (void *)pe);
+		return 0;
+	}
+	pe->in_progress = true;
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
+		n += ctx_progress(ctx);
+	pe->in_progress = false;
+	return n != 0;
+}
+
+DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
+{
+	size_t n = 0;
+
+	if (pe == NULL || num_inflight_tasks == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_get_num_inflight_tasks: NULL argument");
+	for (const struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
+		n += ctx->inflight;
+	*num_inflight_tasks = n;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t ensure_efd(struct doca_pe *pe)
+{
+	if (pe->notify.efd >= 0)
+		return DOCA_SUCCESS;
+	pe->notify.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (pe->notify.efd < 0)
+		return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "progress engine %p: eventfd() failed: %s",
+				 (void *)pe, strerror(errno));
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
+							 doca_notification_handle_t *handle)
+{
+	struct doca_pe *p = (struct doca_pe *)pe;
+	doca_error_t ret;
+
+	if (pe == NULL || handle == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_get_notification_handle: NULL argument");
+	ret = ensure_efd(p);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	*handle = p->notify.efd;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe, doca_notification_handle_t handle,
+							 union doca_data completion_key)
+{
+	(void)completion_key;
+	if (pe == NULL || handle < 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_set_notification_handle: bad argument");
+	if (pe->notify.efd >= 0)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_pe_set_notification_handle: progress engine %p already has a handle", (void *)pe);
+	/* The handle must be an eventfd (softdoca writes an 8-byte counter to it). */
+	pe->notify.efd = handle;
+	pe->user_handle = true;
+	return DOCA_SUCCESS;
+}
+
+static void notify_signal(struct doca_pe *pe)
+{
+	uint64_t one = 1;
+
+	if (write(pe->notify.efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		SD_WARN(COMP, "progress engine %p: writing the notification handle failed: %s", (void *)pe,
+			strerror(errno));
+}
+
+DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
+{
+	doca_error_t ret;
+
+	if (pe == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_request_notification: NULL progress engine");
+	ret = ensure_efd(pe);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	atomic_store(&pe->notify.armed, 1);
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
+		if (ctx_has_work(ctx)) {
+			if (atomic_exchange(&pe->notify.armed, 0))
+				notify_signal(pe);
+			break;
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
+{
+	uint64_t v;
+
+	(void)handle;
+	if (pe == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_clear_notification: NULL progress engine");
+	atomic_store(&pe->notify.armed, 0);
+	if (pe->notify.efd < 0)
+		return DOCA_SUCCESS;
+	if (read(pe->notify.efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "doca_pe_clear_notification: read failed: %s",
+				 strerror(errno));
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode event_mode)
+{
+	if (pe == NULL || (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
+			   event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_set_event_mode: bad argument");
+	/* Progress always visits every context; both modes behave the same. */
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,412 @@
+/*
+ * dma.c - DOCA DMA: the memcpy task on top of the core context.
+ *
+ * What this module adds to the core: capability queries from the device profile, the task
+ * pool configuration, and the translation of a task's source/destination buf lists into an
+ * engine job (with every rule checked first). Each task carries preallocated segment arrays
+ * sized by the profile's max_buf_list_len, so preparing a task never allocates.
+ *
+ * Rules checked when a task is prepared (doca_task_submit reports a broken rule through the
+ * error callback, doca_task_try_submit returns it):
+ *   BAD_STATE      a buf was released (refcount 0) or its mmap is not started
+ *   INVALID_VALUE  list longer than max_buf_list_len; more bytes than max_buf_size; no source
+ *                  data; destination too small
+ *   NOT_PERMITTED  an mmap does not include the context's device; destination mmap without
+ *                  LOCAL_READ_WRITE
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_dma.h>
+
+#include "core.h"
+
+#define COMP "dma"
+
+struct doca_dma {
+	struct doca_ctx ctx; /* first: doca_dma_as_ctx is a cast both ways */
+	doca_dma_task_memcpy_completion_cb_t comp_cb;
+	doca_dma_task_memcpy_completion_cb_t err_cb;
+	uint32_t num_tasks;
+	const struct topo_profile *profile;
+	struct engine_seg *segs; /* 2 * max_buf_list_len per task */
+};
+
+struct doca_dma_task_memcpy {
+	struct doca_task base; /* first: the generic view */
+	const struct doca_buf *src;
+	struct doca_buf *dst;
+	struct engine_seg *segs;
+	/* Bytes written into each destination element, set by prepare, applied on success. */
+	uint32_t ndst;
+};
+
+static inline struct doca_dma *dma_of(struct doca_ctx *ctx)
+{
+	return (struct doca_dma *)ctx;
+}
+
+static doca_error_t devinfo_profile(const struct doca_devinfo *devinfo, const struct topo_profile **p,
+				    const char *call)
+{
+	if (devinfo == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL devinfo", call);
+	*p = devinfo->profile;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_is_supported(const struct doca_devinfo *devinfo)
+{
+	const struct topo_profile *p = NULL;
+	doca_error_t ret = devinfo_profile(devinfo, &p, "doca_dma_cap_task_memcpy_is_supported");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	/* A capability answer, not a rejection: no error line (samples probe every device). */
+	return p->dma ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+}
+
+DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_get_max_buf_list_len(const struct doca_devinfo *devinfo,
+								       uint32_t *max_buf_list_len)
+{
+	const struct topo_profile *p = NULL;
+	doca_error_t ret = devinfo_profile(devinfo, &p, "doca_dma_cap_task_memcpy_get_max_buf_list_len");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (max_buf_list_len == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_cap_task_memcpy_get_max_buf_list_len: NULL output");
+	*max_buf_list_len = p->max_buf_list_len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_get_max_buf_size(const struct doca_devinfo *devinfo,
+								   uint64_t *buf_size)
+{
+	const struct topo_profile *p = NULL;
+	doca_error_t ret = devinfo_profile(devinfo, &p, "doca_dma_cap_task_memcpy_get_max_buf_size");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (buf_size == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_cap_task_memcpy_get_max_buf_size: NULL output");
+	*buf_size = p->max_buf_size;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dma_cap_get_max_num_tasks(struct doca_dma *dma, uint32_t *max_num_tasks)
+{
+	if (dma == NULL || max_num_tasks == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_cap_get_max_num_tasks: NULL argument");
+	*max_num_tasks = dma->profile->max_tasks;
+	return DOCA_SUCCESS;
+}
+
+/* ---- context ops ---- */
+
+static doca_error_t dma_start(struct doca_ctx *ctx)
+{
+	struct doca_dma *dma = dma_of(ctx);
+	const struct topo_profile *p = dma->profile;
+	uint32_t depth;
+	doca_error_t ret;
+
+	if (dma->comp_cb == NULL)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_ctx_start: %s has no memcpy task configuration; call "
+				 "doca_dma_task_memcpy_set_conf() before doca_ctx_start()",
+				 priv_doca_ctx_name(ctx));
+	dma->segs = calloc((size_t)dma->num_tasks * 2 * p->max_buf_list_len, sizeof(*dma->segs));
+	if (dma->segs == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_start: %s: cannot allocate task segments",
+				 priv_doca_ctx_name(ctx));
+	depth = p->queue_depth < dma->num_tasks ? p->queue_depth : dma->num_tasks;
+	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct doca_dma_task_memcpy), dma->num_tasks, depth);
+	if (ret != DOCA_SUCCESS) {
+		free(dma->segs);
+		dma->segs = NULL;
+		return ret;
+	}
+	for (uint32_t i = 0; i < dma->num_tasks; i++) {
+		struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)(ctx->pool + (size_t)i * ctx->task_size);
+
+		t->segs = dma->segs + (size_t)i * 2 * p->max_buf_list_len;
+	}
+	return DOCA_SUCCESS;
+}
+
+static void dma_stopped(struct doca_ctx *ctx)
+{
+	struct doca_dma *dma = dma_of(ctx);
+
+	free(dma->segs);
+	dma->segs = NULL;
+}
+
+/* Checks one buf list and fills @segs with its windows. Returns bytes via @total. */
+static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy *t, const struct doca_buf *head,
+			      bool is_dst, struct engine_seg *segs, uint32_t *nseg, uint64_t *total)
+{
+	const char *side = is_dst ? "destination" : "source";
+	const struct topo_profile *p = dma->profile;
+	uint32_t n = 0;
+	uint64_t sum = 0;
+
+	if (head == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: task %p has no %s buf; pass one to alloc_init or set_%s",
+				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, is_dst ? "dst" : "src");
+	if (head->mmap == NULL)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: task %p: the %s buf %p was released (refcount 0) before the task ran; keep a "
+				 "reference until the task completes",
+				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)head);
+	if (!head->is_head)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: task %p: the %s buf %p is inside a list; pass the list head",
+				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)head);
+	if (head->list_len > p->max_buf_list_len)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: task %p: %s list has %u elements but device %s allows %u "
+				 "(doca_dma_cap_task_memcpy_get_max_buf_list_len); split the copy into several tasks",
+				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, head->list_len,
+				 priv_doca_dev_name(&dma->ctx.dev->info), p->max_buf_list_len);
+	for (const struct doca_buf *b = head; b != NULL; b = b->next) {
+		const struct doca_mmap *m = b->mmap;
+
+		if (m->kind == MMAP_LOCAL && !m->started)
+			return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: task %p: %s mmap %p is stopped; start it again",
+					 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)m);
+		if (!priv_doca_mmap_has_dev(m, dma->ctx.dev))
+			return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+					 "%s: task %p: %s mmap %p does not include device %s; call "
+					 "doca_mmap_add_dev(mmap, dev) before doca_mmap_start()",
+					 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)m,
+					 priv_doca_dev_name(&dma->ctx.dev->info));
+		if (is_dst && !(m->access & (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)))
+			return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+					 "%s: task %p: destination mmap %p is read-only; pass "
+					 "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE to doca_mmap_set_permissions() before "
+					 "doca_mmap_start()",
+					 priv_doca_ctx_name(&dma->ctx), (void *)t, (const void *)m);
+		if (is_dst) {
+			/* Destination room: from the data pointer to the end of the element. */
+			segs[n].addr = b->data;
+			segs[n].len = (uint64_t)(b->head + b->len - b->data);
+		} else {
+			segs[n].addr = b->data;
+			segs[n].len = b->data_len;
+		}
+		sum += segs[n].len;
+		n++;
+	}
+	*nseg = n;
+	*total = sum;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t dma_prepare(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	struct doca_dma *dma = dma_of(task->ctx);
+	uint32_t max = dma->profile->max_buf_list_len;
+	struct engine_job *job = &task->job;
+	uint64_t src_len, dst_room;
+	uint32_t nsrc, ndst;
+	doca_error_t ret;
+
+	ret = walk_list(dma, t, t->src, false, t->segs, &nsrc, &src_len);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = walk_list(dma, t, t->dst, true, t->segs + max, &ndst, &dst_room);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (src_len == 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: task %p: source has no data (data_len 0); set the bytes to copy with "
+				 "doca_buf_set_data() or get the buf with doca_buf_inventory_buf_get_by_data()",
+				 priv_doca_ctx_name(task->ctx), (void *)t);
+	if (src_len > dma->profile->max_buf_size)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: task %p copies %llu bytes but device %s allows %llu per task "
+				 "(doca_dma_cap_task_memcpy_get_max_buf_size); split the copy into several tasks",
+				 priv_doca_ctx_name(task->ctx), (void *)t, (unsigned long long)src_len,
+				 priv_doca_dev_name(&task->ctx->dev->info),
+				 (unsigned long long)dma->profile->max_buf_size);
+	if (dst_room < src_len)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: task %p: destination has room for %llu bytes from its data pointer but the "
+				 "source holds %llu; use a larger destination",
+				 priv_doca_ctx_name(task->ctx), (void *)t, (unsigned long long)dst_room,
+				 (unsigned long long)src_len);
+	/* Trim destination segments to what is written; the engine copies exactly src_len. */
+	uint64_t left = src_len;
+	uint32_t used = 0;
+
+	while (left > 0) {
+		struct engine_seg *d = &t->segs[max + used];
+
+		if (d->len > left)
+			d->len = left;
+		left -= d->len;
+		used++;
+	}
+	t->ndst = used;
+	job->src = t->segs;
+	job->nsrc = nsrc;
+	job->dst = t->segs + max;
+	job->ndst = used;
+	job->len = src_len;
+	job->src_pid = 0;
+	job->dst_pid = 0;
+	job->status = DOCA_SUCCESS;
+	(void)ndst;
+	return DOCA_SUCCESS;
+}
+
+static void dma_finish(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	uint32_t max = dma_of(task->ctx)->profile->max_buf_list_len;
+	struct doca_buf *b = t->dst;
+
+	/* Each written destination element's data_len = bytes written into it. */
+	for (uint32_t i = 0; i < t->ndst && b != NULL; i++, b = b->next)
+		b->data_len = t->segs[max + i].len;
+}
+
+static void dma_deliver(struct doca_task *task, bool success)
+{
+	struct doca_dma *dma = dma_of(task->ctx);
+	doca_dma_task_memcpy_completion_cb_t cb = success ? dma->comp_cb : dma->err_cb;
+
+	cb((struct doca_dma_task_memcpy *)task, task->user_data, task->ctx->user_data);
+}
+
+static const struct ctx_ops dma_ctx_ops = {
+	.name = "dma",
+	.start = dma_start,
+	.stopped = dma_stopped,
+	.prepare = dma_prepare,
+	.deliver = dma_deliver,
+	.finish = dma_finish,
+};
+
+/* ---- public API ---- */
+
+DOCA_STABLE doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
+{
+	struct doca_dma *d;
+
+	if (dev == NULL || dma == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_create: NULL argument");
+	if (!dev->info.profile->dma)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_dma_create: device %s has no DMA (profile '%s' sets dma = no); pick a device "
+				 "for which doca_dma_cap_task_memcpy_is_supported() succeeds",
+				 priv_doca_dev_name(&dev->info), dev->info.profile->name);
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	priv_doca_ctx_init(&d->ctx, &dma_ctx_ops, dev);
+	d->profile = dev->info.profile;
+	*dma = d;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dma_destroy(struct doca_dma *dma)
+{
+	doca_error_t ret;
+
+	if (dma == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_destroy: NULL context");
+	ret = priv_doca_ctx_fini(&dma->ctx);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	free(dma->segs);
+	free(dma);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE struct doca_ctx *doca_dma_as_ctx(struct doca_dma *dma)
+{
+	return dma ? &dma->ctx : NULL;
+}
+
+DOCA_STABLE doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
+						       doca_dma_task_memcpy_completion_cb_t task_completion_cb,
+						       doca_dma_task_memcpy_completion_cb_t task_error_cb,
+						       uint32_t num_memcpy_tasks)
+{
+	if (dma == NULL || task_completion_cb == NULL || task_error_cb == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_dma_task_memcpy_set_conf: NULL %s; pass a DMA context and both callbacks",
+				 dma == NULL ? "context" : "callback");
+	if (num_memcpy_tasks == 0 || num_memcpy_tasks > dma->profile->max_tasks)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_dma_task_memcpy_set_conf: %u tasks requested; device %s allows 1..%u "
+				 "(doca_dma_cap_get_max_num_tasks)",
+				 num_memcpy_tasks, priv_doca_dev_name(&dma->ctx.dev->info), dma->profile->max_tasks);
+	if (dma->ctx.state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_dma_task_memcpy_set_conf: %s is not IDLE; configure tasks before doca_ctx_start()",
+				 priv_doca_ctx_name(&dma->ctx));
+	dma->comp_cb = task_completion_cb;
+	dma->err_cb = task_error_cb;
+	dma->num_tasks = num_memcpy_tasks;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma, const struct doca_buf *src,
+							 struct doca_buf *dst, union doca_data user_data,
+							 struct doca_dma_task_memcpy **task)
+{
+	struct doca_task *t;
+	doca_error_t ret;
+
+	if (SD_UNLIKELY(dma == NULL || task == NULL))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_task_memcpy_alloc_init: NULL %s",
+				 dma == NULL ? "context" : "output argument");
+	ret = priv_doca_task_alloc(&dma->ctx, &t);
+	if (SD_UNLIKELY(ret != DOCA_SUCCESS))
+		return ret;
+	t->user_data = user_data;
+	((struct doca_dma_task_memcpy *)t)->src = src;
+	((struct doca_dma_task_memcpy *)t)->dst = dst;
+	*task = (struct doca_dma_task_memcpy *)t;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE struct doca_task *doca_dma_task_memcpy_as_task(struct doca_dma_task_memcpy *task)
+{
+	return task ? &task->base : NULL;
+}
+
+DOCA_STABLE void doca_dma_task_memcpy_set_src(struct doca_dma_task_memcpy *task, const struct doca_buf *src)
+{
+	if (task != NULL)
+		task->src = src;
+}
+
+DOCA_STABLE const struct doca_buf *doca_dma_task_memcpy_get_src(const struct doca_dma_task_memcpy *task)
+{
+	return task ? task->src : NULL;
+}
+
+DOCA_STABLE void doca_dma_task_memcpy_set_dst(struct doca_dma_task_memcpy *task, struct doca_buf *dst)
+{
+	if (task != NULL)
+		task->dst = dst;
+}
+
+DOCA_STABLE struct doca_buf *doca_dma_task_memcpy_get_dst(const struct doca_dma_task_memcpy *task)
+{
+	return task ? task->dst : NULL;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma **gpu_dma)
+{
+	if (dma == NULL || gpu_dma == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "doca_dma_get_gpu_handle: %s: softdoca has no GPU data path yet", priv_doca_ctx_name(&dma->ctx));
+}

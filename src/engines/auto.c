@@ -1,0 +1,82 @@
+/*
+ * auto.c - the default engine: small copies run inline at progress time, large ones go to a
+ * cpu worker. On a small machine a worker competing with a polling application costs more than
+ * it saves for a short copy; for large copies the submitting thread stays free.
+ * Ordering is the core's business (per-context FIFO), so mixing the two is safe.
+ */
+#include <stdlib.h>
+
+#include "engine.h"
+
+/* Jobs of at least this many bytes go to the cpu worker. */
+#define AUTO_CPU_MIN_BYTES (256u * 1024u)
+
+struct engine_queue {
+	struct engine_queue *inl;
+	struct engine_queue *cpu; /* created on the first large job */
+	struct engine_queue_attr attr;
+};
+
+static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, struct engine_queue **out)
+{
+	struct engine_queue *q = calloc(1, sizeof(*q));
+	doca_error_t ret;
+
+	if (q == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	q->attr = *attr;
+	ret = engine_inline_ops.queue_create(attr, &q->inl);
+	if (ret != DOCA_SUCCESS) {
+		free(q);
+		return ret;
+	}
+	*out = q;
+	return DOCA_SUCCESS;
+}
+
+static void auto_queue_destroy(struct engine_queue *q)
+{
+	engine_inline_ops.queue_destroy(q->inl);
+	if (q->cpu != NULL)
+		engine_cpu_ops.queue_destroy(q->cpu);
+	free(q);
+}
+
+static int auto_submit(struct engine_queue *q, struct engine_job *job)
+{
+	if (job->len >= AUTO_CPU_MIN_BYTES) {
+		if (q->cpu == NULL && engine_cpu_ops.queue_create(&q->attr, &q->cpu) != DOCA_SUCCESS)
+			q->cpu = NULL;
+		if (q->cpu != NULL)
+			return engine_cpu_ops.submit(q->cpu, job);
+	}
+	return engine_inline_ops.submit(q->inl, job);
+}
+
+static unsigned int auto_poll(struct engine_queue *q, unsigned int budget)
+{
+	return engine_inline_ops.poll(q->inl, budget);
+}
+
+static bool auto_pending(const struct engine_queue *q)
+{
+	return engine_inline_ops.pending(q->inl);
+}
+
+static void auto_cancel(struct engine_queue *q, doca_error_t status)
+{
+	engine_inline_ops.cancel(q->inl, status);
+	if (q->cpu != NULL)
+		engine_cpu_ops.cancel(q->cpu, status);
+}
+
+const struct engine_ops engine_auto_ops = {
+	.name = "auto",
+	.desc = "small copies inline at progress time, large copies on a cpu worker",
+	.queue_create = auto_queue_create,
+	.queue_destroy = auto_queue_destroy,
+	.submit = auto_submit,
+	.poll = auto_poll,
+	.pending = auto_pending,
+	.cancel = auto_cancel,
+};

@@ -1,0 +1,126 @@
+/*
+ * engine.h - the boundary between the softdoca core and the engines that move bytes.
+ *
+ *   application thread (PE)                         engine
+ *   -----------------------                         ------
+ *   doca_task_submit()
+ *     core validates, fills task->job  ----submit--->  queue (ring / list)
+ *     core appends task to ctx FIFO                      |  copy the segments
+ *   doca_pe_progress()                                   |
+ *     ops->poll(q)  <------------------------------------+  engine_task_complete(job, status)
+ *     core delivers FIFO head while job.done                (release-store of job->done)
+ *
+ * The core owns every state machine (context, task, PE). An engine only copies the bytes a job
+ * describes and reports each job exactly once with engine_task_complete(), from any thread.
+ * Completions are delivered to the application by the core, in submission order per context,
+ * only from doca_pe_progress().
+ *
+ * An engine is one `static const struct engine_ops`; engine.c lists them all. Ops an engine
+ * does not need point at the engine_nop_* helpers, never NULL.
+ */
+#ifndef SD_ENGINE_H_
+#define SD_ENGINE_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <doca_error.h>
+
+#include "sd_internal.h"
+
+/* One contiguous piece of a source or destination. */
+struct engine_seg {
+	void *addr;
+	uint64_t len;
+};
+
+/*
+ * Where PE notifications go. Owned by the PE; an engine completing a job from its own thread
+ * writes the eventfd when the application armed it (doca_pe_request_notification).
+ */
+struct engine_notify {
+	atomic_int armed;
+	int efd;
+};
+
+/*
+ * One copy: the bytes of src[0..nsrc) in order, written into dst[0..ndst) in order.
+ * The core guarantees sum(src.len) == len <= sum(dst.len) and len > 0.
+ * pid fields name the process owning the memory (0 = this process); engines that cannot reach
+ * another process complete such a job with DOCA_ERROR_NOT_SUPPORTED.
+ */
+struct engine_job {
+	const struct engine_seg *src;
+	const struct engine_seg *dst;
+	uint32_t nsrc;
+	uint32_t ndst;
+	uint64_t len;
+	pid_t src_pid;
+	pid_t dst_pid;
+	struct engine_notify *notify;
+	/* Set by engine_task_complete(); status is valid once done reads 1 (acquire). */
+	doca_error_t status;
+	atomic_uint done;
+	/* Free for the engine's own queueing while it owns the job. */
+	struct engine_job *next;
+	uint64_t engine_priv;
+};
+
+struct engine_queue;
+
+struct engine_queue_attr {
+	uint32_t depth;		/* most jobs in the engine at once */
+	uint32_t workers;	/* worker threads hint (cpu engine); 0 = engine default */
+	struct engine_notify *notify;
+	const char *owner;	/* for log lines, e.g. "dma 0x55d0..." */
+};
+
+struct engine_ops {
+	const char *name;
+	const char *desc;
+	/* Control path. */
+	doca_error_t (*queue_create)(const struct engine_queue_attr *attr, struct engine_queue **q);
+	void (*queue_destroy)(struct engine_queue *q);
+	/*
+	 * Data path, all called from the PE thread.
+	 * submit: take ownership of @job; -EAGAIN when the queue is full (nothing taken).
+	 * poll: do deferred work (the inline engine copies here); returns jobs completed.
+	 * pending: true when poll() has work to do now (used to arm notifications).
+	 * cancel: complete every job not yet started with @status; jobs already being copied
+	 *         finish normally. Used when a context stops.
+	 */
+	int (*submit)(struct engine_queue *q, struct engine_job *job);
+	unsigned int (*poll)(struct engine_queue *q, unsigned int budget);
+	bool (*pending)(const struct engine_queue *q);
+	void (*cancel)(struct engine_queue *q, doca_error_t status);
+};
+
+/* Reports @job finished with @status. Any thread; once per job; the job is the core's again. */
+void engine_task_complete(struct engine_job *job, doca_error_t status);
+
+/* Copies a local job (both pids 0) with memcpy, segment by segment. */
+void engine_copy_local(const struct engine_job *job);
+/* Copies bytes [off, off+len) of the job's stream; used to split a job into chunks. */
+void engine_copy_range(const struct engine_job *job, uint64_t off, uint64_t len);
+
+/* Nop helpers for ops an engine does not need. */
+unsigned int engine_nop_poll(struct engine_queue *q, unsigned int budget);
+bool engine_nop_pending(const struct engine_queue *q);
+
+/* The registry. */
+const struct engine_ops *engine_find(const char *name);
+/*
+ * The engine for new queues: SOFTDOCA_ENGINE, else the config's [engine] name, else "auto".
+ * NULL (after logging why) when the name is unknown.
+ */
+const struct engine_ops *engine_default(void);
+/* Comma-separated names of all engines, for messages. */
+const char *engine_names(void);
+
+extern const struct engine_ops engine_inline_ops;
+extern const struct engine_ops engine_cpu_ops;
+extern const struct engine_ops engine_auto_ops;
+
+#endif /* SD_ENGINE_H_ */
