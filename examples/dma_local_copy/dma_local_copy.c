@@ -1,0 +1,55 @@
+/*
+ * dma_local_copy - copy a text between two buffers of this process with DOCA DMA, verify it
+ * and print it. Polls the progress engine.
+ *
+ *   dma_local_copy [-p 03:00.0] [-t "text"] [-n tasks]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <doca_argp.h>
+#include <doca_log.h>
+
+#include "common.h"
+
+DOCA_LOG_REGISTER(DMA_LOCAL_COPY);
+
+int main(int argc, char **argv)
+{
+	struct example_cfg cfg = {.pci_addr = EXAMPLE_PCI_ADDR_DEFAULT,
+				  .text = "This text was copied by softdoca's DMA engine.",
+				  .num_tasks = 1};
+	struct doca_log_backend *sdk_log;
+	struct example_dma ex = {0};
+	doca_error_t ret;
+	int rc = EXIT_FAILURE;
+
+	if (doca_log_backend_create_standard() != DOCA_SUCCESS ||
+	    doca_log_backend_create_with_file_sdk(stderr, &sdk_log) != DOCA_SUCCESS ||
+	    doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING) != DOCA_SUCCESS)
+		return EXIT_FAILURE;
+	if (doca_argp_init(NULL, &cfg) != DOCA_SUCCESS)
+		return EXIT_FAILURE;
+	if (example_register_params() != DOCA_SUCCESS || doca_argp_start(argc, argv) != DOCA_SUCCESS)
+		goto argp_done;
+
+	ret = example_dma_setup(&ex, cfg.pci_addr, cfg.text, cfg.num_tasks);
+	if (ret == DOCA_SUCCESS)
+		ret = example_dma_submit_all(&ex);
+	while (ret == DOCA_SUCCESS && ex.completed < ex.num_tasks)
+		doca_pe_progress(ex.pe); /* completions run here, never inside submit */
+	if (ret == DOCA_SUCCESS)
+		ret = example_dma_verify(&ex);
+	if (ret == DOCA_SUCCESS) {
+		printf("%s\n", ex.dst);
+		DOCA_LOG_INFO("%d task(s) of %zu bytes copied and verified", ex.num_tasks, ex.len);
+		rc = EXIT_SUCCESS;
+	} else {
+		DOCA_LOG_ERR("local DMA copy failed: %s", doca_error_get_descr(ret));
+	}
+	if (example_dma_teardown(&ex) != DOCA_SUCCESS)
+		rc = EXIT_FAILURE;
+argp_done:
+	doca_argp_destroy();
+	return rc;
+}

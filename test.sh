@@ -1,0 +1,57 @@
+#!/bin/sh
+# softdoca's test command: installs build dependencies if needed, then builds and runs the
+# test suite with gcc (warnings are errors), with clang, under ASan+UBSan and under TSan.
+# Ends with one line: "N passed, N failed".
+#   ./test.sh            everything (what CI runs)
+#   ./test.sh quick      gcc build and the fast suite only
+set -u
+cd "$(dirname "$0")"
+sh scripts/deps.sh || exit 1
+mode=${1:-full}
+out=${SOFTDOCA_TEST_DIR:-_build-test}
+mkdir -p "$out"
+passed=0 failed=0 skipped=0
+
+# Counts one meson test run from its summary lines.
+count() {
+	ok=$(awk '/^Ok:/ {print $2}' "$1"); ok=${ok:-0}
+	xf=$(awk '/^Expected Fail:/ {print $3}' "$1"); xf=${xf:-0}
+	f=$(awk '/^Fail:/ {print $2}' "$1"); f=${f:-0}
+	up=$(awk '/^Unexpected Pass:/ {print $3}' "$1"); up=${up:-0}
+	to=$(awk '/^Timeout:/ {print $2}' "$1"); to=${to:-0}
+	sk=$(awk '/^Skipped:/ {print $2}' "$1"); sk=${sk:-0}
+	passed=$((passed + ok + xf)); failed=$((failed + f + up + to)); skipped=$((skipped + sk))
+}
+
+# run <name> <compiler> <suites> <meson options...>
+run() {
+	name=$1 compiler=$2 suites=$3; shift 3
+	dir=$out/$name
+	echo "== $name: building with $compiler $*"
+	if [ ! -f "$dir/build.ninja" ]; then
+		CC=$compiler meson setup "$dir" -Dwerror=true "$@" >"$out/$name.setup.log" 2>&1 ||
+			{ echo "setup failed, see $out/$name.setup.log"; tail -20 "$out/$name.setup.log"; failed=$((failed + 1)); return; }
+	fi
+	if ! ninja -C "$dir" >"$out/$name.build.log" 2>&1; then
+		echo "build failed, see $out/$name.build.log"; grep -E "error|FAILED" "$out/$name.build.log" | head -20
+		failed=$((failed + 1)); return
+	fi
+	args=""
+	for s in $suites; do args="$args --suite $s"; done
+	# shellcheck disable=SC2086
+	meson test -C "$dir" --no-rebuild --print-errorlogs $args >"$out/$name.test.log" 2>&1
+	grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)" "$out/$name.test.log" | head -20
+	count "$out/$name.test.log"
+	echo "   $(grep -E '^(Ok|Fail|Skipped|Timeout):' "$out/$name.test.log" | tr -s ' ' | tr '\n' ' ')"
+}
+
+run gcc gcc "fast multi-process" -Dbuildtype=debugoptimized
+if [ "$mode" != quick ]; then
+	run clang clang "fast" -Dbuildtype=debugoptimized
+	run asan clang "fast multi-process" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all
+	run tsan clang "conformance core" -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false
+	run stress gcc "stress" -Dbuildtype=release
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
