@@ -2,8 +2,9 @@
  * doca_dev.h - device discovery and opening.
  *
  * softdoca devices are emulated: an embedded default topology (a DPU side with 03:00.0 and
- * 03:00.1, a host side with b1:00.0, and on the DPU a representor of the host PF) or the one
- * described by the file named in SOFTDOCA_CONFIG. Each device carries a capability profile.
+ * 03:00.1, a host side with b1:00.0 and b1:00.1, and on each DPU device a representor of the
+ * matching host PF) or the one described by the file named in SOFTDOCA_CONFIG. Each device
+ * carries a capability profile.
  */
 #ifndef DOCA_DEV_H_
 #define DOCA_DEV_H_

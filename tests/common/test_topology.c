@@ -1,0 +1,1234 @@
+/*
+ * test_topology.c - white-box tests of the topology: the SOFTDOCA_CONFIG parser, the embedded
+ * default, topo_parse_pci() and topo_get().
+ *
+ * Every error case asserts the exact "line N: field 'F': " prefix, since naming the line and
+ * the field is the point of the format. topo_get() caches its answer for the life of the
+ * process, so each of its cases runs in a forked child with its own environment.
+ *
+ * Usage: test_topology [docs/config.md]; with the path, every ```ini block of the user
+ * documentation must parse, and the one marked "test: default-topology" must reproduce
+ * topo_default().
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "topology.h"
+
+static int nb_checks, nb_failures;
+
+static bool check_at(int line, bool ok, const char *what)
+{
+	nb_checks++;
+	if (!ok) {
+		nb_failures++;
+		fprintf(stderr, "test_topology.c:%d: check failed: %s\n", line, what);
+	}
+	return ok;
+}
+
+#define CHECK(cond)	check_at(__LINE__, (cond), #cond)
+#define CHECK_STR(a, b) check_str(__LINE__, (a), (b))
+
+static bool check_str(int line, const char *got, const char *want)
+{
+	bool ok = strcmp(got, want) == 0;
+
+	if (!check_at(line, ok, "string equality"))
+		fprintf(stderr, "    got  '%s'\n    want '%s'\n", got, want);
+	return ok;
+}
+
+/* Both are too big for a comfortable stack frame. */
+static struct topology topo, topo2;
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+/* Parses @len bytes (string literals may hold NULs, hence the explicit length). */
+static bool parse_ok_at(int line, const char *text, size_t len)
+{
+	char err[512];
+	doca_error_t ret = topo_parse(text, len, &topo, err, sizeof(err));
+
+	if (!check_at(line, ret == DOCA_SUCCESS, "topo_parse() succeeds")) {
+		fprintf(stderr, "    error: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Expects failure with an error starting with @prefix ("line N: field 'F': ") and, when
+ * @reason is not NULL, containing it. The topology must come back zeroed.
+ */
+static void parse_err_at(int line, const char *text, size_t len, const char *prefix, const char *reason)
+{
+	char err[512];
+	doca_error_t ret;
+
+	/* Make sure a failure really clears a topology that held something. */
+	topo_default(&topo);
+	ret = topo_parse(text, len, &topo, err, sizeof(err));
+	if (!check_at(line, ret == DOCA_ERROR_BAD_CONFIG, "topo_parse() fails with BAD_CONFIG"))
+		return;
+	if (!check_at(line, strncmp(err, prefix, strlen(prefix)) == 0, "error prefix"))
+		fprintf(stderr, "    got  '%s'\n    want '%s...'\n", err, prefix);
+	if (reason && !check_at(line, strstr(err, reason) != NULL, "error reason"))
+		fprintf(stderr, "    got  '%s'\n    want '...%s...'\n", err, reason);
+	check_at(line, topo.nb_devices == 0 && topo.nb_profiles == 0, "topology zeroed on error");
+}
+
+#define PARSE_OK(lit)		       parse_ok_at(__LINE__, (lit), sizeof(lit) - 1)
+#define PARSE_ERR(lit, prefix, reason) parse_err_at(__LINE__, (lit), sizeof(lit) - 1, prefix, reason)
+#define PARSE_OK_S(s)		       parse_ok_at(__LINE__, (s), strlen(s))
+#define PARSE_ERR_S(s, prefix, reason) parse_err_at(__LINE__, (s), strlen(s), prefix, reason)
+
+/* A growing text buffer for generated files. */
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+__attribute__((format(printf, 2, 3))) static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (t->len + (size_t)n + 1 > t->cap) {
+		t->cap = (t->len + (size_t)n + 1) * 2;
+		t->p = realloc(t->p, t->cap);
+		if (!t->p) {
+			perror("realloc");
+			exit(1);
+		}
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static void text_reset(struct text *t)
+{
+	t->len = 0;
+	if (t->p)
+		t->p[0] = '\0';
+}
+
+static const struct topo_device *find_dev(const struct topology *t, const char *pci)
+{
+	uint16_t domain;
+	uint8_t bus, dev, fn;
+
+	if (topo_parse_pci(pci, &domain, &bus, &dev, &fn))
+		return NULL;
+	for (uint32_t i = 0; i < t->nb_devices; i++) {
+		const struct topo_device *d = &t->devices[i];
+
+		if (d->domain == domain && d->bus == bus && d->dev == dev && d->fn == fn)
+			return d;
+	}
+	return NULL;
+}
+
+static const struct topo_profile *dev_profile(const struct topology *t, const struct topo_device *d)
+{
+	return d->profile < t->nb_profiles ? &t->profiles[d->profile] : NULL;
+}
+
+static bool mac_is(const struct topo_device *d, uint8_t a, uint8_t b, uint8_t c, uint8_t e, uint8_t f, uint8_t g)
+{
+	const uint8_t want[6] = {a, b, c, e, f, g};
+
+	return memcmp(d->mac, want, 6) == 0;
+}
+
+/* Compares everything but the source; reports the first difference. */
+static bool topo_equal(const struct topology *a, const struct topology *b)
+{
+	if (a->nb_profiles != b->nb_profiles || a->nb_devices != b->nb_devices) {
+		fprintf(stderr, "    %u/%u profiles, %u/%u devices\n", a->nb_profiles, b->nb_profiles, a->nb_devices,
+			b->nb_devices);
+		return false;
+	}
+	for (uint32_t i = 0; i < a->nb_profiles; i++) {
+		const struct topo_profile *p = &a->profiles[i], *q = &b->profiles[i];
+
+		if (strcmp(p->name, q->name) || p->dma != q->dma || p->export_pci != q->export_pci ||
+		    p->import_pci != q->import_pci || p->max_buf_size != q->max_buf_size ||
+		    p->max_buf_list_len != q->max_buf_list_len || p->max_tasks != q->max_tasks ||
+		    p->queue_depth != q->queue_depth) {
+			fprintf(stderr, "    profile %u (%s/%s) differs\n", i, p->name, q->name);
+			return false;
+		}
+	}
+	for (uint32_t i = 0; i < a->nb_devices; i++) {
+		const struct topo_device *d = &a->devices[i], *e = &b->devices[i];
+
+		if (d->domain != e->domain || d->bus != e->bus || d->dev != e->dev || d->fn != e->fn ||
+		    d->side != e->side || d->func != e->func || d->sf_index != e->sf_index ||
+		    strcmp(d->ibdev, e->ibdev) || strcmp(d->iface, e->iface) ||
+		    memcmp(d->mac, e->mac, sizeof(d->mac)) || d->profile != e->profile || d->nb_reps != e->nb_reps) {
+			fprintf(stderr, "    device %u (%s/%s) differs\n", i, d->ibdev, e->ibdev);
+			return false;
+		}
+		for (uint32_t k = 0; k < d->nb_reps; k++) {
+			const struct topo_rep *r = &d->reps[k], *s = &e->reps[k];
+
+			if (r->domain != s->domain || r->bus != s->bus || r->dev != s->dev || r->fn != s->fn ||
+			    strcmp(r->vuid, s->vuid)) {
+				fprintf(stderr, "    device %u representor %u (%s/%s) differs\n", i, k, r->vuid,
+					s->vuid);
+				return false;
+			}
+		}
+	}
+	if (strcmp(a->engine, b->engine) || a->workers != b->workers) {
+		fprintf(stderr, "    engine '%s'/'%s' workers %u/%u\n", a->engine, b->engine, a->workers, b->workers);
+		return false;
+	}
+	return true;
+}
+
+/* ---- topo_parse_pci ------------------------------------------------------------------------- */
+
+static void test_pci(void)
+{
+	static const struct {
+		const char *s;
+		uint16_t domain;
+		uint8_t bus, dev, fn;
+	} good[] = {
+	    {"03:00.0", 0, 0x03, 0, 0},
+	    {"0000:03:00.1", 0, 0x03, 0, 1},
+	    {"b1:00.0", 0, 0xb1, 0, 0},
+	    {"B1:1F.7", 0, 0xb1, 0x1f, 7},
+	    {"ffff:ff:1f.7", 0xffff, 0xff, 0x1f, 7},
+	    {"AbCd:eF:0a.3", 0xabcd, 0xef, 0x0a, 3},
+	};
+	static const char *const bad[] = {
+	    "",		  "3:00.0",   "03:0.0",	  "003:00.0",	   "03:00.8",	    "03:20.0",
+	    "03:ff.0",	  "03:00.0 ", " 03:00.0", "0000:03:00.0x", "00000:03:00.0", "000:03:00.0",
+	    "03-00.0",	  "03:00:0",  "g3:00.0",  "03:00.g",	   "0000.03:00.0",  "000g:03:00.0",
+	    "0000:03:00", "03:00.",   "+3:00.0",  "0x03:00.0",	   "03:00.0\n",	    "0000:03:00.00",
+	};
+	uint16_t domain;
+	uint8_t bus, dev, fn;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		domain = 0x5555;
+		bus = dev = fn = 0x55;
+		if (!CHECK(topo_parse_pci(good[i].s, &domain, &bus, &dev, &fn) == 0)) {
+			fprintf(stderr, "    '%s'\n", good[i].s);
+			continue;
+		}
+		CHECK(domain == good[i].domain && bus == good[i].bus && dev == good[i].dev && fn == good[i].fn);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!CHECK(topo_parse_pci(bad[i], &domain, &bus, &dev, &fn) == -1))
+			fprintf(stderr, "    '%s' accepted\n", bad[i]);
+	CHECK(topo_parse_pci(NULL, &domain, &bus, &dev, &fn) == -1);
+	/* Outputs are optional, so a caller may only validate. */
+	CHECK(topo_parse_pci("03:00.0", NULL, NULL, NULL, NULL) == 0);
+	/* A failure leaves the outputs alone. */
+	domain = 7;
+	CHECK(topo_parse_pci("zz:00.0", &domain, NULL, NULL, NULL) == -1 && domain == 7);
+}
+
+/* ---- the embedded default ------------------------------------------------------------------- */
+
+static void check_default_contents(const struct topology *t)
+{
+	const struct topo_profile *p = &t->profiles[0];
+	static const struct {
+		const char *pci, *ibdev, *iface, *rep;
+		enum topo_side side;
+	} want[] = {
+	    {"03:00.0", "mlx5_0", "p0", "b1:00.0", TOPO_SIDE_DPU},
+	    {"03:00.1", "mlx5_1", "p1", "b1:00.1", TOPO_SIDE_DPU},
+	    {"b1:00.0", "mlx5_2", "ens1f0np0", NULL, TOPO_SIDE_HOST},
+	    {"b1:00.1", "mlx5_3", "ens1f1np1", NULL, TOPO_SIDE_HOST},
+	};
+
+	CHECK(t->nb_profiles == 1);
+	CHECK_STR(p->name, "default");
+	CHECK(p->dma == 1 && p->export_pci == 1 && p->import_pci == 1);
+	CHECK(p->max_buf_size == 1ull << 30);
+	CHECK(p->max_buf_list_len == 32);
+	CHECK(p->max_tasks == 65536 && p->queue_depth == 65536);
+	CHECK_STR(t->engine, "");
+	CHECK(t->workers == 0);
+	if (!CHECK(t->nb_devices == 4))
+		return;
+	for (uint32_t i = 0; i < 4; i++) {
+		const struct topo_device *d = &t->devices[i];
+		uint16_t domain;
+		uint8_t bus, dev, fn;
+
+		topo_parse_pci(want[i].pci, &domain, &bus, &dev, &fn);
+		CHECK(d->domain == domain && d->bus == bus && d->dev == dev && d->fn == fn);
+		CHECK(d->side == want[i].side);
+		CHECK(d->func == DOCA_PCI_FUNC_TYPE_PF);
+		CHECK(d->profile == 0);
+		CHECK_STR(d->ibdev, want[i].ibdev);
+		CHECK_STR(d->iface, want[i].iface);
+		/* Locally administered unicast, derived from the PCI address. */
+		CHECK(mac_is(d, 0x02, 0x5d, 0x0c, bus, dev, fn));
+		if (want[i].rep) {
+			const struct topo_rep *r = &d->reps[0];
+
+			if (!CHECK(d->nb_reps == 1))
+				continue;
+			topo_parse_pci(want[i].rep, &domain, &bus, &dev, &fn);
+			CHECK(r->domain == domain && r->bus == bus && r->dev == dev && r->fn == fn);
+			CHECK(strncmp(r->vuid, "SDOCA", 5) == 0);
+		} else {
+			CHECK(d->nb_reps == 0);
+		}
+	}
+	CHECK_STR(t->devices[0].reps[0].vuid, "SDOCA0000B1000pf0hpf");
+	CHECK_STR(t->devices[1].reps[0].vuid, "SDOCA0000B1001pf1hpf");
+}
+
+static void test_default(void)
+{
+	memset(&topo, 0xa5, sizeof(topo));
+	topo_default(&topo);
+	check_default_contents(&topo);
+	CHECK_STR(topo.source, "embedded default");
+	/* Stable: two calls give the same answer. */
+	topo_default(&topo2);
+	CHECK(memcmp(&topo, &topo2, sizeof(topo)) == 0);
+}
+
+/* ---- valid files ---------------------------------------------------------------------------- */
+
+static void test_empty_and_comments(void)
+{
+	topo_default(&topo2);
+	/* No devices in the text: the default devices stay. */
+	if (PARSE_OK(""))
+		CHECK(topo_equal(&topo, &topo2));
+	CHECK(topo_parse(NULL, 0, &topo, NULL, 0) == DOCA_SUCCESS);
+	CHECK_STR(topo.source, "");
+	if (PARSE_OK("\n\n   \n\t\n# comment\n; another\n   # indented\n"))
+		CHECK(topo_equal(&topo, &topo2));
+	/* UTF-8 is fine inside comments. */
+	PARSE_OK("# caf\xc3\xa9 \xe2\x80\x94 ok\n[engine] ; \xc3\xa9\nname = cpu # \xc3\xa9\n");
+	/* CRLF line endings, tabs, no final newline, spaces inside the brackets. */
+	if (PARSE_OK("[ device\t03:00.0 ]\r\n\tside\t=\tdpu\r\n[device 04:00.0]\r\nside=host")) {
+		CHECK(topo.nb_devices == 2);
+		CHECK(topo.devices[0].side == TOPO_SIDE_DPU && topo.devices[1].side == TOPO_SIDE_HOST);
+	}
+	/* Inline comments need a blank before them. */
+	PARSE_ERR("[engine]\nname = auto;x\n", "line 2: field 'name': ", "expected auto, cpu or inline");
+	if (PARSE_OK("[engine]\nname = auto ;x\nworkers = 3\t# three\n"))
+		CHECK_STR(topo.engine, "auto");
+}
+
+static void test_full_file(void)
+{
+	static const char text[] = "; every key once\n"
+				   "[engine]\n"
+				   "name = cpu\n"
+				   "workers = 4\n"
+				   "\n"
+				   "[device 0000:03:00.0]\n"
+				   "side = dpu\n"
+				   "ibdev = mlx5_7\n"
+				   "iface = pf0\n"
+				   "mac = 02:AA:bb:CC:dd:01\n"
+				   "profile = big        # defined further down\n"
+				   "func = pf\n"
+				   "representor = b1:00.0 MY-VUID.0\n"
+				   "representor = 0000:b1:00.2\n"
+				   "\n"
+				   "[device 0001:04:00.3]\n"
+				   "side = dpu\n"
+				   "func = sf\n"
+				   "sf_index = 7\n"
+				   "profile = nodma\n"
+				   "\n"
+				   "[device B1:00.0]\n"
+				   "side = host\n"
+				   "func = vf\n"
+				   "profile = small\n"
+				   "\n"
+				   "[profile big]\n"
+				   "max_buf_size = 2G\n"
+				   "max_tasks = 1048576\n"
+				   "queue_depth = 1024\n"
+				   "\n"
+				   "[profile nodma]\n"
+				   "dma = no\n"
+				   "export_pci = no\n"
+				   "import_pci = no\n"
+				   "\n"
+				   "[profile small]\n"
+				   "max_buf_size = 4k\n"
+				   "max_buf_list_len = 1\n";
+	const struct topo_device *d;
+	const struct topo_profile *p;
+
+	if (!PARSE_OK(text))
+		return;
+	CHECK_STR(topo.engine, "cpu");
+	CHECK(topo.workers == 4);
+	CHECK(topo.nb_devices == 3 && topo.nb_profiles == 4);
+
+	d = find_dev(&topo, "03:00.0");
+	if (CHECK(d != NULL)) {
+		CHECK(d == &topo.devices[0]);
+		CHECK(d->side == TOPO_SIDE_DPU && d->func == DOCA_PCI_FUNC_TYPE_PF);
+		CHECK_STR(d->ibdev, "mlx5_7");
+		CHECK_STR(d->iface, "pf0");
+		CHECK(mac_is(d, 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01));
+		CHECK(d->nb_reps == 2);
+		CHECK(d->reps[0].bus == 0xb1 && d->reps[0].fn == 0);
+		CHECK_STR(d->reps[0].vuid, "MY-VUID.0");
+		CHECK(d->reps[1].bus == 0xb1 && d->reps[1].fn == 2);
+		CHECK_STR(d->reps[1].vuid, "SDOCA0000B1002pf0hpf");
+		p = dev_profile(&topo, d);
+		if (CHECK(p != NULL)) {
+			CHECK_STR(p->name, "big");
+			CHECK(p->max_buf_size == 2ull << 30);
+			CHECK(p->max_tasks == 1048576 && p->queue_depth == 1024);
+			/* Everything else inherited from the built-in default. */
+			CHECK(p->dma == 1 && p->export_pci == 1 && p->import_pci == 1);
+			CHECK(p->max_buf_list_len == 32);
+		}
+	}
+	d = find_dev(&topo, "0001:04:00.3");
+	if (CHECK(d != NULL)) {
+		CHECK(d->domain == 1);
+		CHECK(d->func == DOCA_PCI_FUNC_TYPE_SF && d->sf_index == 7);
+		/* Index 1: mlx5_1 and p1 are free. */
+		CHECK_STR(d->ibdev, "mlx5_1");
+		CHECK_STR(d->iface, "p1");
+		/* The domain is folded into the default MAC so it stays unique. */
+		CHECK(mac_is(d, 0x02, 0x5d, 0x0c ^ 0x01, 0x04, 0x00, 0x03));
+		p = dev_profile(&topo, d);
+		if (CHECK(p != NULL)) {
+			CHECK_STR(p->name, "nodma");
+			CHECK(p->dma == 0 && p->export_pci == 0 && p->import_pci == 0);
+			CHECK(p->max_buf_size == 1ull << 30 && p->max_tasks == 65536);
+		}
+	}
+	d = find_dev(&topo, "b1:00.0");
+	if (CHECK(d != NULL)) {
+		CHECK(d->side == TOPO_SIDE_HOST && d->func == DOCA_PCI_FUNC_TYPE_VF);
+		CHECK_STR(d->ibdev, "mlx5_2");
+		CHECK_STR(d->iface, "ens2f0");
+		CHECK(mac_is(d, 0x02, 0x5d, 0x0c, 0xb1, 0x00, 0x00));
+		p = dev_profile(&topo, d);
+		if (CHECK(p != NULL)) {
+			CHECK_STR(p->name, "small");
+			CHECK(p->max_buf_size == 4096 && p->max_buf_list_len == 1);
+		}
+	}
+	/* The default profile is untouched and comes first. */
+	CHECK_STR(topo.profiles[0].name, "default");
+	CHECK(topo.profiles[0].max_buf_size == 1ull << 30);
+}
+
+static void test_profiles(void)
+{
+	const struct topo_profile *p;
+
+	/* Profiles only: the default devices stay, and use the redefined default. */
+	if (PARSE_OK("[profile default]\nqueue_depth = 128\nmax_tasks = 1024\n\n[profile spare]\n")) {
+		topo_default(&topo2);
+		CHECK(topo.nb_devices == 4 && topo.nb_profiles == 2);
+		for (uint32_t i = 0; i < topo.nb_devices; i++)
+			CHECK(topo.devices[i].profile == 0);
+		p = &topo.profiles[0];
+		CHECK(p->queue_depth == 128 && p->max_tasks == 1024);
+		CHECK(p->max_buf_size == 1ull << 30 && p->dma == 1);
+		/* An empty profile is a copy of the built-in default. */
+		p = &topo.profiles[1];
+		CHECK_STR(p->name, "spare");
+		CHECK(p->queue_depth == 65536 && p->max_tasks == 65536 && p->max_buf_list_len == 32);
+		topo2.profiles[0] = topo.profiles[0];
+		topo2.nb_profiles = 2;
+		topo2.profiles[1] = topo.profiles[1];
+		CHECK(topo_equal(&topo, &topo2));
+	}
+	/* A redefined default, defined after the devices, applies to devices without profile =. */
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\n[device 03:00.1]\nside = dpu\nprofile = x\n"
+		     "[profile x]\nmax_tasks = 3\n[profile default]\ndma = no\n")) {
+		CHECK(topo.devices[0].profile == 0);
+		CHECK(topo.profiles[0].dma == 0);
+		p = dev_profile(&topo, &topo.devices[1]);
+		/* x inherits from the built-in default, not from the redefined one. */
+		if (CHECK(p != NULL))
+			CHECK(p->max_tasks == 3 && p->dma == 1);
+	}
+	/* profile = default names the (possibly redefined) default explicitly. */
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nprofile = default\n"))
+		CHECK(topo.devices[0].profile == 0);
+	/* Only the engine: devices and profiles stay default. */
+	if (PARSE_OK("[engine]\nname = inline\n")) {
+		CHECK_STR(topo.engine, "inline");
+		CHECK(topo.workers == 0 && topo.nb_devices == 4);
+	}
+	if (PARSE_OK("[engine]\nworkers = 64\n")) {
+		CHECK_STR(topo.engine, "");
+		CHECK(topo.workers == 64);
+	}
+	PARSE_OK("[engine]\n");
+}
+
+static void test_sizes_and_ranges(void)
+{
+	static const struct {
+		const char *v;
+		uint64_t want;
+	} sizes[] = {
+	    {"1", 1},
+	    {"4096", 4096},
+	    {"4K", 4096},
+	    {"4k", 4096},
+	    {"007", 7},
+	    {"3M", 3ull << 20},
+	    {"3m", 3ull << 20},
+	    {"1G", 1ull << 30},
+	    {"1g", 1ull << 30},
+	    {"1024G", 1ull << 40},
+	    {"1099511627776", 1ull << 40},
+	};
+	struct text t = {0};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		text_reset(&t);
+		text_add(&t, "[profile p]\nmax_buf_size = %s\n", sizes[i].v);
+		if (PARSE_OK_S(t.p) && !CHECK(topo.profiles[1].max_buf_size == sizes[i].want))
+			fprintf(stderr, "    '%s'\n", sizes[i].v);
+	}
+	if (PARSE_OK("[profile p]\nmax_buf_list_len = 1024\nmax_tasks = 16777216\n"
+		     "queue_depth = 1\n")) {
+		CHECK(topo.profiles[1].max_buf_list_len == 1024);
+		CHECK(topo.profiles[1].max_tasks == 16777216 && topo.profiles[1].queue_depth == 1);
+	}
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nfunc = sf\nsf_index = 4294967295\n"))
+		CHECK(topo.devices[0].sf_index == 4294967295u);
+	if (PARSE_OK("[engine]\nworkers = 1\n"))
+		CHECK(topo.workers == 1);
+	free(t.p);
+}
+
+static void test_derived_names(void)
+{
+	/* Explicit names take precedence; a default skips to the next free number. */
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nibdev = mlx5_1\niface = p1\n"
+		     "[device 03:00.1]\nside = dpu\n"
+		     "[device 03:00.2]\nside = dpu\nibdev = mlx5_0\n"
+		     "[device b1:00.0]\nside = host\niface = ens4f0\n"
+		     "[device b1:00.1]\nside = host\n")) {
+		CHECK_STR(topo.devices[0].ibdev, "mlx5_1");
+		CHECK_STR(topo.devices[1].ibdev, "mlx5_2");
+		CHECK_STR(topo.devices[2].ibdev, "mlx5_0");
+		CHECK_STR(topo.devices[3].ibdev, "mlx5_3");
+		CHECK_STR(topo.devices[4].ibdev, "mlx5_4");
+		CHECK_STR(topo.devices[0].iface, "p1");
+		CHECK_STR(topo.devices[1].iface, "p2");
+		CHECK_STR(topo.devices[2].iface, "p3");
+		CHECK_STR(topo.devices[3].iface, "ens4f0");
+		CHECK_STR(topo.devices[4].iface, "ens5f0");
+	}
+	/* A device may reuse the name its own default would have had. */
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nibdev = mlx5_0\niface = p0\n"))
+		CHECK_STR(topo.devices[0].ibdev, "mlx5_0");
+}
+
+static void test_limits(void)
+{
+	struct text t = {0};
+	char name[200], line[1024];
+
+	/* Exactly TOPO_MAX_DEVICES devices, each with TOPO_MAX_REPS... on the dpu ones. */
+	for (int i = 0; i < TOPO_MAX_DEVICES; i++) {
+		text_add(&t, "[device %02x:00.0]\nside = %s\n", i, i < 2 ? "dpu" : "host");
+		for (int k = 0; i < 2 && k < TOPO_MAX_REPS; k++)
+			text_add(&t, "representor = %02x:%02x.%d\n", 0x80 + i, k / 8, k % 8);
+	}
+	if (PARSE_OK_S(t.p)) {
+		CHECK(topo.nb_devices == TOPO_MAX_DEVICES);
+		CHECK(topo.devices[0].nb_reps == TOPO_MAX_REPS);
+		CHECK_STR(topo.devices[63].ibdev, "mlx5_63");
+		CHECK_STR(topo.devices[63].iface, "ens63f0");
+		CHECK(topo.devices[63].bus == 63);
+	}
+	/* Exactly TOPO_MAX_PROFILES profiles, counting default. */
+	text_reset(&t);
+	for (int i = 1; i < TOPO_MAX_PROFILES; i++)
+		text_add(&t, "[profile p%d]\nmax_tasks = %d\n", i, i);
+	if (PARSE_OK_S(t.p)) {
+		CHECK(topo.nb_profiles == TOPO_MAX_PROFILES);
+		CHECK(topo.profiles[31].max_tasks == 31);
+	}
+	/* The longest names and vuid. */
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	text_reset(&t);
+	text_add(&t,
+		 "[profile %.63s]\n[device 03:00.0]\nside = dpu\nprofile = %.63s\nibdev = %.63s\n"
+		 "iface = %.63s\nrepresentor = b1:00.0 %.127s\n",
+		 name, name, name, name, name);
+	if (PARSE_OK_S(t.p)) {
+		CHECK(strlen(topo.devices[0].ibdev) == 63 && strlen(topo.devices[0].iface) == 63);
+		CHECK(strlen(topo.profiles[1].name) == 63);
+		CHECK(strlen(topo.devices[0].reps[0].vuid) == 127);
+	}
+	/* A line of exactly 1024 bytes (not counting its end) is fine, even with a CR. */
+	memset(line, 'c', sizeof(line));
+	line[1023] = '\0';
+	text_reset(&t);
+	text_add(&t, "#%s\r\n[engine]\n#%s", line, line);
+	PARSE_OK_S(t.p);
+	free(t.p);
+}
+
+/* ---- errors ----------------------------------------------------------------------------------- */
+
+static void test_lexical_errors(void)
+{
+	struct text t = {0};
+	char line[1025];
+
+	PARSE_ERR("[device 03:00.0]\nside = d\0pu\n", "line 2: field 'line': ", "NUL byte at column 9");
+	/* Even a NUL at the very end, or inside a comment, is refused. */
+	PARSE_ERR("[engine]\n\0", "line 2: field 'line': ", "NUL byte at column 1");
+	PARSE_ERR("# a\0b\n", "line 1: field 'line': ", "NUL byte");
+	PARSE_ERR("[engine]\nname = cpu\x1b[0m\n", "line 2: field 'line': ", "non-printable byte 0x1b at column 11");
+	PARSE_ERR("\n\n# \x7f\n", "line 3: field 'line': ", "non-printable byte 0x7f");
+	PARSE_ERR("[engine]\rname = cpu\n", "line 1: field 'line': ", "non-printable byte 0x0d");
+	PARSE_ERR("[engine]\nname = cpu\x0b\n", "line 2: field 'line': ", "0x0b");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\niface = caf\xc3\xa9\n",
+		  "line 3: field 'line': ", "non-ASCII byte 0xc3 at column 12");
+	/* A '#' without a blank before it does not start a comment. */
+	PARSE_ERR("[engine]#x\n", "line 1: field 'section': ", "missing ']'");
+	/* 1025 bytes, in a comment. */
+	memset(line, 'c', sizeof(line));
+	line[1024] = '\0';
+	text_add(&t, "[engine]\n#%s\n", line);
+	PARSE_ERR_S(t.p, "line 2: field 'line': ", "longer than 1024 bytes");
+	/* Line numbers count blank lines, comments and CRLF ends; the last line needs no '\n'. */
+	PARSE_ERR("# one\r\n\r\n[engine]\r\n\r\n; five\r\nname = cpu\r\nworkers = 0",
+		  "line 7: field 'workers': ", "out of range");
+	free(t.p);
+}
+
+static void test_section_errors(void)
+{
+	struct text t = {0};
+
+	PARSE_ERR("[devices 03:00.0]\nside = dpu\n", "line 1: field 'section': ", "unknown section kind 'devices'");
+	PARSE_ERR("\n[Device 03:00.0]\n", "line 2: field 'section': ", "unknown section kind");
+	PARSE_ERR("[]\n", "line 1: field 'section': ", "empty section header");
+	PARSE_ERR("[ \t]\n", "line 1: field 'section': ", "empty section header");
+	PARSE_ERR("[\n", "line 1: field 'section': ", "missing ']'");
+	PARSE_ERR("[device 03:00.0\n", "line 1: field 'section': ", "missing ']'");
+	PARSE_ERR("[engine] x\n", "line 1: field 'section': ", "missing ']'");
+	PARSE_ERR("[profile]\n", "line 1: field 'section': ", "missing profile name");
+	PARSE_ERR("[profile a b]\n", "line 1: field 'section': ", "not allowed in a name");
+	PARSE_ERR("[profile a/b]\n", "line 1: field 'section': ", "'/' is not allowed");
+	PARSE_ERR("[device]\n", "line 1: field 'section': ", "missing PCI address");
+	PARSE_ERR("[device 3:00.0]\n", "line 1: field 'section': ", "malformed PCI address '3:00.0'");
+	PARSE_ERR("[device 03:00.0 x]\n", "line 1: field 'section': ", "malformed PCI address");
+	PARSE_ERR("[device 03:00.8]\n", "line 1: field 'section': ", "malformed PCI address");
+	PARSE_ERR("[engine x]\n", "line 1: field 'section': ", "takes no name");
+	PARSE_ERR("[engine]\n[profile a]\n[engine]\n",
+		  "line 3: field 'section': ", "[engine] already defined on line 1");
+	PARSE_ERR("[profile a]\n\n[profile a]\n", "line 3: field 'section': ", "profile 'a' already defined on line 1");
+	/* default may be redefined once, not twice. */
+	PARSE_ERR("[profile default]\n[profile default]\n",
+		  "line 2: field 'section': ", "profile 'default' already defined on line 1");
+	/* Short and long forms name the same device. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\n[device 0000:03:00.0]\nside = dpu\n",
+		  "line 3: field 'section': ", "device 0000:03:00.0 already defined on line 1");
+	PARSE_ERR("[device b1:00.0]\nside = host\n[device B1:00.0]\n",
+		  "line 3: field 'section': ", "already defined on line 1");
+
+	/* One device too many. */
+	for (int i = 0; i <= TOPO_MAX_DEVICES; i++)
+		text_add(&t, "[device %02x:00.0]\nside = host\n", i);
+	PARSE_ERR_S(t.p, "line 129: field 'section': ", "more than 64 devices");
+	/* One profile too many: default counts, and redefining it takes no new slot. */
+	text_reset(&t);
+	text_add(&t, "[profile default]\n");
+	for (int i = 1; i < TOPO_MAX_PROFILES; i++)
+		text_add(&t, "[profile p%d]\n", i);
+	PARSE_OK_S(t.p);
+	text_add(&t, "[profile one_more]\n");
+	PARSE_ERR_S(t.p, "line 33: field 'section': ", "more than 32 profiles");
+	/* Profile name of 64 characters. */
+	text_reset(&t);
+	text_add(&t, "[profile %064d]\n", 0);
+	PARSE_ERR_S(t.p, "line 1: field 'section': ", "longer than 63 characters");
+	free(t.p);
+}
+
+static void test_key_errors(void)
+{
+	PARSE_ERR("dma = yes\n", "line 1: field 'dma': ", "outside a section");
+	PARSE_ERR("# c\nfoo = 1\n[engine]\n", "line 2: field 'foo': ", "outside a section");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nspeed = 100G\n",
+		  "line 3: field 'speed': ", "unknown key in a [device] section");
+	PARSE_ERR("[profile p]\nside = dpu\n", "line 2: field 'side': ", "unknown key in a [profile] section");
+	PARSE_ERR("[engine]\ndma = no\n", "line 2: field 'dma': ", "unknown key in a [engine] section");
+	PARSE_ERR("[profile p]\nDMA = no\n", "line 2: field 'DMA': ", "unknown key");
+	PARSE_ERR("[profile p]\nmax tasks = 3\n", "line 2: field 'max tasks': ", "unknown key");
+	/* A long key is quoted only in part. */
+	PARSE_ERR("[profile p]\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = 1\n",
+		  "line 2: field 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...': ", "unknown key");
+	PARSE_ERR("[profile p]\ndma = yes\n\ndma = no\n",
+		  "line 4: field 'dma': ", "set twice in this section (first on line 2)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nside = dpu\n", "line 3: field 'side': ", "set twice");
+	PARSE_ERR("[engine]\nname = cpu\nname = cpu\n", "line 3: field 'name': ", "set twice");
+	/* The same key in another section is fine; a repeated section is not. */
+	PARSE_OK("[profile a]\ndma = no\n[profile b]\ndma = no\n");
+	PARSE_ERR("[profile p]\ndma\n", "line 2: field 'line': ", "expected 'key = value'");
+	PARSE_ERR("[profile p]\n= 5\n", "line 2: field 'line': ", "missing key before '='");
+	PARSE_ERR("[profile p]\ndma =\n", "line 2: field 'dma': ", "empty value");
+	PARSE_ERR("[profile p]\ndma =   # nothing\n", "line 2: field 'dma': ", "empty value");
+}
+
+static void test_value_errors(void)
+{
+	/* Enumerations are exact and case-sensitive. */
+	PARSE_ERR("[profile p]\ndma = true\n", "line 2: field 'dma': ", "expected yes or no, not 'true'");
+	PARSE_ERR("[profile p]\nexport_pci = Yes\n", "line 2: field 'export_pci': ", "expected yes or no");
+	PARSE_ERR("[profile p]\nimport_pci = 1\n", "line 2: field 'import_pci': ", "expected yes or no");
+	PARSE_ERR("[device 03:00.0]\nside = arm\n", "line 2: field 'side': ", "expected dpu or host");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nfunc = PF\n", "line 3: field 'func': ", "expected pf, vf or sf");
+	PARSE_ERR("[engine]\nname = cuda\n", "line 2: field 'name': ", "expected auto, cpu or inline");
+	PARSE_ERR("[profile p]\ndma = yes no\n", "line 2: field 'dma': ", "expected yes or no");
+
+	/* Numbers. */
+	PARSE_ERR("[profile p]\nmax_tasks = -1\n", "line 2: field 'max_tasks': ", "is negative");
+	PARSE_ERR("[profile p]\nmax_buf_size = -4K\n", "line 2: field 'max_buf_size': ", "negative");
+	PARSE_ERR("[profile p]\nmax_tasks = abc\n", "line 2: field 'max_tasks': ", "not a decimal number");
+	PARSE_ERR("[profile p]\nmax_tasks = +5\n", "line 2: field 'max_tasks': ", "not a decimal number");
+	PARSE_ERR("[profile p]\nmax_tasks = 0x10\n",
+		  "line 2: field 'max_tasks': ", "unexpected 'x10' after the number");
+	PARSE_ERR("[profile p]\nmax_tasks = 12x\n", "line 2: field 'max_tasks': ", "unexpected 'x'");
+	PARSE_ERR("[profile p]\nmax_tasks = 1.5\n", "line 2: field 'max_tasks': ", "unexpected '.5'");
+	PARSE_ERR("[profile p]\nmax_tasks = 1 000\n", "line 2: field 'max_tasks': ", "unexpected ' 000'");
+	/* Counts take no suffix. */
+	PARSE_ERR("[profile p]\nmax_tasks = 4K\n", "line 2: field 'max_tasks': ", "unexpected 'K'");
+	/* Sizes take one suffix, no unit. */
+	PARSE_ERR("[profile p]\nmax_buf_size = 4KB\n", "line 2: field 'max_buf_size': ",
+		  "unexpected 'B' after the number (a size takes one suffix: K, M or G)");
+	PARSE_ERR("[profile p]\nmax_buf_size = 4KiB\n", "line 2: field 'max_buf_size': ", "unexpected 'iB'");
+	PARSE_ERR("[profile p]\nmax_buf_size = 4T\n", "line 2: field 'max_buf_size': ", "unexpected 'T'");
+	PARSE_ERR("[profile p]\nmax_buf_size = 4 K\n", "line 2: field 'max_buf_size': ", "unexpected ' K'");
+	PARSE_ERR("[profile p]\nmax_buf_size = K\n", "line 2: field 'max_buf_size': ", "not a decimal number");
+	/* Overflow of 64 bits, by digits or by the suffix. */
+	PARSE_ERR("[profile p]\nmax_buf_size = 18446744073709551616\n",
+		  "line 2: field 'max_buf_size': ", "out of range");
+	PARSE_ERR("[profile p]\nmax_buf_size = 99999999999999999999999999999999\n",
+		  "line 2: field 'max_buf_size': ", "out of range");
+	PARSE_ERR("[profile p]\nmax_buf_size = 17179869184G\n", "line 2: field 'max_buf_size': ", "out of range");
+	PARSE_ERR("[profile p]\nmax_tasks = 18446744073709551615\n", "line 2: field 'max_tasks': ", "out of range");
+	/* Documented ranges. */
+	PARSE_ERR("[profile p]\nmax_buf_size = 0\n",
+		  "line 2: field 'max_buf_size': ", "'0' is out of range (1..1099511627776)");
+	PARSE_ERR("[profile p]\nmax_buf_size = 1025G\n", "line 2: field 'max_buf_size': ", "out of range");
+	PARSE_ERR("[profile p]\nmax_buf_list_len = 0\n",
+		  "line 2: field 'max_buf_list_len': ", "out of range (1..1024)");
+	PARSE_ERR("[profile p]\nmax_buf_list_len = 1025\n",
+		  "line 2: field 'max_buf_list_len': ", "out of range (1..1024)");
+	PARSE_ERR("[profile p]\nmax_tasks = 0\n", "line 2: field 'max_tasks': ", "out of range (1..16777216)");
+	PARSE_ERR("[profile p]\nmax_tasks = 16777217\n", "line 2: field 'max_tasks': ", "out of range");
+	PARSE_ERR("[profile p]\nqueue_depth = 0\n", "line 2: field 'queue_depth': ", "out of range");
+	PARSE_ERR("[profile p]\nqueue_depth = 16777217\n", "line 2: field 'queue_depth': ", "out of range");
+	PARSE_ERR("[engine]\nworkers = 0\n", "line 2: field 'workers': ", "out of range (1..64)");
+	PARSE_ERR("[engine]\nworkers = 65\n", "line 2: field 'workers': ", "out of range (1..64)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nfunc = sf\nsf_index = 4294967296\n",
+		  "line 4: field 'sf_index': ", "out of range");
+
+	/* Names. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nibdev = mlx5 0\n",
+		  "line 3: field 'ibdev': ", "character ' ' is not allowed");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nibdev = mlx5#0\n",
+		  "line 3: field 'ibdev': ", "character '#' is not allowed");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\niface = eth/0\n", "line 3: field 'iface': ", "not allowed in a name");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nprofile = a:b\n",
+		  "line 3: field 'profile': ", "not allowed in a name");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nibdev = "
+		  "x234567890123456789012345678901234567890123456789012345678901234\n",
+		  "line 3: field 'ibdev': ", "longer than 63 characters");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\niface = "
+		  "x234567890123456789012345678901234567890123456789012345678901234\n",
+		  "line 3: field 'iface': ", "longer than 63 characters");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nprofile = "
+		  "x234567890123456789012345678901234567890123456789012345678901234\n",
+		  "line 3: field 'profile': ", "longer than 63 characters");
+
+	/* MAC addresses. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 02:00:00:00:00\n",
+		  "line 3: field 'mac': ", "malformed MAC address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 02-00-00-00-00-01\n",
+		  "line 3: field 'mac': ", "malformed MAC address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 02:00:00:00:00:0g\n",
+		  "line 3: field 'mac': ", "malformed MAC address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 2:0:0:0:0:1\n",
+		  "line 3: field 'mac': ", "malformed MAC address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 02:00:00:00:00:01:\n",
+		  "line 3: field 'mac': ", "malformed MAC address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 01:00:5e:00:00:01\n", "line 3: field 'mac': ", "multicast");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = ff:ff:ff:ff:ff:ff\n", "line 3: field 'mac': ", "multicast");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 00:00:00:00:00:00\n", "line 3: field 'mac': ", "all-zero");
+}
+
+static void test_device_rules(void)
+{
+	struct text t = {0};
+
+	/* side is required; the header's line is reported. */
+	PARSE_ERR("[device 03:00.0]\nibdev = mlx5_9\n[device 03:00.1]\nside = dpu\n",
+		  "line 1: field 'side': ", "missing");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\n\n[device 03:00.1]\n", "line 4: field 'side': ", "missing");
+	/* Representors belong on the dpu side, whichever order the keys come in. */
+	PARSE_ERR("[device b1:00.0]\nrepresentor = 03:00.1\nside = host\n",
+		  "line 2: field 'representor': ", "only a dpu-side device has representors (side = host on line 3)");
+	PARSE_ERR("[device b1:00.0]\nside = host\nrepresentor = 03:00.1\n[engine]\n",
+		  "line 3: field 'representor': ", "only a dpu-side device");
+	/* sf_index needs func = sf. */
+	PARSE_ERR("[device 03:00.0]\nsf_index = 2\nside = dpu\n",
+		  "line 2: field 'sf_index': ", "only allowed with func = sf");
+	PARSE_ERR("[device 03:00.0]\nsf_index = 2\nside = dpu\nfunc = vf\n",
+		  "line 2: field 'sf_index': ", "only allowed with func = sf");
+	PARSE_OK("[device 03:00.0]\nsf_index = 2\nside = dpu\nfunc = sf\n");
+	/* SF indices are unique; an SF without sf_index has index 0. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nfunc = sf\nsf_index = 3\n"
+		  "[device 03:00.1]\nside = dpu\nfunc = sf\nsf_index = 3\n",
+		  "line 8: field 'sf_index': ", "sf_index 3 already used by the device on line 1");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nfunc = sf\n[device 03:00.1]\nside = dpu\nfunc = sf\n",
+		  "line 4: field 'sf_index': ", "sf_index 0 already used");
+	PARSE_OK("[device 03:00.0]\nside = dpu\nfunc = sf\n[device 03:00.1]\nside = dpu\nfunc = sf\n"
+		 "sf_index = 1\n");
+
+	/* Undefined profile: reported at the reference, after the whole file was read. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nprofile = fast\n[profile slow]\n[engine]\nname = cpu\n",
+		  "line 3: field 'profile': ", "profile 'fast' is not defined");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nprofile = fast\n[device 03:00.1]\nside = dpu\n"
+		  "profile = Fast\n[profile fast]\n",
+		  "line 6: field 'profile': ", "profile 'Fast' is not defined");
+
+	/* Representors. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = b1:00\n",
+		  "line 3: field 'representor': ", "malformed PCI address 'b1:00'");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = b1:00.0 vuid extra\n",
+		  "line 3: field 'representor': ", "more than two words");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = b1:00.0 "
+		  "v2345678901234567890123456789012345678901234567890123456789012345678901234567890"
+		  "123456789012345678901234567890123456789012345678\n",
+		  "line 3: field 'representor': ", "longer than 127 characters");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = b1:00.0\nrepresentor = 0000:B1:00.0\n",
+		  "line 4: field 'representor': ", "representor 0000:b1:00.0 already listed on line 3");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = b1:00.0\n"
+		  "[device 03:00.1]\nside = dpu\nrepresentor = b1:00.0\n",
+		  "line 6: field 'representor': ", "already listed on line 3");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\n[device 03:00.1]\nside = dpu\nrepresentor = 03:00.0\n",
+		  "line 5: field 'representor': ", "0000:03:00.0 is a dpu-side device");
+	/* ...even when the dpu device is defined later. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = 03:00.1\n[device 03:00.1]\nside = dpu\n",
+		  "line 3: field 'representor': ", "is a dpu-side device");
+	/* A representor of a host device the file lists is the normal case. */
+	PARSE_OK("[device 03:00.0]\nside = dpu\nrepresentor = b1:00.0\n[device b1:00.0]\nside = host\n");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = b1:00.0 V1\n"
+		  "[device 03:00.1]\nside = dpu\nrepresentor = b1:00.1 V1\n",
+		  "line 6: field 'representor': ", "vuid 'V1' already used on line 3");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nrepresentor = b1:00.0\n"
+		  "representor = b1:00.1 SDOCA0000B1000pf0hpf\n",
+		  "line 4: field 'representor': ", "vuid 'SDOCA0000B1000pf0hpf' already used on line 3");
+	/* One representor too many. */
+	text_add(&t, "[device 03:00.0]\nside = dpu\n");
+	for (int k = 0; k <= TOPO_MAX_REPS; k++)
+		text_add(&t, "representor = b1:%02x.0\n", k);
+	PARSE_ERR_S(t.p, "line 19: field 'representor': ", "more than 16 representors");
+
+	/* ibdev, iface and mac are unique; the later line is reported. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nibdev = x\n[device 03:00.1]\nside = dpu\nibdev = x\n",
+		  "line 6: field 'ibdev': ", "'x' already used on line 3");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\niface = x\n[device 03:00.1]\nside = dpu\niface = x\n",
+		  "line 6: field 'iface': ", "'x' already used on line 3");
+	/* Names given explicitly collide across sides too. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\niface = e\n[device b1:00.0]\nside = host\niface = e\n",
+		  "line 6: field 'iface': ", "already used");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 02:00:00:00:00:01\n"
+		  "[device 03:00.1]\nside = dpu\nmac = 02:00:00:00:00:01\n",
+		  "line 6: field 'mac': ", "address already used on line 3");
+	/* An explicit MAC equal to another device's derived one, in either order. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\n[device 03:00.1]\nside = dpu\nmac = 02:5d:0c:03:00:00\n",
+		  "line 5: field 'mac': ", "the default address of device 0000:03:00.0");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 02:5d:0c:03:00:01\n[device 03:00.1]\nside = dpu\n",
+		  "line 3: field 'mac': ", "the default address of device 0000:03:00.1");
+	/* A device may state its own default MAC. */
+	PARSE_OK("[device 03:00.0]\nside = dpu\nmac = 02:5d:0c:03:00:00\n");
+	free(t.p);
+}
+
+/* Errors land in @err as "line N: ..." whatever its size; NULL buffers are accepted. */
+static void test_error_buffer(void)
+{
+	static const char bad[] = "[profile p]\ndma = maybe\n";
+	char err[64], small[12];
+
+	memset(small, 'x', sizeof(small));
+	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, small, sizeof(small)) == DOCA_ERROR_BAD_CONFIG);
+	CHECK_STR(small, "line 2: fie");
+	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, err, sizeof(err)) == DOCA_ERROR_BAD_CONFIG);
+	CHECK_STR(err, "line 2: field 'dma': expected yes or no, not 'maybe'");
+	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, NULL, 0) == DOCA_ERROR_BAD_CONFIG);
+	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, err, 0) == DOCA_ERROR_BAD_CONFIG);
+	err[0] = 'x';
+	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, err, 1) == DOCA_ERROR_BAD_CONFIG && err[0] == '\0');
+	/* Success clears a stale message. */
+	strcpy(err, "stale");
+	CHECK(topo_parse("", 0, &topo, err, sizeof(err)) == DOCA_SUCCESS && err[0] == '\0');
+	/* Only @len bytes count: what follows them is never read. */
+	CHECK(topo_parse("[engine]\nname = cpu\nGARBAGE", 19, &topo, err, sizeof(err)) == DOCA_SUCCESS);
+	CHECK_STR(topo.engine, "cpu");
+	CHECK(topo_parse("[engine]\nname = cpu", 17, &topo, err, sizeof(err)) == DOCA_ERROR_BAD_CONFIG);
+	CHECK(topo_parse("x", 1, NULL, err, sizeof(err)) == DOCA_ERROR_INVALID_VALUE);
+	CHECK(topo_parse(NULL, 5, &topo, err, sizeof(err)) == DOCA_ERROR_INVALID_VALUE);
+}
+
+/* ---- docs/config.md ----------------------------------------------------------------------- */
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+			buf[n] = '\0';
+			*len = (size_t)n;
+		} else {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Every ```ini block of the user documentation must parse; the block right after
+ * "<!-- test: default-topology -->" must reproduce the embedded default, and the examples must
+ * include the three capability profiles the documentation promises.
+ */
+static void test_docs(const char *path)
+{
+	size_t len;
+	char *doc = read_all(path, &len);
+	char *p, *end;
+	int blocks = 0, default_checked = 0;
+	bool no_dma = false, small_bufs = false, shallow_queue = false;
+
+	if (!CHECK(doc != NULL)) {
+		fprintf(stderr, "    %s: %s\n", path, strerror(errno));
+		return;
+	}
+	for (p = doc; (p = strstr(p, "```ini\n")) != NULL; p = end + 4) {
+		bool is_default;
+		char *marker;
+
+		end = strstr(p + 7, "\n```");
+		if (!CHECK(end != NULL))
+			break;
+		/* The marker must sit on the line just above the fence. */
+		marker = p;
+		while (marker > doc && marker[-1] == '\n')
+			marker--;
+		while (marker > doc && marker[-1] != '\n')
+			marker--;
+		is_default = strncmp(marker, "<!-- test: default-topology -->", 31) == 0;
+		blocks++;
+		if (!parse_ok_at(__LINE__, p + 7, (size_t)(end + 1 - (p + 7)))) {
+			fprintf(stderr, "    in the ini block %d of %s\n", blocks, path);
+			continue;
+		}
+		for (uint32_t i = 0; i < topo.nb_profiles; i++) {
+			const struct topo_profile *q = &topo.profiles[i];
+
+			no_dma |= !q->dma;
+			small_bufs |= q->max_buf_size == 4096 && q->max_buf_list_len == 1;
+			shallow_queue |= q->queue_depth < q->max_tasks;
+		}
+		if (is_default) {
+			default_checked++;
+			topo_default(&topo2);
+			CHECK(topo_equal(&topo, &topo2));
+		}
+	}
+	CHECK(blocks >= 4);
+	CHECK(default_checked == 1);
+	CHECK(no_dma && small_bufs && shallow_queue);
+	free(doc);
+}
+
+/* ---- topo_get ----------------------------------------------------------------------------- */
+
+static char tmpdir[] = "/tmp/test_topology.XXXXXX";
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* Child bodies return 0 when every check passed. */
+typedef int (*child_fn)(const char *arg);
+
+/*
+ * Runs @fn in a child with SOFTDOCA_CONFIG set to @config (unset when NULL). Returns the
+ * child's status and what it wrote to stderr, where the SDK log goes when no backend exists.
+ */
+static int run_child(const char *config, child_fn fn, const char *arg, char *log, size_t log_len)
+{
+	int fds[2], status;
+	size_t got = 0;
+	pid_t pid;
+
+	if (pipe(fds)) {
+		perror("pipe");
+		exit(1);
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(1);
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], STDERR_FILENO);
+		if (config)
+			setenv("SOFTDOCA_CONFIG", config, 1);
+		else
+			unsetenv("SOFTDOCA_CONFIG");
+		_exit(fn(arg));
+	}
+	close(fds[1]);
+	for (;;) {
+		ssize_t n = read(fds[0], log + got, log_len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		if (got == log_len - 1)
+			break;
+	}
+	log[got] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int child_default(const char *arg)
+{
+	const struct topology *t = topo_get();
+
+	(void)arg;
+	if (!t || t != topo_get() || strcmp(t->source, "embedded default"))
+		return 1;
+	topo_default(&topo2);
+	return topo_equal(t, &topo2) ? 0 : 2;
+}
+
+static int child_file(const char *path)
+{
+	const struct topology *t = topo_get();
+	const struct topo_device *d;
+
+	if (!t || t != topo_get() || strcmp(t->source, path))
+		return 1;
+	d = find_dev(t, "07:00.0");
+	if (t->nb_devices != 1 || !d || strcmp(d->ibdev, "mlx5_0") || d->profile != 1)
+		return 2;
+	return t->profiles[1].max_tasks == 8 && strcmp(t->engine, "cpu") == 0 ? 0 : 3;
+}
+
+static int child_null(const char *arg)
+{
+	(void)arg;
+	/* NULL, and NULL again without a second message. */
+	return topo_get() == NULL && topo_get() == NULL ? 0 : 1;
+}
+
+/* A file without devices: the default devices, under the file's name. */
+static int child_source(const char *path)
+{
+	const struct topology *t = topo_get();
+
+	if (!t || strcmp(t->source, path))
+		return 1;
+	return t->nb_devices == 4 ? 0 : 2;
+}
+
+static void *thread_get(void *arg)
+{
+	(void)arg;
+	return (void *)topo_get();
+}
+
+/* Racing first calls all get the same answer, and one parse logs at most once. */
+static int child_threads(const char *want_null)
+{
+	pthread_t th[8];
+	void *res[8];
+
+	for (int i = 0; i < 8; i++)
+		if (pthread_create(&th[i], NULL, thread_get, NULL))
+			return 1;
+	for (int i = 0; i < 8; i++)
+		pthread_join(th[i], &res[i]);
+	for (int i = 0; i < 8; i++)
+		if (res[i] != res[0] || res[i] != (void *)topo_get())
+			return 2;
+	return (res[0] == NULL) == (want_null[0] == '1') ? 0 : 3;
+}
+
+static int count_lines_with(const char *log, const char *what)
+{
+	int n = 0;
+
+	for (const char *l = log; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (memmem(l, len, what, strlen(what)))
+			n++;
+		l += len + (nl ? 1 : 0);
+	}
+	return n;
+}
+
+/* The one message of a failed SOFTDOCA_CONFIG: names the file, the reason, the way out. */
+static void check_log(int line, const char *log, const char *path, const char *reason)
+{
+	char head[512];
+
+	snprintf(head, sizeof(head), "SOFTDOCA_CONFIG=%s: %s", path, reason);
+	if (!check_at(line, count_lines_with(log, "SOFTDOCA_CONFIG=") == 1, "exactly one log line") ||
+	    !check_at(line, count_lines_with(log, head) == 1, "log names file and reason") ||
+	    !check_at(line,
+		      count_lines_with(log, "unset SOFTDOCA_CONFIG to use the embedded default "
+					    "topology") == 1,
+		      "log says how to fall back"))
+		fprintf(stderr, "    want '%s'\n    log: %s\n", head, log);
+}
+
+static void test_topo_get(void)
+{
+	static const char good[] = "[profile eight]\nmax_tasks = 8\n[engine]\nname = cpu\n"
+				   "[device 07:00.0]\nside = dpu\nprofile = eight\n";
+	static const char bad[] = "[profile p]\n\ndma = maybe\n";
+	char path[256], big_path[256], max_path[256], log[8192];
+	struct text t = {0};
+
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	CHECK(run_child(NULL, child_default, NULL, log, sizeof(log)) == 0);
+	CHECK(count_lines_with(log, "SOFTDOCA_CONFIG") == 0);
+	CHECK(run_child("", child_default, NULL, log, sizeof(log)) == 0);
+
+	snprintf(path, sizeof(path), "%s/good.ini", tmpdir);
+	write_file(path, good, sizeof(good) - 1);
+	CHECK(run_child(path, child_file, path, log, sizeof(log)) == 0);
+	CHECK(count_lines_with(log, "SOFTDOCA_CONFIG") == 0);
+	CHECK(run_child(path, child_threads, "0", log, sizeof(log)) == 0);
+
+	snprintf(path, sizeof(path), "%s/bad.ini", tmpdir);
+	write_file(path, bad, sizeof(bad) - 1);
+	CHECK(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
+	check_log(__LINE__, log, path, "line 3: field 'dma': expected yes or no");
+	CHECK(run_child(path, child_threads, "1", log, sizeof(log)) == 0);
+	check_log(__LINE__, log, path, "line 3: field 'dma': ");
+
+	snprintf(path, sizeof(path), "%s/missing.ini", tmpdir);
+	CHECK(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
+	check_log(__LINE__, log, path, "cannot open the file: No such file or directory");
+
+	CHECK(run_child(tmpdir, child_null, NULL, log, sizeof(log)) == 0);
+	check_log(__LINE__, log, tmpdir, "cannot read the file: Is a directory");
+
+	/* Exactly 1 MiB is read; one byte more is refused. */
+	while (t.len < (1u << 20) - 100)
+		text_add(&t, "# %.97s\n",
+			 "padding padding padding padding padding padding padding "
+			 "padding padding padding padding padding");
+	while (t.len < (1u << 20))
+		text_add(&t, "\n");
+	snprintf(max_path, sizeof(max_path), "%s/max.ini", tmpdir);
+	write_file(max_path, t.p, t.len);
+	CHECK(run_child(max_path, child_source, max_path, log, sizeof(log)) == 0);
+	text_add(&t, "\n");
+	snprintf(big_path, sizeof(big_path), "%s/big.ini", tmpdir);
+	write_file(big_path, t.p, t.len);
+	CHECK(run_child(big_path, child_null, NULL, log, sizeof(log)) == 0);
+	check_log(__LINE__, log, big_path, "file larger than 1048576 bytes");
+
+	unlink(max_path);
+	unlink(big_path);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/good.ini", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad.ini", tmpdir);
+	unlink(path);
+	rmdir(tmpdir);
+	free(t.p);
+}
+
+int main(int argc, char **argv)
+{
+	test_pci();
+	test_default();
+	test_empty_and_comments();
+	test_full_file();
+	test_profiles();
+	test_sizes_and_ranges();
+	test_derived_names();
+	test_limits();
+	test_lexical_errors();
+	test_section_errors();
+	test_key_errors();
+	test_value_errors();
+	test_device_rules();
+	test_error_buffer();
+	if (argc > 1)
+		test_docs(argv[1]);
+	else
+		printf("no docs/config.md given: documentation examples not checked\n");
+	test_topo_get();
+	printf("%d checks, %d failed\n", nb_checks, nb_failures);
+	return nb_failures ? 1 : 0;
+}
