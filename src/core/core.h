@@ -79,6 +79,13 @@ struct doca_mmap {
 	struct doca_dev **devs;
 	union doca_data user_data;
 	atomic_uint nb_bufs;	/* bufs currently bound to this map */
+	/*
+	 * Hot-path cache: the last device a DMA task checked this started map against, for reading
+	 * (rd_ok_dev) and for writing (wr_ok_dev). Cleared whenever the map stops, so a cached
+	 * answer is never older than the configuration it was computed from.
+	 */
+	const struct doca_dev *rd_ok_dev;
+	const struct doca_dev *wr_ok_dev;
 	pid_t pid;		/* owner of the memory; 0 = this process */
 	void *export_desc;	/* owned descriptor handed out by export_pci */
 	size_t export_len;
@@ -168,6 +175,8 @@ struct doca_ctx {
 	struct doca_task *fifo_tail;
 	size_t inflight;
 
+	bool fault; /* fault injection on (fixed at start) */
+
 	/* Engine. */
 	const struct engine_ops *engine;
 	struct engine_queue *queue;
@@ -194,8 +203,24 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
  * task struct that begins with struct doca_task), and an engine queue of @depth entries.
  */
 SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth);
-/* Takes a task from the pool; NO_MEMORY when empty, BAD_STATE unless RUNNING. */
-SD_PRIV doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doca_task **task);
+/* The rejection behind priv_doca_task_alloc(): logs why and returns the error. */
+SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx);
+
+/* Takes a task from the pool; NO_MEMORY when empty, BAD_STATE unless RUNNING. Hot path. */
+static inline doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doca_task **task)
+{
+	struct doca_task *t = ctx->free_tasks;
+
+	if (SD_UNLIKELY(t == NULL || ctx->state != DOCA_CTX_STATE_RUNNING))
+		return priv_doca_task_alloc_fail(ctx);
+	ctx->free_tasks = t->next;
+	t->next = NULL;
+	t->state = TASK_ALLOCATED;
+	t->status = DOCA_SUCCESS;
+	ctx->nb_allocated++;
+	*task = t;
+	return DOCA_SUCCESS;
+}
 /* Human name of a context for log lines: "dma 0x1234 on 03:00.0". */
 SD_PRIV const char *priv_doca_ctx_name(const struct doca_ctx *ctx);
 

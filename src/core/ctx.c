@@ -172,6 +172,7 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 				 engine->name);
 	}
 	ctx->engine = engine;
+	ctx->fault = fault_enabled();
 	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = 0;
 	ctx->st_inflight_hwm = 0;
 	SD_DBG(COMP, "%s: %u tasks, engine %s, queue depth %u", priv_doca_ctx_name(ctx), n, engine->name, depth);
@@ -301,27 +302,16 @@ DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 
 /* ---- tasks ---- */
 
-SD_PRIV doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doca_task **task)
+SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx)
 {
-	struct doca_task *t;
-
-	if (SD_UNLIKELY(ctx->state != DOCA_CTX_STATE_RUNNING))
+	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "task allocation on %s refused: context is %s; allocate tasks after doca_ctx_start()",
 				 priv_doca_ctx_name(ctx), state_name(ctx->state));
-	t = ctx->free_tasks;
-	if (SD_UNLIKELY(t == NULL))
-		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP,
-				 "%s: all %u tasks are allocated; free tasks with doca_task_free() (e.g. in their "
-				 "callbacks) or configure a larger pool before doca_ctx_start()",
-				 priv_doca_ctx_name(ctx), ctx->pool_size);
-	ctx->free_tasks = t->next;
-	t->next = NULL;
-	t->state = TASK_ALLOCATED;
-	t->status = DOCA_SUCCESS;
-	ctx->nb_allocated++;
-	*task = t;
-	return DOCA_SUCCESS;
+	return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP,
+			 "%s: all %u tasks are allocated; free tasks with doca_task_free() (e.g. in their "
+			 "callbacks) or configure a larger pool before doca_ctx_start()",
+			 priv_doca_ctx_name(ctx), ctx->pool_size);
 }
 
 DOCA_STABLE void doca_task_free(struct doca_task *task)
@@ -375,7 +365,7 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 				 "doca_task_submit: %s is %s; submit tasks only while the context is RUNNING "
 				 "(after doca_ctx_start, before doca_ctx_stop)",
 				 priv_doca_ctx_name(ctx), state_name(ctx->state));
-	if (SD_UNLIKELY(fault_enabled()) && fault_submit_again()) {
+	if (SD_UNLIKELY(ctx->fault) && fault_submit_again()) {
 		ctx->st_again++;
 		return DOCA_ERROR_AGAIN;
 	}
@@ -474,7 +464,7 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		status = task->job.status;
 	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS)
 		status = CTX_FLUSH_STATUS;
-	if (SD_UNLIKELY(fault_enabled()) && status == DOCA_SUCCESS)
+	if (SD_UNLIKELY(ctx->fault) && status == DOCA_SUCCESS)
 		status = fault_complete_status();
 	task->status = status;
 	task->state = TASK_ALLOCATED;

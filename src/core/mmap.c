@@ -276,6 +276,8 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	mmap->started = false;
+	mmap->rd_ok_dev = NULL;
+	mmap->wr_ok_dev = NULL;
 	free(mmap->export_desc);
 	mmap->export_desc = NULL;
 	mmap->export_len = 0;

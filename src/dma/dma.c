@@ -29,7 +29,8 @@ struct doca_dma {
 	doca_dma_task_memcpy_completion_cb_t err_cb;
 	uint32_t num_tasks;
 	const struct topo_profile *profile;
-	struct engine_seg *segs; /* 2 * max_buf_list_len per task */
+	uint32_t max_list;	 /* profile->max_buf_list_len */
+	struct engine_seg *segs; /* 2 * max_list per task */
 };
 
 struct doca_dma_task_memcpy {
@@ -131,6 +132,11 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 		struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)(ctx->pool + (size_t)i * ctx->task_size);
 
 		t->segs = dma->segs + (size_t)i * 2 * p->max_buf_list_len;
+		/* The job's segment arrays never move: point at them once. */
+		t->base.job.src = t->segs;
+		t->base.job.dst = t->segs + p->max_buf_list_len;
+		t->base.job.src_pid = 0;
+		t->base.job.dst_pid = 0;
 	}
 	return DOCA_SUCCESS;
 }
@@ -188,6 +194,11 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 					 "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE to doca_mmap_set_permissions() before "
 					 "doca_mmap_start()",
 					 priv_doca_ctx_name(&dma->ctx), (void *)t, (const void *)m);
+		/* Remember the answer: the map cannot change while started (see core.h). */
+		if (is_dst)
+			((struct doca_mmap *)m)->wr_ok_dev = dma->ctx.dev;
+		else
+			((struct doca_mmap *)m)->rd_ok_dev = dma->ctx.dev;
 		if (is_dst) {
 			/* Destination room: from the data pointer to the end of the element. */
 			segs[n].addr = b->data;
@@ -204,11 +215,44 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t dma_prepare(struct doca_task *task)
+/*
+ * Fast path for the common task: one source buf and one destination buf, both on maps already
+ * checked against this context's device. Returns false when the full walk must decide.
+ */
+static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_memcpy *t)
 {
-	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
-	struct doca_dma *dma = dma_of(task->ctx);
-	uint32_t max = dma->profile->max_buf_list_len;
+	const struct doca_buf *s = t->src;
+	struct doca_buf *d = t->dst;
+	const struct doca_dev *dev = dma->ctx.dev;
+	struct engine_job *job = &t->base.job;
+	uint64_t len, room;
+
+	if (s == NULL || d == NULL || s->mmap == NULL || d->mmap == NULL)
+		return false;
+	if (s->next != NULL || d->next != NULL || !s->is_head || !d->is_head)
+		return false;
+	if (s->mmap->rd_ok_dev != dev || d->mmap->wr_ok_dev != dev)
+		return false;
+	len = s->data_len;
+	room = (uint64_t)(d->head + d->len - d->data);
+	if (len == 0 || len > room || len > dma->profile->max_buf_size)
+		return false;
+	t->segs[0].addr = s->data;
+	t->segs[0].len = len;
+	t->segs[dma->max_list].addr = d->data;
+	t->segs[dma->max_list].len = len;
+	t->ndst = 1;
+	job->nsrc = 1;
+	job->ndst = 1;
+	job->len = len;
+	return true;
+}
+
+/* Everything that is not the fast path: lists, first use of a map, and every rejection. */
+static __attribute__((noinline, cold)) doca_error_t prepare_full(struct doca_dma *dma, struct doca_dma_task_memcpy *t)
+{
+	struct doca_task *task = &t->base;
+	uint32_t max = dma->max_list;
 	struct engine_job *job = &task->job;
 	uint64_t src_len, dst_room;
 	uint32_t nsrc, ndst;
@@ -250,26 +294,35 @@ static doca_error_t dma_prepare(struct doca_task *task)
 		left -= d->len;
 		used++;
 	}
+	(void)ndst;
 	t->ndst = used;
-	job->src = t->segs;
 	job->nsrc = nsrc;
-	job->dst = t->segs + max;
 	job->ndst = used;
 	job->len = src_len;
-	job->src_pid = 0;
-	job->dst_pid = 0;
-	job->status = DOCA_SUCCESS;
-	(void)ndst;
 	return DOCA_SUCCESS;
+}
+
+static doca_error_t dma_prepare(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	struct doca_dma *dma = dma_of(task->ctx);
+
+	if (SD_LIKELY(prepare_single(dma, t)))
+		return DOCA_SUCCESS;
+	return prepare_full(dma, t);
 }
 
 static void dma_finish(struct doca_task *task)
 {
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
-	uint32_t max = dma_of(task->ctx)->profile->max_buf_list_len;
+	uint32_t max = dma_of(task->ctx)->max_list;
 	struct doca_buf *b = t->dst;
 
 	/* Each written destination element's data_len = bytes written into it. */
+	if (SD_LIKELY(t->ndst == 1)) {
+		b->data_len = t->segs[max].len;
+		return;
+	}
 	for (uint32_t i = 0; i < t->ndst && b != NULL; i++, b = b->next)
 		b->data_len = t->segs[max + i].len;
 }
@@ -309,6 +362,7 @@ DOCA_STABLE doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma *
 		return DOCA_ERROR_NO_MEMORY;
 	priv_doca_ctx_init(&d->ctx, &dma_ctx_ops, dev);
 	d->profile = dev->info.profile;
+	d->max_list = d->profile->max_buf_list_len;
 	*dma = d;
 	return DOCA_SUCCESS;
 }
@@ -360,7 +414,7 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma, c
 							 struct doca_buf *dst, union doca_data user_data,
 							 struct doca_dma_task_memcpy **task)
 {
-	struct doca_task *t;
+	struct doca_task *t = NULL;
 	doca_error_t ret;
 
 	if (SD_UNLIKELY(dma == NULL || task == NULL))

@@ -100,6 +100,16 @@ struct engine_ops {
 /* Reports @job finished with @status. Any thread; once per job; the job is the core's again. */
 void engine_task_complete(struct engine_job *job, doca_error_t status);
 
+/*
+ * The same, for an engine completing on the PE thread itself (inside poll() or cancel()): no
+ * other thread can be waiting on the notification for it, so no fence and no wake-up.
+ */
+static inline void engine_task_complete_pe(struct engine_job *job, doca_error_t status)
+{
+	job->status = status;
+	atomic_store_explicit(&job->done, 1, memory_order_release);
+}
+
 /* Copies a local job (both pids 0) with memcpy, segment by segment. */
 void engine_copy_local(const struct engine_job *job);
 /* Copies bytes [off, off+len) of the job's stream; used to split a job into chunks. */

@@ -1,19 +1,33 @@
 /*
- * cpu.c - the cpu engine: a worker thread per queue copies the jobs.
+ * cpu.c - the cpu engine: worker threads copy, the submitting thread stays free.
  *
- *   PE thread (producer)                      worker (consumer)
- *   submit: ring push (release head) ------>  pop (acquire head), copy,
- *           if worker parked: futex wake      engine_task_complete (release done)
- *                                             nothing to do: spin ~CPU_SPIN_NS, then park
+ * Per queue (one per context): an owner worker fed by a single-producer/single-consumer ring,
+ * plus helper workers that join in on large copies.
  *
- * The ring is single-producer/single-consumer: the producer owns `head` and a cached copy of
- * `tail`, the consumer owns `tail` and a cached copy of `head`; each pair sits on its own cache
- * line so the two threads only share a line when one actually has to look at the other's index.
- * Parking: the worker sets `parked`, re-checks the ring (seq_cst) and sleeps on a futex; the
- * producer publishes, then (seq_cst) reads `parked` and wakes. An idle engine uses no CPU.
+ *   PE thread                                   owner worker                 helpers
+ *   submit: slots[head] = job; head++ ───────▶  job = slots[tail]
+ *           wake owner if parked                small: copy it
+ *                                               large: publish chunks ─────▶ claim chunks, copy
+ *                                                      copy chunks too       left--
+ *                                                      wait left == 0
+ *                                               tail++; done = tail ──┐
+ *   poll: while reaped < done:  ◀──────────────────────────────────────┘
+ *           engine_task_complete_pe(slots[reaped++])
  *
- * Stop: cancel() sets `cancel_status`; the worker completes every job it pops afterwards with
- * that status without copying. destroy() sets `quit`, wakes and joins the worker.
+ * Cache traffic per task is kept to what the copy itself needs: the worker never writes a job
+ * that succeeded (a failure status goes into job->engine_priv), and completion is one counter
+ * (`done`) the PE reads once per poll, so finished jobs are marked done on the PE's own core.
+ * The PE owns `head` and `reaped` and needs no cross-core read to know the ring has room.
+ *
+ * Idle: a worker spins CPU_SPIN_NS, then parks on a futex; the producer wakes it only when it
+ * is parked (one syscall per wake-up, none per task while busy). An idle engine uses no CPU.
+ *
+ * Large jobs (>= CPU_SPLIT_MIN) are cut into CPU_CHUNK pieces claimed through one 64-bit
+ * counter holding (generation << 32 | next chunk); a helper that arrives late for a generation
+ * fails its compare-and-swap and never touches a finished job.
+ *
+ * Notifications: after publishing `done` the owner looks at the PE's `armed` flag (both sides
+ * sequentially consistent) and writes the eventfd when the application is waiting.
  */
 #include <errno.h>
 #include <limits.h>
@@ -27,27 +41,49 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "topology.h"
 
 #define COMP "cpu"
 /* How long an idle worker spins before parking: long enough to catch the next task of a busy
  * application, short enough that an idle engine costs nothing. */
 #define CPU_SPIN_NS 50000ull
+#define CPU_CHUNK (1ull << 20)
+#define CPU_SPLIT_MIN (2 * CPU_CHUNK)
+#define CPU_MAX_WORKERS 16
+
+struct engine_queue;
+
+struct worker {
+	struct engine_queue *q;
+	pthread_t thread;
+	int idx;
+};
 
 struct engine_queue {
-	/* Producer side (PE thread). */
-	alignas(SD_CACHELINE) atomic_uint head;
-	uint32_t tail_cache;
-	/* Consumer side (worker). */
-	alignas(SD_CACHELINE) atomic_uint tail;
-	uint32_t head_cache;
-	/* Shared, rarely written. */
-	alignas(SD_CACHELINE) atomic_int parked;
-	atomic_int quit;
-	atomic_int cancel_status; /* DOCA_SUCCESS = not cancelled */
+	/* PE thread only. */
+	alignas(SD_CACHELINE) uint32_t head_local;
+	uint32_t reaped;
 	uint32_t mask;
 	struct engine_job **slots;
-	pthread_t thread;
-	char owner[64];
+	struct engine_notify *notify;
+	/* Written by the PE, read by the owner. */
+	alignas(SD_CACHELINE) atomic_uint head;
+	/* Written by the owner, read by the PE. */
+	alignas(SD_CACHELINE) atomic_uint done;
+	/* Parking and control. */
+	alignas(SD_CACHELINE) atomic_int owner_parked;
+	atomic_int quit;
+	atomic_int cancel_status; /* DOCA_SUCCESS = not cancelled */
+	/* Large-job sharing. */
+	alignas(SD_CACHELINE) atomic_uint gen;	       /* futex word for helpers */
+	atomic_int helpers_parked;
+	_Atomic(struct engine_job *) big;
+	atomic_uint_least64_t next;   /* gen << 32 | next chunk index */
+	atomic_uint nchunks;
+	alignas(SD_CACHELINE) atomic_uint left; /* chunks not yet copied */
+	int nworkers;
+	struct worker workers[CPU_MAX_WORKERS];
+	char owner_name[64];
 };
 
 static long futex(atomic_int *addr, int op, int val)
@@ -72,80 +108,195 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Consumer: next job or NULL. */
-static struct engine_job *ring_pop(struct engine_queue *q)
+/* Spins until @cond_fn says there is work, up to CPU_SPIN_NS; false when it timed out. */
+#define SPIN_UNTIL(cond)                                                   \
+	({                                                                 \
+		uint64_t t0_ = now_ns();                                   \
+		bool ok_ = false;                                          \
+		for (;;) {                                                 \
+			if (cond) {                                        \
+				ok_ = true;                                \
+				break;                                     \
+			}                                                  \
+			for (int i_ = 0; i_ < 32; i_++)                    \
+				cpu_relax();                               \
+			if (now_ns() - t0_ > CPU_SPIN_NS)                  \
+				break;                                     \
+		}                                                          \
+		ok_;                                                       \
+	})
+
+/* Claims and copies chunks of generation @g until none is left. */
+static void help_with(struct engine_queue *q, uint32_t g, struct engine_job *job, uint32_t n)
 {
-	uint32_t t = atomic_load_explicit(&q->tail, memory_order_relaxed);
-	struct engine_job *job;
-
-	if (t == q->head_cache) {
-		q->head_cache = atomic_load_explicit(&q->head, memory_order_acquire);
-		if (t == q->head_cache)
-			return NULL;
-	}
-	job = q->slots[t & q->mask];
-	atomic_store_explicit(&q->tail, t + 1, memory_order_release);
-	return job;
-}
-
-static doca_error_t run_job(struct engine_job *job)
-{
-	if (job->src_pid != 0 || job->dst_pid != 0)
-		return DOCA_ERROR_NOT_SUPPORTED;
-	engine_copy_local(job);
-	return DOCA_SUCCESS;
-}
-
-static void *worker_main(void *arg)
-{
-	struct engine_queue *q = arg;
-	uint64_t idle_since = 0;
-
 	for (;;) {
-		struct engine_job *job = ring_pop(q);
+		uint64_t v = atomic_load_explicit(&q->next, memory_order_acquire);
+		uint32_t c = (uint32_t)v;
 
-		if (job != NULL) {
-			int cancel = atomic_load_explicit(&q->cancel_status, memory_order_acquire);
+		if ((uint32_t)(v >> 32) != g || c >= n)
+			return;
+		if (!atomic_compare_exchange_weak_explicit(&q->next, &v, v + 1, memory_order_acq_rel,
+							   memory_order_relaxed))
+			continue;
+		uint64_t off = (uint64_t)c * CPU_CHUNK;
+		uint64_t len = job->len - off < CPU_CHUNK ? job->len - off : CPU_CHUNK;
 
-			engine_task_complete(job, cancel != DOCA_SUCCESS ? (doca_error_t)cancel : run_job(job));
-			idle_since = 0;
+		engine_copy_range(job, off, len);
+		atomic_fetch_sub_explicit(&q->left, 1, memory_order_release);
+	}
+}
+
+static void *helper_main(void *arg)
+{
+	struct worker *w = arg;
+	struct engine_queue *q = w->q;
+	uint32_t seen = atomic_load(&q->gen);
+
+	while (!atomic_load_explicit(&q->quit, memory_order_acquire)) {
+		uint32_t g = atomic_load_explicit(&q->gen, memory_order_acquire);
+
+		if (g != seen) {
+			struct engine_job *job = atomic_load_explicit(&q->big, memory_order_acquire);
+			uint32_t n = atomic_load_explicit(&q->nchunks, memory_order_acquire);
+
+			seen = g;
+			if (job != NULL)
+				help_with(q, g, job, n);
 			continue;
 		}
-		if (atomic_load_explicit(&q->quit, memory_order_acquire))
-			break;
-		if (idle_since == 0) {
-			idle_since = now_ns();
+		if (SPIN_UNTIL(atomic_load_explicit(&q->gen, memory_order_acquire) != seen ||
+			       atomic_load_explicit(&q->quit, memory_order_relaxed)))
 			continue;
-		}
-		if (now_ns() - idle_since < CPU_SPIN_NS) {
-			for (int i = 0; i < 64; i++)
-				cpu_relax();
-			continue;
-		}
-		atomic_store(&q->parked, 1);
-		if (atomic_load(&q->head) != atomic_load_explicit(&q->tail, memory_order_relaxed) ||
-		    atomic_load(&q->quit)) {
-			atomic_store(&q->parked, 0);
-			continue;
-		}
-		futex(&q->parked, FUTEX_WAIT_PRIVATE, 1);
-		atomic_store(&q->parked, 0);
-		idle_since = 0;
+		atomic_fetch_add(&q->helpers_parked, 1);
+		if (atomic_load(&q->gen) == seen && !atomic_load(&q->quit))
+			futex((atomic_int *)&q->gen, FUTEX_WAIT_PRIVATE, (int)seen);
+		atomic_fetch_sub(&q->helpers_parked, 1);
 	}
 	return NULL;
 }
 
-static void wake(struct engine_queue *q)
+static void copy_big(struct engine_queue *q, struct engine_job *job)
 {
-	if (atomic_load(&q->parked) && atomic_exchange(&q->parked, 0))
-		futex(&q->parked, FUTEX_WAKE_PRIVATE, 1);
+	uint32_t n = (uint32_t)((job->len + CPU_CHUNK - 1) / CPU_CHUNK);
+	uint32_t g = atomic_load_explicit(&q->gen, memory_order_relaxed) + 1;
+
+	atomic_store_explicit(&q->left, n, memory_order_relaxed);
+	atomic_store_explicit(&q->nchunks, n, memory_order_relaxed);
+	atomic_store_explicit(&q->big, job, memory_order_relaxed);
+	atomic_store_explicit(&q->next, (uint64_t)g << 32, memory_order_relaxed);
+	atomic_store(&q->gen, g); /* publishes the fields above; seq_cst before the parked check */
+	if (atomic_load(&q->helpers_parked) > 0)
+		futex((atomic_int *)&q->gen, FUTEX_WAKE_PRIVATE, INT_MAX);
+	help_with(q, g, job, n);
+	while (atomic_load_explicit(&q->left, memory_order_acquire) != 0)
+		cpu_relax();
+	atomic_store_explicit(&q->big, NULL, memory_order_relaxed);
+}
+
+static void run_job(struct engine_queue *q, struct engine_job *job)
+{
+	int cancel = atomic_load_explicit(&q->cancel_status, memory_order_acquire);
+
+	if (cancel != DOCA_SUCCESS) {
+		job->engine_priv = (uint64_t)cancel;
+		return;
+	}
+	if (job->src_pid != 0 || job->dst_pid != 0) {
+		job->engine_priv = DOCA_ERROR_NOT_SUPPORTED;
+		return;
+	}
+	if (job->len >= CPU_SPLIT_MIN && q->nworkers > 1)
+		copy_big(q, job);
+	else
+		engine_copy_local(job);
+}
+
+static void notify_pe(struct engine_queue *q)
+{
+	struct engine_notify *n = q->notify;
+
+	if (n != NULL && atomic_load(&n->armed) && atomic_exchange(&n->armed, 0)) {
+		uint64_t one = 1;
+		ssize_t r = write(n->efd, &one, sizeof(one));
+
+		(void)r; /* EAGAIN: the counter is already non-zero, the waiter wakes anyway */
+	}
+}
+
+static void *owner_main(void *arg)
+{
+	struct worker *w = arg;
+	struct engine_queue *q = w->q;
+	uint32_t tail = 0, head = 0;
+
+	for (;;) {
+		if (tail != head) {
+			run_job(q, q->slots[tail & q->mask]);
+			tail++;
+			atomic_store(&q->done, tail); /* seq_cst: ordered before the armed check */
+			notify_pe(q);
+			continue;
+		}
+		head = atomic_load_explicit(&q->head, memory_order_acquire);
+		if (head != tail)
+			continue;
+		if (atomic_load_explicit(&q->quit, memory_order_acquire))
+			break;
+		if (SPIN_UNTIL(atomic_load_explicit(&q->head, memory_order_acquire) != tail ||
+			       atomic_load_explicit(&q->quit, memory_order_relaxed)))
+			continue;
+		atomic_store(&q->owner_parked, 1);
+		if (atomic_load(&q->head) == tail && !atomic_load(&q->quit))
+			futex(&q->owner_parked, FUTEX_WAIT_PRIVATE, 1);
+		atomic_store(&q->owner_parked, 0);
+	}
+	return NULL;
+}
+
+static void wake_owner(struct engine_queue *q)
+{
+	if (atomic_load(&q->owner_parked) && atomic_exchange(&q->owner_parked, 0))
+		futex(&q->owner_parked, FUTEX_WAKE_PRIVATE, 1);
+}
+
+static int default_workers(uint32_t hint)
+{
+	const char *env = getenv("SOFTDOCA_CPU_WORKERS");
+	const struct topology *t = topo_get();
+	long n;
+
+	if (env != NULL && *env != '\0')
+		n = strtol(env, NULL, 10);
+	else if (hint != 0)
+		n = hint;
+	else if (t != NULL && t->workers != 0)
+		n = t->workers;
+	else
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > 4 && (env == NULL || *env == '\0'))
+		n = 4; /* more rarely helps a memory-bound copy */
+	if (n > CPU_MAX_WORKERS)
+		n = CPU_MAX_WORKERS;
+	return (int)n;
+}
+
+static void stop_workers(struct engine_queue *q, int started)
+{
+	atomic_store(&q->quit, 1);
+	atomic_store(&q->owner_parked, 0);
+	futex(&q->owner_parked, FUTEX_WAKE_PRIVATE, 1);
+	atomic_fetch_add(&q->gen, 1);
+	futex((atomic_int *)&q->gen, FUTEX_WAKE_PRIVATE, INT_MAX);
+	for (int i = 0; i < started; i++)
+		pthread_join(q->workers[i].thread, NULL);
 }
 
 static doca_error_t cpu_queue_create(const struct engine_queue_attr *attr, struct engine_queue **out)
 {
 	struct engine_queue *q;
 	uint32_t size = 1;
-	int rc;
 
 	while (size < attr->depth && size < (1u << 30))
 		size <<= 1;
@@ -158,62 +309,83 @@ static doca_error_t cpu_queue_create(const struct engine_queue_attr *attr, struc
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	q->mask = size - 1;
-	atomic_init(&q->head, 0);
-	atomic_init(&q->tail, 0);
-	atomic_init(&q->parked, 0);
-	atomic_init(&q->quit, 0);
+	q->notify = attr->notify;
 	atomic_init(&q->cancel_status, DOCA_SUCCESS);
-	snprintf(q->owner, sizeof(q->owner), "%s", attr->owner ? attr->owner : "?");
-	rc = pthread_create(&q->thread, NULL, worker_main, q);
-	if (rc != 0) {
-		free(q->slots);
-		free(q);
-		return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "%s: cannot start a worker thread: %s", attr->owner,
-				 strerror(rc));
+	snprintf(q->owner_name, sizeof(q->owner_name), "%s", attr->owner ? attr->owner : "?");
+	q->nworkers = default_workers(attr->workers);
+	for (int i = 0; i < q->nworkers; i++) {
+		int rc;
+
+		q->workers[i].q = q;
+		q->workers[i].idx = i;
+		rc = pthread_create(&q->workers[i].thread, NULL, i == 0 ? owner_main : helper_main, &q->workers[i]);
+		if (rc != 0) {
+			stop_workers(q, i);
+			free(q->slots);
+			free(q);
+			return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "%s: cannot start a worker thread: %s",
+					 attr->owner, strerror(rc));
+		}
+		pthread_setname_np(q->workers[i].thread, i == 0 ? "softdoca-cpu" : "softdoca-cpu-h");
 	}
-	pthread_setname_np(q->thread, "softdoca-cpu");
 	*out = q;
 	return DOCA_SUCCESS;
 }
 
 static void cpu_queue_destroy(struct engine_queue *q)
 {
-	atomic_store(&q->quit, 1);
-	atomic_store(&q->parked, 0);
-	futex(&q->parked, FUTEX_WAKE_PRIVATE, 1);
-	pthread_join(q->thread, NULL);
+	stop_workers(q, q->nworkers);
 	free(q->slots);
 	free(q);
 }
 
 static int cpu_submit(struct engine_queue *q, struct engine_job *job)
 {
-	uint32_t h = atomic_load_explicit(&q->head, memory_order_relaxed);
+	uint32_t h = q->head_local;
 
-	if (h - q->tail_cache > q->mask) {
-		q->tail_cache = atomic_load_explicit(&q->tail, memory_order_acquire);
-		if (h - q->tail_cache > q->mask)
-			return -EAGAIN;
-	}
+	if (h - q->reaped > q->mask)
+		return -EAGAIN;
+	job->engine_priv = DOCA_SUCCESS;
 	q->slots[h & q->mask] = job;
-	atomic_store(&q->head, h + 1); /* seq_cst: ordered before the `parked` load in wake() */
-	wake(q);
+	q->head_local = h + 1;
+	atomic_store(&q->head, h + 1); /* seq_cst: ordered before the owner_parked load */
+	wake_owner(q);
 	return 0;
+}
+
+static unsigned int cpu_poll(struct engine_queue *q, unsigned int budget)
+{
+	uint32_t d = atomic_load_explicit(&q->done, memory_order_acquire);
+	unsigned int n = 0;
+
+	while (q->reaped != d && n < budget) {
+		struct engine_job *job = q->slots[q->reaped & q->mask];
+
+		engine_task_complete_pe(job, (doca_error_t)job->engine_priv);
+		q->reaped++;
+		n++;
+	}
+	return n;
+}
+
+static bool cpu_pending(const struct engine_queue *q)
+{
+	return atomic_load(&((struct engine_queue *)q)->done) != q->reaped;
 }
 
 static void cpu_cancel(struct engine_queue *q, doca_error_t status)
 {
 	atomic_store_explicit(&q->cancel_status, (int)status, memory_order_release);
-	wake(q);
+	wake_owner(q);
 }
 
 const struct engine_ops engine_cpu_ops = {
 	.name = "cpu",
-	.desc = "a worker thread per context copies; the submitting thread stays free",
+	.desc = "worker threads copy (large copies split over all workers); the submitting thread stays free",
 	.queue_create = cpu_queue_create,
 	.queue_destroy = cpu_queue_destroy,
 	.submit = cpu_submit,
-	.poll = engine_nop_poll,
-	.pending = engine_nop_pending,
+	.poll = cpu_poll,
+	.pending = cpu_pending,
 	.cancel = cpu_cancel,
 };

@@ -66,7 +66,7 @@ static unsigned int inline_poll(struct engine_queue *q, unsigned int budget)
 		if (q->head == NULL)
 			q->tail = NULL;
 		q->count--;
-		engine_task_complete(job, job_run(job));
+		engine_task_complete_pe(job, job_run(job));
 		n++;
 	}
 	return n;
@@ -83,7 +83,7 @@ static void inline_cancel(struct engine_queue *q, doca_error_t status)
 		struct engine_job *job = q->head;
 
 		q->head = job->next;
-		engine_task_complete(job, status);
+		engine_task_complete_pe(job, status);
 	}
 	q->tail = NULL;
 	q->count = 0;
