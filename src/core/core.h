@@ -188,6 +188,8 @@ struct doca_ctx {
 
 struct doca_pe {
 	struct doca_ctx *ctxs;
+	/* Graph instances that finished outside progress, whose callbacks progress must run. */
+	struct doca_graph_instance *graph_done;
 	uint32_t nb_ctxs;
 	bool in_progress;
 	struct engine_notify notify;
@@ -233,6 +235,8 @@ doca_error_t fault_complete_status(void);
 /* graph.c: a task that ran as a graph node finished (called from progress). */
 struct doca_graph_instance;
 void graph_task_done(struct doca_task *task, doca_error_t status);
+/* graph.c: runs the callbacks of instances that finished outside progress; returns how many. */
+unsigned int graph_progress(struct doca_pe *pe);
 
 /* Progress-engine side of a context (ctx.c), called by pe.c. */
 unsigned int ctx_progress(struct doca_ctx *ctx);

@@ -347,24 +347,25 @@ static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
 
 static doca_error_t submit_common(struct doca_task *task, bool strict)
 {
+	const char *call = strict ? "doca_task_try_submit" : "doca_task_submit";
 	struct doca_ctx *ctx;
 	doca_error_t ret;
 	int rc;
 
 	if (SD_UNLIKELY(task == NULL))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_task_submit: NULL task");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL task", call);
 	ctx = task->ctx;
 	if (SD_UNLIKELY(task->state != TASK_ALLOCATED))
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_task_submit: task %p of %s is %s; submit an allocated task once, and again "
+				 "%s: task %p of %s is %s; submit an allocated task once, and again "
 				 "only from its callback",
-				 (void *)task, priv_doca_ctx_name(ctx),
+				 call, (void *)task, priv_doca_ctx_name(ctx),
 				 task->state == TASK_FREE ? "freed" : "already submitted");
 	if (SD_UNLIKELY(ctx->state != DOCA_CTX_STATE_RUNNING))
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_task_submit: %s is %s; submit tasks only while the context is RUNNING "
+				 "%s: %s is %s; submit tasks only while the context is RUNNING "
 				 "(after doca_ctx_start, before doca_ctx_stop)",
-				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+				 call, priv_doca_ctx_name(ctx), state_name(ctx->state));
 	if (SD_UNLIKELY(ctx->fault) && fault_submit_again()) {
 		ctx->st_again++;
 		return DOCA_ERROR_AGAIN;
@@ -389,9 +390,9 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 		if (rc == -EAGAIN) {
 			if (ctx->st_again++ == 0)
 				SD_WARN(COMP,
-					"%s: engine queue full (%zu tasks in flight); doca_task_submit returns "
+					"%s: engine queue full (%zu tasks in flight); %s returns "
 					"DOCA_ERROR_AGAIN: call doca_pe_progress() and resubmit (logged once per start)",
-					priv_doca_ctx_name(ctx), ctx->inflight);
+					priv_doca_ctx_name(ctx), ctx->inflight, call);
 			return DOCA_ERROR_AGAIN;
 		}
 		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: engine %s refused the task (%s)", priv_doca_ctx_name(ctx),

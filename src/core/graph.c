@@ -6,9 +6,10 @@
  * roots; each finished node starts the successors whose countdown reaches zero. Context nodes
  * finish from doca_pe_progress() (the core hands the task to graph_task_done() instead of the
  * task's own callback); user nodes run as soon as they are ready. When every node has finished
- * the instance's completion (or, if any node failed, error) callback runs — always from
- * doca_pe_progress(), because every graph has at least one context node and the last node to
- * finish follows it. Once a node fails, nodes not yet started are skipped.
+ * the instance's completion (or, if any node failed, error) callback runs from
+ * doca_pe_progress(): normally the last node finishes there; when the instance finishes inside
+ * doca_graph_instance_submit() (every context task refused), it is queued on the PE and its
+ * callback runs at the next progress. Once a node fails, nodes not yet started are skipped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ struct doca_graph {
 
 struct doca_graph_instance {
 	struct doca_graph *graph;
+	struct doca_graph_instance *done_next; /* on pe->graph_done */
 	bool submitted;
 	bool failed;
 	uint32_t left;
@@ -444,10 +446,26 @@ DOCA_EXPERIMENTAL doca_error_t doca_graph_instance_submit(struct doca_graph_inst
 		if (g->nodes[i]->npred == 0)
 			node_start(graph_instance, i);
 	if (--graph_instance->left == 0) {
-		/* Every node finished synchronously (all submits failed): report from here. */
-		graph_instance->submitted = false;
-		(graph_instance->failed ? g->err_cb : g->comp_cb)(graph_instance, graph_instance->user_data,
-								   g->user_data);
+		/* Every node finished inside submit (all context tasks refused): the callback still
+		 * belongs to doca_pe_progress(). */
+		graph_instance->done_next = g->pe->graph_done;
+		g->pe->graph_done = graph_instance;
 	}
 	return DOCA_SUCCESS;
+}
+
+unsigned int graph_progress(struct doca_pe *pe)
+{
+	unsigned int n = 0;
+
+	while (pe->graph_done != NULL) {
+		struct doca_graph_instance *inst = pe->graph_done;
+		struct doca_graph *g = inst->graph;
+
+		pe->graph_done = inst->done_next;
+		inst->submitted = false;
+		(inst->failed ? g->err_cb : g->comp_cb)(inst, inst->user_data, g->user_data);
+		n++;
+	}
+	return n;
 }

@@ -89,6 +89,8 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 	pe->in_progress = true;
 	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
 		n += ctx_progress(ctx);
+	if (SD_UNLIKELY(pe->graph_done != NULL))
+		n += graph_progress(pe);
 	pe->in_progress = false;
 	return n != 0;
 }
@@ -165,6 +167,8 @@ DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	atomic_store(&pe->notify.armed, 1);
+	if (pe->graph_done != NULL && atomic_exchange(&pe->notify.armed, 0))
+		notify_signal(pe);
 	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
 		if (ctx_has_work(ctx)) {
 			if (atomic_exchange(&pe->notify.armed, 0))

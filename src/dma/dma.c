@@ -319,12 +319,12 @@ static void dma_finish(struct doca_task *task)
 	struct doca_buf *b = t->dst;
 
 	/* Each written destination element's data_len = bytes written into it. */
-	if (SD_LIKELY(t->ndst == 1)) {
+	if (SD_LIKELY(t->ndst == 1 && b->next == NULL)) {
 		b->data_len = t->segs[max].len;
 		return;
 	}
-	for (uint32_t i = 0; i < t->ndst && b != NULL; i++, b = b->next)
-		b->data_len = t->segs[max + i].len;
+	for (uint32_t i = 0; b != NULL; i++, b = b->next)
+		b->data_len = i < t->ndst ? t->segs[max + i].len : 0;
 }
 
 static void dma_deliver(struct doca_task *task, bool success)

@@ -4,6 +4,7 @@
  * it saves for a short copy; for large copies the submitting thread stays free.
  * Ordering is the core's business (per-context FIFO), so mixing the two is safe.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "engine.h"
@@ -15,6 +16,7 @@ struct engine_queue {
 	struct engine_queue *inl;
 	struct engine_queue *cpu; /* created on the first large job */
 	struct engine_queue_attr attr;
+	char owner[64];		  /* attr.owner points here: the creator's string is gone by then */
 };
 
 static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, struct engine_queue **out)
@@ -25,6 +27,8 @@ static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, stru
 	if (q == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	q->attr = *attr;
+	snprintf(q->owner, sizeof(q->owner), "%s", attr->owner ? attr->owner : "?");
+	q->attr.owner = q->owner;
 	ret = engine_inline_ops.queue_create(attr, &q->inl);
 	if (ret != DOCA_SUCCESS) {
 		free(q);
@@ -55,12 +59,16 @@ static int auto_submit(struct engine_queue *q, struct engine_job *job)
 
 static unsigned int auto_poll(struct engine_queue *q, unsigned int budget)
 {
-	return engine_inline_ops.poll(q->inl, budget);
+	unsigned int n = engine_inline_ops.poll(q->inl, budget);
+
+	if (q->cpu != NULL)
+		n += engine_cpu_ops.poll(q->cpu, budget);
+	return n;
 }
 
 static bool auto_pending(const struct engine_queue *q)
 {
-	return engine_inline_ops.pending(q->inl);
+	return engine_inline_ops.pending(q->inl) || (q->cpu != NULL && engine_cpu_ops.pending(q->cpu));
 }
 
 static void auto_cancel(struct engine_queue *q, doca_error_t status)

@@ -1,0 +1,624 @@
+/*
+ * dma_bench - softdoca DMA throughput, latency and CPU cost, against glibc memcpy and (when
+ * built with DPDK) DPDK's software dmadev `dma_skeleton`, all measured in the same run.
+ *
+ *   dma_bench [--runs N] [--quick] [--engines inline,cpu,auto] [--sizes 64,512,...]
+ *
+ * Every cell is measured in N fresh processes (default 5) and printed as median (min-max):
+ * some processes on a noisy VM run small memcpys much slower for their whole life, and the
+ * cross-core round trip (printed first) swings any figure that crosses cores.
+ *
+ * hot: the same source/destination pair every time (cache resident for <= 64 KiB).
+ * cold: copies walk two arenas of 16x the L3 (capped, see bench_cold_arena_bytes()).
+ * qd: tasks kept in flight. Each DOCA task goes through the full API: alloc_init, submit,
+ * completion callback, free.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_dma.h>
+#include <doca_log.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+#include "bench_util.h"
+
+#ifdef HAVE_DPDK
+double dpdk_skeleton_run(size_t size, unsigned int qd, bool cold, double secs, double *gbps, double *lat_p50,
+			 double *lat_p99);
+#endif
+
+#define MEASURE_SECS 0.25
+#define MAX_QD 1024
+
+/* ------------------------------------------------------------------------------------------ */
+/* Children: each prints one line "RESULT v1 v2 v3" and exits.                                 */
+
+struct mem_arena {
+	uint8_t *src, *dst;
+	size_t len;
+};
+
+static int arena_setup(struct mem_arena *a, size_t size, bool cold)
+{
+	a->len = cold ? bench_cold_arena_bytes() : size;
+	if (a->len < size)
+		a->len = size;
+	a->src = bench_alloc(a->len, 0x5a);
+	a->dst = bench_alloc(a->len, 0x00);
+	return (a->src && a->dst) ? 0 : -1;
+}
+
+struct mt_arg {
+	struct mem_arena *a;
+	size_t size, base, span;
+	uint64_t deadline, bytes;
+};
+
+static void *memcpy_thread(void *p)
+{
+	struct mt_arg *m = p;
+	size_t off = 0;
+
+	while (bench_now_ns() < m->deadline) {
+		for (int i = 0; i < 16; i++) {
+			memcpy(m->a->dst + m->base + off, m->a->src + m->base + off, m->size);
+			m->bytes += m->size;
+			off += m->size;
+			if (off + m->size > m->span)
+				off = 0;
+		}
+	}
+	return NULL;
+}
+
+static int child_memcpy(size_t size, bool cold, int threads)
+{
+	struct mem_arena a;
+	struct mt_arg args[2];
+	pthread_t t[2];
+	uint64_t t0, bytes = 0;
+
+	if (arena_setup(&a, size, cold) != 0)
+		return 1;
+	t0 = bench_now_ns();
+	for (int i = 0; i < threads; i++) {
+		size_t span = cold ? a.len / (size_t)threads : size / (size_t)threads;
+
+		args[i] = (struct mt_arg){.a = &a, .size = size / (size_t)threads, .base = span * (size_t)i,
+					  .span = span, .deadline = t0 + (uint64_t)(MEASURE_SECS * 1e9)};
+		pthread_create(&t[i], NULL, memcpy_thread, &args[i]);
+	}
+	for (int i = 0; i < threads; i++) {
+		pthread_join(t[i], NULL);
+		bytes += args[i].bytes;
+	}
+	printf("RESULT %.6f 0 0\n", (double)bytes / (double)(bench_now_ns() - t0));
+	return 0;
+}
+
+struct dctx {
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_mmap *sm, *dm;
+	struct doca_buf_inventory *inv;
+	struct doca_dma *dma;
+	struct mem_arena a;
+	size_t size;
+	size_t off;
+	uint64_t done, submitted, target;
+	struct doca_buf *sbuf[MAX_QD], *dbuf[MAX_QD];
+	unsigned int free_slots[MAX_QD];
+	unsigned int nfree;
+	uint64_t lat_t0, lat_t1;
+	int epfd;
+	int errors;
+};
+
+static void on_done(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
+{
+	struct dctx *d = cud.ptr;
+
+	d->lat_t1 = bench_now_ns();
+	d->free_slots[d->nfree++] = (unsigned int)tud.u64;
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
+	d->done++;
+}
+
+static void on_err(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
+{
+	struct dctx *d = cud.ptr;
+
+	d->errors++;
+	d->free_slots[d->nfree++] = (unsigned int)tud.u64;
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
+	d->done++;
+}
+
+#define TRY(x)                                                                            \
+	do {                                                                              \
+		doca_error_t r_ = (x);                                                    \
+		if (r_ != DOCA_SUCCESS) {                                                 \
+			fprintf(stderr, "%s: %s\n", #x, doca_error_get_name(r_));        \
+			return -1;                                                        \
+		}                                                                         \
+	} while (0)
+
+static int dctx_setup(struct dctx *d, size_t size, unsigned int qd, bool cold)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+	union doca_data ud = {.ptr = d};
+
+	memset(d, 0, sizeof(*d));
+	d->size = size;
+	if (arena_setup(&d->a, size, cold) != 0)
+		return -1;
+	TRY(doca_devinfo_create_list(&list, &n));
+	TRY(doca_dev_open(list[0], &d->dev));
+	doca_devinfo_destroy_list(list);
+	TRY(doca_mmap_create(&d->sm));
+	TRY(doca_mmap_set_memrange(d->sm, d->a.src, d->a.len));
+	TRY(doca_mmap_add_dev(d->sm, d->dev));
+	TRY(doca_mmap_start(d->sm));
+	TRY(doca_mmap_create(&d->dm));
+	TRY(doca_mmap_set_memrange(d->dm, d->a.dst, d->a.len));
+	TRY(doca_mmap_add_dev(d->dm, d->dev));
+	TRY(doca_mmap_start(d->dm));
+	TRY(doca_buf_inventory_create(2 * qd, &d->inv));
+	TRY(doca_buf_inventory_start(d->inv));
+	for (unsigned int i = 0; i < qd; i++) {
+		TRY(doca_buf_inventory_buf_get_by_addr(d->inv, d->sm, d->a.src, d->a.len, &d->sbuf[i]));
+		TRY(doca_buf_set_data(d->sbuf[i], d->a.src, size));
+		TRY(doca_buf_inventory_buf_get_by_addr(d->inv, d->dm, d->a.dst, d->a.len, &d->dbuf[i]));
+		d->free_slots[d->nfree++] = qd - 1 - i;
+	}
+	TRY(doca_pe_create(&d->pe));
+	TRY(doca_dma_create(d->dev, &d->dma));
+	TRY(doca_pe_connect_ctx(d->pe, doca_dma_as_ctx(d->dma)));
+	TRY(doca_dma_task_memcpy_set_conf(d->dma, on_done, on_err, qd));
+	TRY(doca_ctx_set_user_data(doca_dma_as_ctx(d->dma), ud));
+	TRY(doca_ctx_start(doca_dma_as_ctx(d->dma)));
+	d->epfd = -1;
+	return 0;
+}
+
+/* Takes a free slot, points its bufs at the next copy and submits. */
+static doca_error_t submit_one(struct dctx *d)
+{
+	unsigned int slot = d->free_slots[--d->nfree];
+	struct doca_dma_task_memcpy *task;
+	union doca_data ud = {.u64 = slot};
+	doca_error_t r;
+
+	if (d->a.len != d->size) {
+		doca_buf_set_data(d->sbuf[slot], d->a.src + d->off, d->size);
+		doca_buf_set_data(d->dbuf[slot], d->a.dst + d->off, 0);
+		d->off += d->size;
+		if (d->off + d->size > d->a.len)
+			d->off = 0;
+	}
+	r = doca_dma_task_memcpy_alloc_init(d->dma, d->sbuf[slot], d->dbuf[slot], ud, &task);
+	if (r != DOCA_SUCCESS) {
+		d->free_slots[d->nfree++] = slot;
+		return r;
+	}
+	r = doca_task_submit(doca_dma_task_memcpy_as_task(task));
+	if (r != DOCA_SUCCESS) {
+		/* AGAIN: the engine queue is full; the caller progresses and comes back. */
+		doca_task_free(doca_dma_task_memcpy_as_task(task));
+		d->free_slots[d->nfree++] = slot;
+		return r;
+	}
+	d->submitted++;
+	return DOCA_SUCCESS;
+}
+
+/* Waits for progress: busy polling, or sleeping on the notification fd (event mode). */
+static void wait_progress(struct dctx *d, bool event)
+{
+	if (doca_pe_progress(d->pe))
+		return;
+	if (!event)
+		return;
+	if (d->epfd < 0) {
+		struct epoll_event ev = {.events = EPOLLIN};
+		doca_notification_handle_t fd;
+
+		doca_pe_get_notification_handle(d->pe, &fd);
+		d->epfd = epoll_create1(0);
+		epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev);
+	}
+	struct epoll_event ev;
+	doca_notification_handle_t fd;
+
+	doca_pe_request_notification(d->pe);
+	if (epoll_wait(d->epfd, &ev, 1, 1000) > 0) {
+		doca_pe_get_notification_handle(d->pe, &fd);
+		doca_pe_clear_notification(d->pe, fd);
+	}
+}
+
+static int child_doca(size_t size, unsigned int qd, bool cold, bool event)
+{
+	struct dctx d;
+	uint64_t t0, t1, c0, c1, deadline;
+
+	if (dctx_setup(&d, size, qd, cold) != 0)
+		return 1;
+	/* Warm-up: one pass over the window (starts workers, faults nothing new). */
+	while (d.nfree > 0)
+		if (submit_one(&d) != DOCA_SUCCESS)
+			break;
+	while (d.done < d.submitted)
+		wait_progress(&d, event);
+	d.done = d.submitted = 0;
+
+	t0 = bench_now_ns();
+	c0 = bench_thread_cpu_ns();
+	deadline = t0 + (uint64_t)(MEASURE_SECS * 1e9);
+	for (;;) {
+		while (d.nfree > 0 && submit_one(&d) == DOCA_SUCCESS)
+			;
+		wait_progress(&d, event);
+		if ((d.submitted & 63) == 0 && bench_now_ns() >= deadline)
+			break;
+		if (d.submitted >= (1ull << 40))
+			break;
+	}
+	while (d.done < d.submitted)
+		wait_progress(&d, event);
+	t1 = bench_now_ns();
+	c1 = bench_thread_cpu_ns();
+	if (d.errors != 0) {
+		fprintf(stderr, "%d task(s) failed\n", d.errors);
+		return 1;
+	}
+	double secs = (double)(t1 - t0) / 1e9;
+	double bytes = (double)d.done * (double)size;
+
+	printf("RESULT %.6f %.6f %.6f\n", (double)d.done / secs / 1e6, bytes / secs / 1e9,
+	       (double)(c1 - c0) / 1e9 / (bytes / 1e9));
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int child_latency(void)
+{
+	enum { N = 20000 };
+	static uint64_t lat[N];
+	struct dctx d;
+
+	if (dctx_setup(&d, 64, 1, false) != 0)
+		return 1;
+	for (int i = 0; i < N + 1000; i++) {
+		uint64_t before = d.done;
+
+		d.lat_t0 = bench_now_ns();
+		if (submit_one(&d) != DOCA_SUCCESS)
+			return 1;
+		while (d.done == before)
+			doca_pe_progress(d.pe);
+		if (i >= 1000)
+			lat[i - 1000] = d.lat_t1 - d.lat_t0;
+	}
+	qsort(lat, N, sizeof(lat[0]), cmp_u64);
+	printf("RESULT %.1f %.1f 0\n", (double)lat[N / 2], (double)lat[N * 99 / 100]);
+	return 0;
+}
+
+static int child_main(int argc, char **argv)
+{
+	const char *what = argv[2];
+
+	if (strcmp(what, "rtt") == 0) {
+		printf("RESULT %.1f 0 0\n", bench_cross_core_rtt_ns());
+		return 0;
+	}
+	if (strcmp(what, "memcpy") == 0 && argc >= 6)
+		return child_memcpy(strtoull(argv[3], NULL, 0), strcmp(argv[4], "cold") == 0, atoi(argv[5]));
+	if (strcmp(what, "doca") == 0 && argc >= 7)
+		return child_doca(strtoull(argv[3], NULL, 0), (unsigned int)atoi(argv[4]), strcmp(argv[5], "cold") == 0,
+				  strcmp(argv[6], "event") == 0);
+	if (strcmp(what, "latency") == 0)
+		return child_latency();
+#ifdef HAVE_DPDK
+	if (strcmp(what, "dpdk") == 0 && argc >= 6) {
+		double gbps = 0, p50 = 0, p99 = 0;
+		double mops = dpdk_skeleton_run(strtoull(argv[3], NULL, 0), (unsigned int)atoi(argv[4]),
+						strcmp(argv[5], "cold") == 0, MEASURE_SECS, &gbps, &p50, &p99);
+
+		if (mops < 0)
+			return 1;
+		printf("RESULT %.6f %.6f %.1f\n", mops, gbps, p50);
+		return 0;
+	}
+#endif
+	fprintf(stderr, "bad child arguments\n");
+	return 2;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Driver.                                                                                      */
+
+struct stat3 {
+	double med, min, max;
+	bool ok;
+};
+
+static int runs = 5;
+static char self_path[4096];
+
+/* Runs one child @runs times (fresh processes) and returns median/min/max of value @col. */
+static bool measure(const char *engine, char *const args[], struct stat3 out[3])
+{
+	double v[3][64];
+	int n = 0;
+
+	for (int r = 0; r < runs; r++) {
+		int pfd[2];
+		pid_t pid;
+		char line[256] = "";
+		FILE *f;
+		int st;
+
+		if (pipe(pfd) != 0)
+			return false;
+		pid = fork();
+		if (pid == 0) {
+			close(pfd[0]);
+			dup2(pfd[1], 1);
+			if (engine != NULL)
+				setenv("SOFTDOCA_ENGINE", engine, 1);
+			execv(self_path, args);
+			_exit(127);
+		}
+		close(pfd[1]);
+		f = fdopen(pfd[0], "r");
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (strncmp(line, "RESULT", 6) == 0)
+				break;
+		fclose(f);
+		waitpid(pid, &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
+		    sscanf(line, "RESULT %lf %lf %lf", &v[0][n], &v[1][n], &v[2][n]) != 3)
+			continue;
+		n++;
+	}
+	for (int c = 0; c < 3; c++) {
+		out[c].ok = n > 0;
+		if (n == 0)
+			continue;
+		for (int i = 1; i < n; i++)
+			for (int j = i; j > 0 && v[c][j - 1] > v[c][j]; j--) {
+				double t = v[c][j];
+				v[c][j] = v[c][j - 1];
+				v[c][j - 1] = t;
+			}
+		out[c].min = v[c][0];
+		out[c].max = v[c][n - 1];
+		out[c].med = (n % 2) ? v[c][n / 2] : (v[c][n / 2 - 1] + v[c][n / 2]) / 2;
+	}
+	return n > 0;
+}
+
+static const char *fmt3(char *buf, size_t len, const struct stat3 *s, const char *f)
+{
+	char a[24], b[24], c[24];
+
+	if (!s->ok) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	snprintf(a, sizeof(a), f, s->med);
+	snprintf(b, sizeof(b), f, s->min);
+	snprintf(c, sizeof(c), f, s->max);
+	snprintf(buf, len, "%.20s (%.20s-%.20s)", a, b, c);
+	return buf;
+}
+
+static const char *size_name(size_t s)
+{
+	static char buf[4][32];
+	static int k;
+	char *b = buf[k++ & 3];
+
+	if (s >= (1u << 20))
+		snprintf(b, 32, "%zu MiB", s >> 20);
+	else if (s >= 1024)
+		snprintf(b, 32, "%zu KiB", s >> 10);
+	else
+		snprintf(b, 32, "%zu B", s);
+	return b;
+}
+
+static void rtt_line(void)
+{
+	char *args[] = {self_path, "--child", "rtt", NULL};
+	struct stat3 s[3];
+	char b[160];
+
+	measure(NULL, args, s);
+	printf("cross-core round trip: %s ns\n", fmt3(b, sizeof(b), &s[0], "%.0f"));
+}
+
+int main(int argc, char **argv)
+{
+	static const size_t all_sizes[] = {64, 512, 4096, 65536, 1u << 20, 16u << 20};
+	const char *engines_default[] = {"inline", "cpu", "auto"};
+	const char *engines[8];
+	int nengines = 3;
+	bool quick = false;
+	size_t sizes[8];
+	int nsizes = 0;
+
+	if (argc >= 3 && strcmp(argv[1], "--child") == 0)
+		return child_main(argc, argv);
+	if (readlink("/proc/self/exe", self_path, sizeof(self_path) - 1) < 0) {
+		perror("readlink");
+		return 1;
+	}
+	for (int i = 0; i < 3; i++)
+		engines[i] = engines_default[i];
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+			runs = atoi(argv[++i]);
+			if (runs < 1 || runs > 64)
+				runs = 5;
+		} else if (strcmp(argv[i], "--quick") == 0) {
+			quick = true;
+		} else if (strcmp(argv[i], "--engines") == 0 && i + 1 < argc) {
+			char *save, *tok, *s = strdup(argv[++i]);
+
+			nengines = 0;
+			for (tok = strtok_r(s, ",", &save); tok && nengines < 8; tok = strtok_r(NULL, ",", &save))
+				engines[nengines++] = tok;
+		} else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+			char *save, *tok, *s = strdup(argv[++i]);
+
+			for (tok = strtok_r(s, ",", &save); tok && nsizes < 8; tok = strtok_r(NULL, ",", &save))
+				sizes[nsizes++] = strtoull(tok, NULL, 0);
+		} else {
+			fprintf(stderr,
+				"usage: %s [--runs N] [--quick] [--engines inline,cpu,auto] [--sizes 64,4096,...]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (nsizes == 0)
+		for (size_t i = 0; i < sizeof(all_sizes) / sizeof(all_sizes[0]); i++)
+			sizes[nsizes++] = all_sizes[i];
+	if (quick) {
+		runs = 1;
+		nsizes = nsizes > 2 ? 2 : nsizes;
+	}
+	setenv("SOFTDOCA_BENCH_CHILD", "1", 1);
+
+	printf("softdoca dma_bench: %d fresh process(es) per cell, median (min-max); cold arenas %zu MiB each\n", runs,
+	       bench_cold_arena_bytes() >> 20);
+	rtt_line();
+#ifdef HAVE_DPDK
+	printf("DPDK dma_skeleton: built in\n");
+#else
+	printf("DPDK dma_skeleton: not built (install dpdk-dev and rebuild to compare)\n");
+#endif
+	printf("\n| size | mem | qd | memcpy GB/s |");
+#ifdef HAVE_DPDK
+	printf(" dpdk Mops/s | dpdk GB/s |");
+#endif
+	for (int e = 0; e < nengines; e++)
+		printf(" %s Mtasks/s | %s GB/s | x memcpy |%s", engines[e], engines[e], "");
+	printf("\n|---|---|---|---|");
+#ifdef HAVE_DPDK
+	printf("---|---|");
+#endif
+	for (int e = 0; e < nengines; e++)
+		printf("---|---|---|");
+	printf("\n");
+	for (int si = 0; si < nsizes; si++) {
+		size_t size = sizes[si];
+		bool cold = size >= (1u << 20);
+		char sz[32], qds[8], b1[160], b2[160], b3[160];
+		const char *mem = cold ? "cold" : "hot";
+		struct stat3 mc[3], two[3];
+
+		snprintf(sz, sizeof(sz), "%zu", size);
+		{
+			char *args[] = {self_path, "--child", "memcpy", sz, (char *)mem, "1", NULL};
+
+			measure(NULL, args, mc);
+		}
+		for (int q = 0; q < 2; q++) {
+			unsigned int qd = q == 0 ? 1 : 256;
+
+			if (size >= (16u << 20) && qd > 16)
+				qd = 16;
+			snprintf(qds, sizeof(qds), "%u", qd);
+			printf("| %s | %s | %u | %s |", size_name(size), mem, qd, fmt3(b1, sizeof(b1), &mc[0], "%.2f"));
+#ifdef HAVE_DPDK
+			{
+				char *args[] = {self_path, "--child", "dpdk", sz, qds, (char *)mem, NULL};
+				struct stat3 dp[3];
+
+				measure(NULL, args, dp);
+				printf(" %s | %s |", fmt3(b2, sizeof(b2), &dp[0], "%.2f"),
+				       fmt3(b3, sizeof(b3), &dp[1], "%.2f"));
+			}
+#endif
+			for (int e = 0; e < nengines; e++) {
+				char *wait = (char *)(size >= (1u << 20) ? "event" : "poll");
+				char *args[] = {self_path, "--child", "doca", sz, qds, (char *)mem, wait, NULL};
+				struct stat3 r[3];
+
+				measure(engines[e], args, r);
+				printf(" %s | %s | %.2f |", fmt3(b2, sizeof(b2), &r[0], "%.2f"),
+				       fmt3(b3, sizeof(b3), &r[1], "%.2f"),
+				       (r[1].ok && mc[0].ok) ? r[1].med / mc[0].med : 0.0);
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+		if (size == (16u << 20)) {
+			char *args[] = {self_path, "--child", "memcpy", sz, "cold", "2", NULL};
+
+			measure(NULL, args, two);
+			printf("| %s | cold | - | 2 threads: %s | (reference for the two-core target)\n", size_name(size),
+			       fmt3(b1, sizeof(b1), &two[0], "%.2f"));
+		}
+	}
+
+	printf("\nLatency, one 64 B task at queue depth 1, submit -> completion callback (ns)\n\n");
+	printf("| engine | p50 | p99 |\n|---|---|---|\n");
+	for (int e = 0; e < nengines; e++) {
+		char *args[] = {self_path, "--child", "latency", NULL};
+		struct stat3 r[3];
+		char b1[160], b2[160];
+
+		measure(engines[e], args, r);
+		printf("| %s | %s | %s |\n", engines[e], fmt3(b1, sizeof(b1), &r[0], "%.0f"),
+		       fmt3(b2, sizeof(b2), &r[1], "%.0f"));
+	}
+#ifdef HAVE_DPDK
+	{
+		char *args[] = {self_path, "--child", "dpdk", "64", "1", "hot", NULL};
+		struct stat3 r[3];
+		char b1[160];
+
+		measure(NULL, args, r);
+		printf("| dpdk skeleton | %s | - |\n", fmt3(b1, sizeof(b1), &r[2], "%.0f"));
+	}
+#endif
+	printf("\nSubmitting thread CPU time per GB moved, 16 MiB cold copies at qd 16, waiting in epoll\n\n");
+	printf("| engine | CPU s per GB | GB/s |\n|---|---|---|\n");
+	for (int e = 0; e < nengines; e++) {
+		char *args[] = {self_path, "--child", "doca", "16777216", "16", "cold", "event", NULL};
+		struct stat3 r[3];
+		char b1[160], b2[160];
+
+		if (quick)
+			break;
+		measure(engines[e], args, r);
+		printf("| %s | %s | %s |\n", engines[e], fmt3(b1, sizeof(b1), &r[2], "%.3f"),
+		       fmt3(b2, sizeof(b2), &r[1], "%.2f"));
+	}
+	return 0;
+}
