@@ -9,7 +9,7 @@ sh scripts/deps.sh
 dir=${SOFTDOCA_BUILD_DIR:-_build}
 [ -f "$dir/build.ninja" ] || meson setup "$dir" -Dbuildtype=release >/dev/null
 ninja -C "$dir" >/dev/null
-echo "softdoca $(sed -n "s/^\tversion: '\(.*\)',/\1/p" meson.build | head -1), DOCA API $(PKG_CONFIG_PATH=$dir/meson-uninstalled pkg-config --modversion doca-dma 2>/dev/null || echo 3.3)"
+echo "softdoca $(sed -n "s/^\tversion: '\(.*\)',/\1/p" meson.build | head -1), DOCA API $(PKG_CONFIG_PATH=$dir/pkgconfig/dpu pkg-config --modversion doca-dma 2>/dev/null || echo 3.3)"
 for engine in auto inline cpu; do
 	echo "== engine $engine"
 	SOFTDOCA_ENGINE=$engine "$dir/examples/dma_local_copy" -n 4096
