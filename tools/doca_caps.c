@@ -80,10 +80,12 @@ static void print_reps(const struct doca_devinfo *d, bool json)
 	struct doca_devinfo_rep **reps;
 	struct doca_dev *dev;
 	uint32_t n = 0;
+	bool have_list;
 
 	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
 		return;
-	if (rep_list_quiet(dev, &reps, &n) != DOCA_SUCCESS)
+	have_list = rep_list_quiet(dev, &reps, &n) == DOCA_SUCCESS;
+	if (!have_list)
 		n = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		char pci[DOCA_DEVINFO_PCI_ADDR_SIZE], vuid[DOCA_DEVINFO_REP_VUID_SIZE];
@@ -95,7 +97,7 @@ static void print_reps(const struct doca_devinfo *d, bool json)
 		else
 			printf("        representor %s  vuid %s\n", pci, vuid);
 	}
-	if (n > 0)
+	if (have_list)
 		doca_devinfo_rep_destroy_list(reps);
 	doca_dev_close(dev);
 }

@@ -259,7 +259,7 @@ static int make_chain(struct dma_fix *f, uint8_t *mem, unsigned int n, bool data
 static int case_max_buf_list_len(void)
 {
 	struct dma_fix f;
-	struct doca_buf *s2, *s3, *d1, *d3, *d_big;
+	struct doca_buf *s2 = NULL, *s3 = NULL, *d1 = NULL, *d3 = NULL, *d_big = NULL;
 	uint32_t max = 0;
 
 	if (fix_open(&f, NULL))
@@ -283,7 +283,7 @@ static int case_max_buf_list_len(void)
 	{
 		struct doca_dma_task_memcpy *t;
 		union doca_data ud = {.u64 = 0};
-		struct doca_buf *s1;
+		struct doca_buf *s1 = NULL;
 		off_t mark;
 
 		CHECK_ERR(fix_buf(&f, f.arena, 250, f.arena, 250, &s1), DOCA_SUCCESS);
