@@ -5,7 +5,7 @@
  * plus helper workers that join in on large copies.
  *
  *   PE thread                                   owner worker                 helpers
- *   submit: slots[head] = job; head++ ───────▶  job = slots[tail]
+ *   submit: fill slots[head]; seq = head+1 ──▶  wait slots[tail].seq
  *           wake owner if parked                small: copy it
  *                                               large: publish chunks ─────▶ claim chunks, copy
  *                                                      copy chunks too       left--
@@ -14,10 +14,12 @@
  *   poll: while reaped < done:  ◀──────────────────────────────────────┘
  *           engine_task_complete_pe(slots[reaped++])
  *
- * Cache traffic per task is kept to what the copy itself needs: the worker never writes a job
+ * Cache traffic per task is kept to what the copy itself needs: a slot is one cache line that
+ * carries a simple copy whole (the worker never reads the job), the worker never writes a job
  * that succeeded (a failure status goes into job->engine_priv), and completion is one counter
- * (`done`) the PE reads once per poll, so finished jobs are marked done on the PE's own core.
- * The PE owns `head` and `reaped` and needs no cross-core read to know the ring has room.
+ * (`done`) published once per batch and read by the PE once per poll, so finished jobs are
+ * marked done on the PE's own core. The PE owns `head` and `reaped` and needs no cross-core
+ * read to know the ring has room.
  *
  * Idle: a worker spins CPU_SPIN_NS, then parks on a futex; the producer wakes it only when it
  * is parked (one syscall per wake-up, none per task while busy). An idle engine uses no CPU.
@@ -59,15 +61,28 @@ struct worker {
 	int idx;
 };
 
+/*
+ * One ring entry, a cache line of its own. The PE fills it and release-stores `seq`; the owner
+ * waits on `seq` itself, so one cache-line transfer carries both "there is work" and the work:
+ * for a local single-segment copy the owner never has to read the job.
+ */
+struct slot {
+	atomic_uint seq; /* index + 1 once filled */
+	uint32_t single; /* 1: src/dst/len below describe the whole copy */
+	struct engine_job *job;
+	const void *src;
+	void *dst;
+	uint64_t len;
+	char pad[SD_CACHELINE - 40];
+};
+
 struct engine_queue {
 	/* PE thread only. */
 	alignas(SD_CACHELINE) uint32_t head_local;
 	uint32_t reaped;
 	uint32_t mask;
-	struct engine_job **slots;
+	struct slot *slots;
 	struct engine_notify *notify;
-	/* Written by the PE, read by the owner. */
-	alignas(SD_CACHELINE) atomic_uint head;
 	/* Written by the owner, read by the PE. */
 	alignas(SD_CACHELINE) atomic_uint done;
 	/* Parking and control. */
@@ -85,6 +100,8 @@ struct engine_queue {
 	struct worker workers[CPU_MAX_WORKERS];
 	char owner_name[64];
 };
+
+_Static_assert(sizeof(struct slot) == SD_CACHELINE, "a ring slot is one cache line");
 
 static long futex(atomic_int *addr, int op, int val)
 {
@@ -118,8 +135,7 @@ static uint64_t now_ns(void)
 				ok_ = true;                                \
 				break;                                     \
 			}                                                  \
-			for (int i_ = 0; i_ < 32; i_++)                    \
-				cpu_relax();                               \
+			cpu_relax();                                       \
 			if (now_ns() - t0_ > CPU_SPIN_NS)                  \
 				break;                                     \
 		}                                                          \
@@ -223,30 +239,56 @@ static void notify_pe(struct engine_queue *q)
 	}
 }
 
+/* Most jobs copied between two publications of `done`: amortises the shared-line write for
+ * small copies without delaying large ones (they end a batch on their own). */
+#define CPU_BATCH 32
+#define CPU_BATCH_BYTES (256u * 1024u)
+
+static inline bool slot_ready(struct engine_queue *q, uint32_t idx)
+{
+	return atomic_load_explicit(&q->slots[idx & q->mask].seq, memory_order_acquire) == idx + 1;
+}
+
+static void run_slot(struct engine_queue *q, struct slot *sl)
+{
+	if (SD_LIKELY(sl->single) &&
+	    SD_LIKELY(atomic_load_explicit(&q->cancel_status, memory_order_relaxed) == DOCA_SUCCESS)) {
+		memcpy(sl->dst, sl->src, sl->len);
+		return;
+	}
+	run_job(q, sl->job);
+}
+
 static void *owner_main(void *arg)
 {
 	struct worker *w = arg;
 	struct engine_queue *q = w->q;
-	uint32_t tail = 0, head = 0;
+	uint32_t tail = 0;
 
 	for (;;) {
-		if (tail != head) {
-			run_job(q, q->slots[tail & q->mask]);
-			tail++;
+		if (slot_ready(q, tail)) {
+			uint64_t bytes = 0;
+			uint32_t n = 0;
+
+			do {
+				struct slot *sl = &q->slots[tail & q->mask];
+
+				__builtin_prefetch(&q->slots[(tail + 1) & q->mask]);
+				run_slot(q, sl);
+				bytes += sl->len;
+				tail++;
+				n++;
+			} while (n < CPU_BATCH && bytes < CPU_BATCH_BYTES && slot_ready(q, tail));
 			atomic_store(&q->done, tail); /* seq_cst: ordered before the armed check */
 			notify_pe(q);
 			continue;
 		}
-		head = atomic_load_explicit(&q->head, memory_order_acquire);
-		if (head != tail)
-			continue;
 		if (atomic_load_explicit(&q->quit, memory_order_acquire))
 			break;
-		if (SPIN_UNTIL(atomic_load_explicit(&q->head, memory_order_acquire) != tail ||
-			       atomic_load_explicit(&q->quit, memory_order_relaxed)))
+		if (SPIN_UNTIL(slot_ready(q, tail) || atomic_load_explicit(&q->quit, memory_order_relaxed)))
 			continue;
 		atomic_store(&q->owner_parked, 1);
-		if (atomic_load(&q->head) == tail && !atomic_load(&q->quit))
+		if (atomic_load(&q->slots[tail & q->mask].seq) != tail + 1 && !atomic_load(&q->quit))
 			futex(&q->owner_parked, FUTEX_WAIT_PRIVATE, 1);
 		atomic_store(&q->owner_parked, 0);
 	}
@@ -303,7 +345,10 @@ static doca_error_t cpu_queue_create(const struct engine_queue_attr *attr, struc
 	if (posix_memalign((void **)&q, SD_CACHELINE, sizeof(*q)) != 0)
 		return DOCA_ERROR_NO_MEMORY;
 	memset(q, 0, sizeof(*q));
-	q->slots = calloc(size, sizeof(*q->slots));
+	if (posix_memalign((void **)&q->slots, SD_CACHELINE, (size_t)size * sizeof(*q->slots)) == 0)
+		memset(q->slots, 0, (size_t)size * sizeof(*q->slots));
+	else
+		q->slots = NULL;
 	if (q->slots == NULL) {
 		free(q);
 		return DOCA_ERROR_NO_MEMORY;
@@ -342,13 +387,22 @@ static void cpu_queue_destroy(struct engine_queue *q)
 static int cpu_submit(struct engine_queue *q, struct engine_job *job)
 {
 	uint32_t h = q->head_local;
+	struct slot *sl;
 
 	if (h - q->reaped > q->mask)
 		return -EAGAIN;
+	sl = &q->slots[h & q->mask];
 	job->engine_priv = DOCA_SUCCESS;
-	q->slots[h & q->mask] = job;
+	sl->job = job;
+	sl->len = job->len;
+	sl->single = job->nsrc == 1 && job->ndst == 1 && job->src_pid == 0 && job->dst_pid == 0 &&
+		     job->len < CPU_SPLIT_MIN;
+	if (sl->single) {
+		sl->src = job->src[0].addr;
+		sl->dst = job->dst[0].addr;
+	}
 	q->head_local = h + 1;
-	atomic_store(&q->head, h + 1); /* seq_cst: ordered before the owner_parked load */
+	atomic_store(&sl->seq, h + 1); /* seq_cst: publishes the slot, ordered before the parked load */
 	wake_owner(q);
 	return 0;
 }
@@ -359,7 +413,7 @@ static unsigned int cpu_poll(struct engine_queue *q, unsigned int budget)
 	unsigned int n = 0;
 
 	while (q->reaped != d && n < budget) {
-		struct engine_job *job = q->slots[q->reaped & q->mask];
+		struct engine_job *job = q->slots[q->reaped & q->mask].job;
 
 		engine_task_complete_pe(job, (doca_error_t)job->engine_priv);
 		q->reaped++;
