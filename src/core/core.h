@@ -63,6 +63,9 @@ SD_PRIV const char *priv_doca_dev_name(const struct doca_devinfo *info);
 
 /* ---- memory maps and buffers ---- */
 
+struct mmap_export;
+struct mmap_remote;
+
 #define MMAP_MAX_DEVS_DEFAULT 8
 
 enum mmap_kind { MMAP_LOCAL, MMAP_FROM_EXPORT };
@@ -89,6 +92,8 @@ struct doca_mmap {
 	pid_t pid;		/* owner of the memory; 0 = this process */
 	void *export_desc;	/* owned descriptor handed out by export_pci */
 	size_t export_len;
+	struct mmap_export *exp;    /* exporter side: export state (export.h), NULL if never exported */
+	struct mmap_remote *remote; /* from-export maps: the exporter and its grant (export.h) */
 };
 
 struct doca_buf {
