@@ -16,10 +16,9 @@
 #include <string.h>
 
 #include <doca_dev.h>
-#include <doca_dma.h>
-#include <doca_log.h>
-#include <doca_mmap.h>
 #include <doca_version.h>
+
+#include "caps_common.h"
 
 static void usage(FILE *f)
 {
@@ -44,115 +43,47 @@ static void usage(FILE *f)
 		"    0 success; 1 devices unavailable (see the error line); 2 bad usage; 3 no such device\n");
 }
 
-/* Representor lists on a host device are refused with an explanation; here that refusal is
- * the expected answer, so SDK messages are muted around the probe. */
-static doca_error_t rep_list_quiet(struct doca_dev *dev, struct doca_devinfo_rep ***reps, uint32_t *n)
-{
-	uint32_t saved = doca_log_level_get_global_sdk_limit();
-	doca_error_t ret;
-
-	doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE);
-	ret = doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, reps, n);
-	doca_log_level_set_global_sdk_limit(saved);
-	return ret;
-}
-
-static const char *side_of(const struct doca_devinfo *d)
-{
-	struct doca_devinfo_rep **reps;
-	uint32_t n;
-	struct doca_dev *dev;
-	const char *side = "host";
-
-	/* Only DPU-side devices manage representors. */
-	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
-		return "?";
-	if (rep_list_quiet(dev, &reps, &n) == DOCA_SUCCESS) {
-		side = "dpu";
-		doca_devinfo_rep_destroy_list(reps);
-	}
-	doca_dev_close(dev);
-	return side;
-}
-
-static void print_reps(const struct doca_devinfo *d, bool json)
-{
-	struct doca_devinfo_rep **reps;
-	struct doca_dev *dev;
-	uint32_t n = 0;
-	bool have_list;
-
-	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
-		return;
-	have_list = rep_list_quiet(dev, &reps, &n) == DOCA_SUCCESS;
-	if (!have_list)
-		n = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		char pci[DOCA_DEVINFO_PCI_ADDR_SIZE], vuid[DOCA_DEVINFO_REP_VUID_SIZE];
-
-		doca_devinfo_rep_get_pci_addr_str(reps[i], pci);
-		doca_devinfo_rep_get_vuid(reps[i], vuid, sizeof(vuid));
-		if (json)
-			printf("%s{\"pci_addr\": \"%s\", \"vuid\": \"%s\"}", i ? ", " : "", pci, vuid);
-		else
-			printf("        representor %s  vuid %s\n", pci, vuid);
-	}
-	if (have_list)
-		doca_devinfo_rep_destroy_list(reps);
-	doca_dev_close(dev);
-}
-
 static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool first)
 {
-	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE], ib[DOCA_DEVINFO_IBDEV_NAME_SIZE], ifc[DOCA_DEVINFO_IFACE_NAME_SIZE];
-	uint32_t list_len = 0, max_tasks = 0;
-	uint64_t max_size = 0;
-	uint8_t exp = 0, imp = 0;
-	bool dma = doca_dma_cap_task_memcpy_is_supported(d) == DOCA_SUCCESS;
+	struct dev_caps c;
 
-	doca_devinfo_get_pci_addr_str(d, pci);
-	doca_devinfo_get_ibdev_name(d, ib, sizeof(ib));
-	doca_devinfo_get_iface_name(d, ifc, sizeof(ifc));
-	doca_dma_cap_task_memcpy_get_max_buf_list_len(d, &list_len);
-	doca_dma_cap_task_memcpy_get_max_buf_size(d, &max_size);
-	doca_mmap_cap_is_export_pci_supported(d, &exp);
-	doca_mmap_cap_is_create_from_export_pci_supported(d, &imp);
-	if (dma) {
-		struct doca_dev *dev;
-		struct doca_dma *ctx;
-
-		if (doca_dev_open((struct doca_devinfo *)d, &dev) == DOCA_SUCCESS) {
-			if (doca_dma_create(dev, &ctx) == DOCA_SUCCESS) {
-				doca_dma_cap_get_max_num_tasks(ctx, &max_tasks);
-				doca_dma_destroy(ctx);
-			}
-			doca_dev_close(dev);
-		}
-	}
+	caps_collect(d, &c);
 	if (json) {
-		printf("%s\n    {\"pci_addr\": \"%s\", \"ibdev\": \"%s\", \"iface\": \"%s\", \"side\": \"%s\", "
-		       "\"representors\": [",
-		       first ? "" : ",", pci, ib, ifc, side_of(d));
-		print_reps(d, true);
+		printf("%s\n    {\"pci_addr\": ", first ? "" : ",");
+		caps_json_str(c.pci);
+		printf(", \"ibdev\": ");
+		caps_json_str(c.ibdev);
+		printf(", \"iface\": ");
+		caps_json_str(c.iface);
+		printf(", \"side\": \"%s\", \"representors\": [", c.side);
+		for (uint32_t i = 0; i < c.nreps; i++) {
+			printf("%s{\"pci_addr\": ", i ? ", " : "");
+			caps_json_str(c.rep_pci[i]);
+			printf(", \"vuid\": ");
+			caps_json_str(c.rep_vuid[i]);
+			printf("}");
+		}
 		printf("]");
 		if (caps)
 			printf(", \"caps\": {\"dma_memcpy\": %s, \"dma_max_buf_size\": %llu, \"dma_max_buf_list_len\": %u, "
 			       "\"dma_max_num_tasks\": %u, \"mmap_export_pci\": %s, \"mmap_create_from_export_pci\": %s}",
-			       dma ? "true" : "false", (unsigned long long)max_size, list_len, max_tasks,
-			       exp ? "true" : "false", imp ? "true" : "false");
+			       c.dma_memcpy ? "true" : "false", (unsigned long long)c.dma_max_buf_size,
+			       c.dma_max_buf_list_len, c.dma_max_num_tasks, c.mmap_export_pci ? "true" : "false",
+			       c.mmap_create_from_export_pci ? "true" : "false");
 		printf("}");
 		return;
 	}
-	printf("%s  ibdev %s  iface %s  side %s\n", pci, ib, ifc, side_of(d));
-	print_reps(d, false);
+	printf("%s  ibdev %s  iface %s  side %s\n", c.pci, c.ibdev, c.iface, c.side);
+	for (uint32_t i = 0; i < c.nreps; i++)
+		printf("        representor %s  vuid %s\n", c.rep_pci[i], c.rep_vuid[i]);
 	if (!caps)
 		return;
-	printf("    dma memcpy                  %s\n", dma ? "supported" : "not supported");
-	printf("    dma max buf size            %llu\n", (unsigned long long)max_size);
-	printf("    dma max buf list len        %u\n", list_len);
-	printf("    dma max num tasks           %u\n", max_tasks);
-	printf("    mmap export pci             %s\n", exp ? "supported" : "not supported");
-	printf("    mmap create from export pci %s\n", imp ? "supported" : "not supported");
+	printf("    dma memcpy                  %s\n", c.dma_memcpy ? "supported" : "not supported");
+	printf("    dma max buf size            %llu\n", (unsigned long long)c.dma_max_buf_size);
+	printf("    dma max buf list len        %u\n", c.dma_max_buf_list_len);
+	printf("    dma max num tasks           %u\n", c.dma_max_num_tasks);
+	printf("    mmap export pci             %s\n", c.mmap_export_pci ? "supported" : "not supported");
+	printf("    mmap create from export pci %s\n", c.mmap_create_from_export_pci ? "supported" : "not supported");
 }
 
 int main(int argc, char **argv)

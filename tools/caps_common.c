@@ -1,0 +1,84 @@
+/*
+ * caps_common.c - device facts for softdoca's tools, through the public API.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <doca_dma.h>
+#include <doca_log.h>
+#include <doca_mmap.h>
+
+#include "caps_common.h"
+
+/* Representor lists on a host device are refused with an explanation; here that refusal is
+ * the expected answer, so SDK messages are muted around the probe. */
+static doca_error_t rep_list_quiet(struct doca_dev *dev, struct doca_devinfo_rep ***reps, uint32_t *n)
+{
+	uint32_t saved = doca_log_level_get_global_sdk_limit();
+	doca_error_t ret;
+
+	doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE);
+	ret = doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, reps, n);
+	doca_log_level_set_global_sdk_limit(saved);
+	return ret;
+}
+
+void caps_collect(const struct doca_devinfo *d, struct dev_caps *c)
+{
+	struct doca_devinfo_rep **reps;
+	struct doca_dev *dev;
+	uint8_t exp = 0, imp = 0;
+	uint32_t n = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->side = "?";
+	doca_devinfo_get_pci_addr_str(d, c->pci);
+	doca_devinfo_get_ibdev_name(d, c->ibdev, sizeof(c->ibdev));
+	doca_devinfo_get_iface_name(d, c->iface, sizeof(c->iface));
+	c->dma_memcpy = doca_dma_cap_task_memcpy_is_supported(d) == DOCA_SUCCESS;
+	doca_dma_cap_task_memcpy_get_max_buf_list_len(d, &c->dma_max_buf_list_len);
+	doca_dma_cap_task_memcpy_get_max_buf_size(d, &c->dma_max_buf_size);
+	doca_mmap_cap_is_export_pci_supported(d, &exp);
+	doca_mmap_cap_is_create_from_export_pci_supported(d, &imp);
+	c->mmap_export_pci = exp != 0;
+	c->mmap_create_from_export_pci = imp != 0;
+	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
+		return;
+	/* Only DPU-side devices manage representors. */
+	if (rep_list_quiet(dev, &reps, &n) == DOCA_SUCCESS) {
+		c->side = "dpu";
+		for (uint32_t i = 0; i < n && i < CAPS_MAX_REPS; i++) {
+			doca_devinfo_rep_get_pci_addr_str(reps[i], c->rep_pci[i]);
+			doca_devinfo_rep_get_vuid(reps[i], c->rep_vuid[i], sizeof(c->rep_vuid[i]));
+		}
+		c->nreps = n < CAPS_MAX_REPS ? n : CAPS_MAX_REPS;
+		doca_devinfo_rep_destroy_list(reps);
+	} else {
+		c->side = "host";
+	}
+	if (c->dma_memcpy) {
+		struct doca_dma *ctx;
+
+		if (doca_dma_create(dev, &ctx) == DOCA_SUCCESS) {
+			doca_dma_cap_get_max_num_tasks(ctx, &c->dma_max_num_tasks);
+			doca_dma_destroy(ctx);
+		}
+	}
+	doca_dev_close(dev);
+}
+
+void caps_json_str(const char *s)
+{
+	putchar('"');
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}

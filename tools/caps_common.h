@@ -1,0 +1,36 @@
+/*
+ * caps_common.h - what softdoca's tools know about one device, collected through the public
+ * DOCA API only (the tools are DOCA programs like any other).
+ */
+#ifndef TOOLS_CAPS_COMMON_H_
+#define TOOLS_CAPS_COMMON_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <doca_dev.h>
+
+#define CAPS_MAX_REPS 16
+
+struct dev_caps {
+	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char ibdev[DOCA_DEVINFO_IBDEV_NAME_SIZE];
+	char iface[DOCA_DEVINFO_IFACE_NAME_SIZE];
+	const char *side; /* "dpu" or "host" */
+	uint32_t nreps;
+	char rep_pci[CAPS_MAX_REPS][DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char rep_vuid[CAPS_MAX_REPS][DOCA_DEVINFO_REP_VUID_SIZE];
+	bool dma_memcpy;
+	uint64_t dma_max_buf_size;
+	uint32_t dma_max_buf_list_len;
+	uint32_t dma_max_num_tasks;
+	bool mmap_export_pci;
+	bool mmap_create_from_export_pci;
+};
+
+/* Fills @c for @d. Representor probes on host devices are expected refusals and stay silent. */
+void caps_collect(const struct doca_devinfo *d, struct dev_caps *c);
+/* Writes @s as a JSON string literal (quotes and escapes included). */
+void caps_json_str(const char *s);
+
+#endif /* TOOLS_CAPS_COMMON_H_ */
