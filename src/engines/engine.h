@@ -45,11 +45,36 @@ struct engine_notify {
 	int efd;
 };
 
+/* Values of the exporter's export state word (struct engine_peer.state). */
+enum engine_peer_state {
+	ENGINE_PEER_LIVE = 1,	 /* the exported mmap is started: its memory may be reached */
+	ENGINE_PEER_REVOKED = 2, /* the exporter stopped or destroyed the mmap */
+};
+
+/*
+ * The other process of a cross-process job: the exporter of a from-export mmap, as this
+ * (importing) process sees it. Owned by that mmap (src/core/export.c), which cannot be destroyed
+ * while a buf, and so a job, points into it; engines only read it, from any thread.
+ *
+ * Before each process_vm_readv/writev call an engine checks, in this order, that the export
+ * state word reads LIVE (the exporter writes it; one load) and that the pidfd is not readable
+ * (the exporter has not exited; a pidfd names one process, never a later one with the same pid).
+ * engine_copy_remote_*() do both.
+ */
+struct engine_peer {
+	pid_t pid;
+	int pidfd;
+	const _Atomic uint32_t *state; /* enum engine_peer_state, in memory the exporter shares */
+	atomic_uint logged;	       /* failure causes already logged: one line per cause */
+	char name[96];		       /* "exporter pid 1234 (b1:00.0), range 0x7f..+4096" */
+};
+
 /*
  * One copy: the bytes of src[0..nsrc) in order, written into dst[0..ndst) in order.
  * The core guarantees sum(src.len) == len <= sum(dst.len) and len > 0.
- * pid fields name the process owning the memory (0 = this process); engines that cannot reach
- * another process complete such a job with DOCA_ERROR_NOT_SUPPORTED.
+ * pid fields name the process owning the memory (0 = this process). At most one side is in
+ * another process; then `peer` describes that process and the segments of that side hold its
+ * addresses (meaningless here). Engines copy such jobs with engine_copy_remote_*().
  */
 struct engine_job {
 	const struct engine_seg *src;
@@ -59,6 +84,7 @@ struct engine_job {
 	uint64_t len;
 	pid_t src_pid;
 	pid_t dst_pid;
+	struct engine_peer *peer; /* valid only when src_pid or dst_pid is not 0 */
 	struct engine_notify *notify;
 	/* Set by engine_task_complete(); status is valid once done reads 1 (acquire). */
 	doca_error_t status;
@@ -112,8 +138,38 @@ static inline void engine_task_complete_pe(struct engine_job *job, doca_error_t 
 
 /* Copies a local job (both pids 0) with memcpy, segment by segment. */
 void engine_copy_local(const struct engine_job *job);
-/* Copies bytes [off, off+len) of the job's stream; used to split a job into chunks. */
+/* Copies bytes [off, off+len) of a local job's stream; used to split a job into chunks. */
 void engine_copy_range(const struct engine_job *job, uint64_t off, uint64_t len);
+
+/* ---- cross-process jobs (process_vm_readv / process_vm_writev) ---- */
+
+/* True when one side of @job is in another process. */
+static inline bool engine_job_remote(const struct engine_job *job)
+{
+	return (job->src_pid | job->dst_pid) != 0;
+}
+
+/* True when remote jobs @a and @b may share one system call: same exporter, same direction. */
+static inline bool engine_remote_batchable(const struct engine_job *a, const struct engine_job *b)
+{
+	return a->peer == b->peer && (a->src_pid != 0) == (b->src_pid != 0);
+}
+
+/* Most jobs engine_copy_remote_batch() takes at once. */
+#define ENGINE_REMOTE_BATCH 64
+
+/*
+ * Copies @n remote jobs that are pairwise engine_remote_batchable(), in as few system calls as
+ * the iovec limits allow (many small jobs -> one multi-iovec call; a large job -> chunks), and
+ * stores each job's status in @status[i]. A job whose memory faults fails alone; once the
+ * exporter is gone every remaining job fails. Nothing is reported: the caller completes the
+ * jobs. @owner names the queue for log lines. Any thread; reads the jobs, never writes them.
+ */
+void engine_copy_remote_batch(struct engine_job *const *jobs, unsigned int n, doca_error_t *status,
+			      const char *owner);
+/* Copies bytes [off, off+len) of a remote job's stream (a chunk of a split job). */
+doca_error_t engine_copy_remote_range(const struct engine_job *job, uint64_t off, uint64_t len,
+				      const char *owner);
 
 /* Nop helpers for ops an engine does not need. */
 unsigned int engine_nop_poll(struct engine_queue *q, unsigned int budget);

@@ -30,6 +30,11 @@
  *
  * Notifications: after publishing `done` the owner looks at the PE's `armed` flag (both sides
  * sequentially consistent) and writes the eventfd when the application is waiting.
+ *
+ * Cross-process jobs run on the workers too: the owner hands consecutive ready jobs for the
+ * same exporter and direction to engine_copy_remote_batch() (many small tasks, one system
+ * call), and a large one is split into chunks like a local copy, each chunk one
+ * process_vm_readv/writev call; the first failing chunk's status becomes the job's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -95,6 +100,7 @@ struct engine_queue {
 	_Atomic(struct engine_job *) big;
 	atomic_uint_least64_t next;   /* gen << 32 | next chunk index */
 	atomic_uint nchunks;
+	atomic_int big_status; /* first failure of a chunk of the current large job */
 	alignas(SD_CACHELINE) atomic_uint left; /* chunks not yet copied */
 	int nworkers;
 	struct worker workers[CPU_MAX_WORKERS];
@@ -142,6 +148,22 @@ static uint64_t now_ns(void)
 		ok_;                                                       \
 	})
 
+/* Copies one chunk of a large job; a cross-process chunk that fails records its status. */
+static void copy_chunk(struct engine_queue *q, struct engine_job *job, uint64_t off, uint64_t len)
+{
+	doca_error_t st;
+	int ok = DOCA_SUCCESS;
+
+	if (SD_LIKELY(!engine_job_remote(job))) {
+		engine_copy_range(job, off, len);
+		return;
+	}
+	st = engine_copy_remote_range(job, off, len, q->owner_name);
+	if (st != DOCA_SUCCESS)
+		atomic_compare_exchange_strong_explicit(&q->big_status, &ok, (int)st, memory_order_relaxed,
+							memory_order_relaxed);
+}
+
 /* Claims and copies chunks of generation @g until none is left. */
 static void help_with(struct engine_queue *q, uint32_t g, struct engine_job *job, uint32_t n)
 {
@@ -157,7 +179,7 @@ static void help_with(struct engine_queue *q, uint32_t g, struct engine_job *job
 		uint64_t off = (uint64_t)c * CPU_CHUNK;
 		uint64_t len = job->len - off < CPU_CHUNK ? job->len - off : CPU_CHUNK;
 
-		engine_copy_range(job, off, len);
+		copy_chunk(q, job, off, len);
 		atomic_fetch_sub_explicit(&q->left, 1, memory_order_release);
 	}
 }
@@ -191,11 +213,13 @@ static void *helper_main(void *arg)
 	return NULL;
 }
 
-static void copy_big(struct engine_queue *q, struct engine_job *job)
+/* Copies a large job with the helpers; returns its status (a chunk's failure, else SUCCESS). */
+static doca_error_t copy_big(struct engine_queue *q, struct engine_job *job)
 {
 	uint32_t n = (uint32_t)((job->len + CPU_CHUNK - 1) / CPU_CHUNK);
 	uint32_t g = atomic_load_explicit(&q->gen, memory_order_relaxed) + 1;
 
+	atomic_store_explicit(&q->big_status, DOCA_SUCCESS, memory_order_relaxed);
 	atomic_store_explicit(&q->left, n, memory_order_relaxed);
 	atomic_store_explicit(&q->nchunks, n, memory_order_relaxed);
 	atomic_store_explicit(&q->big, job, memory_order_relaxed);
@@ -207,6 +231,8 @@ static void copy_big(struct engine_queue *q, struct engine_job *job)
 	while (atomic_load_explicit(&q->left, memory_order_acquire) != 0)
 		cpu_relax();
 	atomic_store_explicit(&q->big, NULL, memory_order_relaxed);
+	/* The acquire on `left` above orders every helper's status store before this load. */
+	return (doca_error_t)atomic_load_explicit(&q->big_status, memory_order_relaxed);
 }
 
 static void run_job(struct engine_queue *q, struct engine_job *job)
@@ -217,14 +243,58 @@ static void run_job(struct engine_queue *q, struct engine_job *job)
 		job->engine_priv = (uint64_t)cancel;
 		return;
 	}
-	if (job->src_pid != 0 || job->dst_pid != 0) {
-		job->engine_priv = DOCA_ERROR_NOT_SUPPORTED;
-		return;
-	}
-	if (job->len >= CPU_SPLIT_MIN && q->nworkers > 1)
-		copy_big(q, job);
-	else
+	if (job->len >= CPU_SPLIT_MIN && q->nworkers > 1) {
+		doca_error_t st = copy_big(q, job);
+
+		if (st != DOCA_SUCCESS)
+			job->engine_priv = (uint64_t)st;
+	} else {
 		engine_copy_local(job);
+	}
+}
+
+static inline bool slot_ready(struct engine_queue *q, uint32_t idx);
+
+/*
+ * Runs the remote job in slot @tail with the ready slots behind it that may share its system
+ * calls (at most @max slots); returns how many slots it consumed and their bytes in @bytes.
+ */
+static __attribute__((noinline)) uint32_t run_remote(struct engine_queue *q, uint32_t tail, uint32_t max,
+						     uint64_t *bytes)
+{
+	struct engine_job *jobs[ENGINE_REMOTE_BATCH];
+	doca_error_t status[ENGINE_REMOTE_BATCH];
+	struct engine_job *first = q->slots[tail & q->mask].job;
+	int cancel = atomic_load_explicit(&q->cancel_status, memory_order_acquire);
+	uint32_t n = 1;
+
+	jobs[0] = first;
+	*bytes = first->len;
+	if (first->len >= CPU_SPLIT_MIN && q->nworkers > 1) {
+		run_job(q, first);
+		return 1;
+	}
+	if (max > ENGINE_REMOTE_BATCH)
+		max = ENGINE_REMOTE_BATCH;
+	while (n < max && slot_ready(q, tail + n)) {
+		struct slot *sl = &q->slots[(tail + n) & q->mask];
+
+		if (sl->single || !engine_job_remote(sl->job) || !engine_remote_batchable(first, sl->job) ||
+		    sl->job->len >= CPU_SPLIT_MIN)
+			break;
+		jobs[n++] = sl->job;
+		*bytes += sl->job->len;
+	}
+	if (cancel != DOCA_SUCCESS) {
+		for (uint32_t i = 0; i < n; i++)
+			jobs[i]->engine_priv = (uint64_t)cancel;
+		return n;
+	}
+	engine_copy_remote_batch(jobs, n, status, q->owner_name);
+	for (uint32_t i = 0; i < n; i++)
+		if (status[i] != DOCA_SUCCESS)
+			jobs[i]->engine_priv = (uint64_t)status[i];
+	return n;
 }
 
 static void notify_pe(struct engine_queue *q)
@@ -249,14 +319,21 @@ static inline bool slot_ready(struct engine_queue *q, uint32_t idx)
 	return atomic_load_explicit(&q->slots[idx & q->mask].seq, memory_order_acquire) == idx + 1;
 }
 
-static void run_slot(struct engine_queue *q, struct slot *sl)
+/* Runs the job in slot @tail (and, for a remote job, the ones batched with it); returns slots used. */
+static inline uint32_t run_slot(struct engine_queue *q, uint32_t tail, uint32_t max, uint64_t *bytes)
 {
+	struct slot *sl = &q->slots[tail & q->mask];
+
+	*bytes = sl->len;
 	if (SD_LIKELY(sl->single) &&
 	    SD_LIKELY(atomic_load_explicit(&q->cancel_status, memory_order_relaxed) == DOCA_SUCCESS)) {
 		memcpy(sl->dst, sl->src, sl->len);
-		return;
+		return 1;
 	}
+	if (!sl->single && engine_job_remote(sl->job))
+		return run_remote(q, tail, max, bytes);
 	run_job(q, sl->job);
+	return 1;
 }
 
 static void *owner_main(void *arg)
@@ -271,13 +348,14 @@ static void *owner_main(void *arg)
 			uint32_t n = 0;
 
 			do {
-				struct slot *sl = &q->slots[tail & q->mask];
+				uint64_t b;
+				uint32_t k;
 
 				__builtin_prefetch(&q->slots[(tail + 1) & q->mask]);
-				run_slot(q, sl);
-				bytes += sl->len;
-				tail++;
-				n++;
+				k = run_slot(q, tail, CPU_BATCH - n, &b);
+				bytes += b;
+				tail += k;
+				n += k;
 			} while (n < CPU_BATCH && bytes < CPU_BATCH_BYTES && slot_ready(q, tail));
 			atomic_store(&q->done, tail); /* seq_cst: ordered before the armed check */
 			notify_pe(q);

@@ -4,8 +4,12 @@
  *
  * The queue is a singly linked list of submitted jobs (submit appends, poll drains); all on the
  * PE thread, so no atomics are needed beyond the done flag the core reads.
+ *
+ * Cross-process jobs: consecutive jobs for the same exporter and direction are handed together
+ * to engine_copy_remote_batch(), which moves them in as few system calls as it can.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "engine.h"
@@ -15,6 +19,7 @@ struct engine_queue {
 	struct engine_job *tail;
 	uint32_t count;
 	uint32_t depth;
+	char owner[64]; /* for log lines */
 };
 
 static doca_error_t inline_queue_create(const struct engine_queue_attr *attr, struct engine_queue **q)
@@ -24,6 +29,7 @@ static doca_error_t inline_queue_create(const struct engine_queue_attr *attr, st
 	if (iq == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	iq->depth = attr->depth;
+	snprintf(iq->owner, sizeof(iq->owner), "%s", attr->owner ? attr->owner : "?");
 	*q = iq;
 	return DOCA_SUCCESS;
 }
@@ -47,12 +53,34 @@ static int inline_submit(struct engine_queue *q, struct engine_job *job)
 	return 0;
 }
 
-static doca_error_t job_run(struct engine_job *job)
+static struct engine_job *pop(struct engine_queue *q)
 {
-	if (job->src_pid != 0 || job->dst_pid != 0)
-		return DOCA_ERROR_NOT_SUPPORTED;
-	engine_copy_local(job);
-	return DOCA_SUCCESS;
+	struct engine_job *job = q->head;
+
+	q->head = job->next;
+	if (q->head == NULL)
+		q->tail = NULL;
+	q->count--;
+	return job;
+}
+
+/* Copies the remote job at the head and the batchable ones behind it; returns how many. */
+static __attribute__((noinline)) unsigned int poll_remote(struct engine_queue *q, unsigned int budget)
+{
+	struct engine_job *jobs[ENGINE_REMOTE_BATCH];
+	doca_error_t status[ENGINE_REMOTE_BATCH];
+	unsigned int n = 0;
+
+	if (budget > ENGINE_REMOTE_BATCH)
+		budget = ENGINE_REMOTE_BATCH;
+	jobs[n++] = pop(q);
+	while (n < budget && q->head != NULL && engine_job_remote(q->head) &&
+	       engine_remote_batchable(jobs[0], q->head))
+		jobs[n++] = pop(q);
+	engine_copy_remote_batch(jobs, n, status, q->owner);
+	for (unsigned int i = 0; i < n; i++)
+		engine_task_complete_pe(jobs[i], status[i]);
+	return n;
 }
 
 static unsigned int inline_poll(struct engine_queue *q, unsigned int budget)
@@ -62,11 +90,13 @@ static unsigned int inline_poll(struct engine_queue *q, unsigned int budget)
 	while (q->head != NULL && n < budget) {
 		struct engine_job *job = q->head;
 
-		q->head = job->next;
-		if (q->head == NULL)
-			q->tail = NULL;
-		q->count--;
-		engine_task_complete_pe(job, job_run(job));
+		if (SD_UNLIKELY(engine_job_remote(job))) {
+			n += poll_remote(q, budget - n);
+			continue;
+		}
+		pop(q);
+		engine_copy_local(job);
+		engine_task_complete_pe(job, DOCA_SUCCESS);
 		n++;
 	}
 	return n;
