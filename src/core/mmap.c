@@ -6,6 +6,10 @@
  *   - the range is set once; start needs a range;
  *   - stop/destroy refused while bufs still point into the map (NOT_PERMITTED);
  *   - from-export maps cannot be configured, started or exported.
+ *
+ * Export and import across processes live in export.c (model in export.h); this file checks
+ * the API rules around them: export needs a started local map with a PCI right and a device
+ * added and able to export; stop and destroy revoke the export.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,7 @@
 #include <doca_mmap.h>
 
 #include "core.h"
+#include "export.h"
 
 #define COMP "mmap"
 #define ACCESS_ALL                                                                                         \
@@ -278,9 +283,8 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	mmap->started = false;
 	mmap->rd_ok_dev = NULL;
 	mmap->wr_ok_dev = NULL;
-	free(mmap->export_desc);
-	mmap->export_desc = NULL;
-	mmap->export_len = 0;
+	/* Importers' tasks fail from now on (export.h); the descriptors handed out are freed. */
+	export_revoke(mmap);
 	return DOCA_SUCCESS;
 }
 
@@ -293,7 +297,10 @@ DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 	ret = check_no_bufs(mmap, "doca_mmap_destroy");
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	free(mmap->export_desc);
+	if (mmap->kind == MMAP_FROM_EXPORT)
+		export_remote_release(mmap);
+	else
+		export_revoke(mmap);
 	free(mmap->devs);
 	free(mmap);
 	return DOCA_SUCCESS;
@@ -304,10 +311,33 @@ DOCA_STABLE doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const stru
 {
 	if (mmap == NULL || dev == NULL || export_desc == NULL || export_desc_len == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_mmap_export_pci: NULL argument");
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_mmap_export_pci: mmap %p: cross-process export is not available in this softdoca "
-			 "build; copy within one process (local mmaps on both sides)",
-			 (void *)mmap);
+	if (mmap->kind == MMAP_FROM_EXPORT)
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "doca_mmap_export_pci: mmap %p was created from an export and cannot be exported "
+				 "again; export the original mmap in its own process",
+				 (void *)mmap);
+	if (!mmap->started)
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "doca_mmap_export_pci: mmap %p is not started; call doca_mmap_start() before "
+				 "exporting it",
+				 (void *)mmap);
+	if (!(mmap->access & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "doca_mmap_export_pci: mmap %p grants no PCI access (permissions 0x%x); pass "
+				 "DOCA_ACCESS_FLAG_PCI_READ_ONLY or DOCA_ACCESS_FLAG_PCI_READ_WRITE to "
+				 "doca_mmap_set_permissions() before doca_mmap_start()",
+				 (void *)mmap, mmap->access);
+	if (!priv_doca_mmap_has_dev(mmap, dev))
+		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP,
+				 "doca_mmap_export_pci: device %s was not added to mmap %p; call "
+				 "doca_mmap_add_dev() before doca_mmap_start()",
+				 priv_doca_dev_name(&dev->info), (void *)mmap);
+	if (!dev->info.profile->export_pci)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_mmap_export_pci: device %s cannot export (profile '%s' sets export_pci = no); "
+				 "export through a device for which doca_mmap_cap_is_export_pci_supported() says yes",
+				 priv_doca_dev_name(&dev->info), dev->info.profile->name);
+	return export_pci(mmap, dev, export_desc, export_desc_len);
 }
 
 DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev,
@@ -325,12 +355,30 @@ DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *use
 						      size_t export_desc_len, struct doca_dev *dev,
 						      struct doca_mmap **mmap)
 {
-	(void)user_data;
+	struct doca_mmap *m;
+	doca_error_t ret;
+
 	if (export_desc == NULL || export_desc_len == 0 || dev == NULL || mmap == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_mmap_create_from_export: NULL or empty argument");
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_mmap_create_from_export: cross-process import is not available in this softdoca "
-			 "build");
+	if (!dev->info.profile->import_pci)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_mmap_create_from_export: device %s cannot import PCI exports (profile '%s' sets "
+				 "import_pci = no); import through a device for which "
+				 "doca_mmap_cap_is_create_from_export_pci_supported() says yes",
+				 priv_doca_dev_name(&dev->info), dev->info.profile->name);
+	ret = doca_mmap_create(&m);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = export_import(export_desc, export_desc_len, dev, m);
+	if (ret != DOCA_SUCCESS) {
+		free(m->devs);
+		free(m);
+		return ret;
+	}
+	if (user_data != NULL)
+		m->user_data = *user_data;
+	*mmap = m;
+	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_mkey(const struct doca_mmap *mmap, struct doca_dev *dev, uint32_t *mkey)
@@ -355,7 +403,7 @@ DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca
 {
 	if (devinfo == NULL || mmap_export == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	*mmap_export = 0;
+	*mmap_export = devinfo->profile->export_pci;
 	return DOCA_SUCCESS;
 }
 
@@ -364,6 +412,6 @@ DOCA_STABLE doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(const
 {
 	if (devinfo == NULL || from_export == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	*from_export = 0;
+	*from_export = devinfo->profile->import_pci;
 	return DOCA_SUCCESS;
 }
