@@ -12,7 +12,15 @@
  *   INVALID_VALUE  list longer than max_buf_list_len; more bytes than max_buf_size; no source
  *                  data; destination too small
  *   NOT_PERMITTED  an mmap does not include the context's device; destination mmap without
- *                  LOCAL_READ_WRITE
+ *                  LOCAL_READ_WRITE; a from-export destination whose export is read-only
+ *                  (needs DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+ *   NOT_SUPPORTED  source and destination both in other processes; one side mixing memory of
+ *                  several processes or from-export mmaps
+ *
+ * Cross-process tasks (a from-export mmap on one side, see export.h): the job carries the
+ * exporter's pid on that side and its engine_peer; the engine copies with
+ * process_vm_readv/writev. From-export maps never enter the hot-path cache (rd_ok_dev and
+ * wr_ok_dev stay NULL), so such tasks always take prepare_full().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +28,7 @@
 #include <doca_dma.h>
 
 #include "core.h"
+#include "export.h"
 
 #define COMP "dma"
 
@@ -137,6 +146,7 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 		t->base.job.dst = t->segs + p->max_buf_list_len;
 		t->base.job.src_pid = 0;
 		t->base.job.dst_pid = 0;
+		t->base.job.peer = NULL;
 	}
 	return DOCA_SUCCESS;
 }
@@ -149,12 +159,49 @@ static void dma_stopped(struct doca_ctx *ctx)
 	dma->segs = NULL;
 }
 
-/* Checks one buf list and fills @segs with its windows. Returns bytes via @total. */
+/*
+ * The rules for one element of a list whose head is in @origin (a from-export mmap, or NULL for
+ * this process's memory): one list reaches one process through one from-export mmap.
+ */
+static __attribute__((cold)) doca_error_t check_remote(struct doca_dma *dma, struct doca_dma_task_memcpy *t,
+						       const char *side, bool is_dst, const struct doca_mmap *m,
+						       const struct doca_mmap *origin)
+{
+	const char *ctx = priv_doca_ctx_name(&dma->ctx);
+
+	if (m != origin)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "%s: task %p: the %s list mixes memory of %s and %s; one list must lie in one "
+				 "from-export mmap or in this process only: split the copy into several tasks",
+				 ctx, (void *)t, side, origin ? "a from-export mmap" : "this process",
+				 m->kind == MMAP_FROM_EXPORT ? "a (different) from-export mmap" : "this process");
+	if (!priv_doca_mmap_has_dev(m, dma->ctx.dev))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: task %p: %s mmap %p was imported through device %s, not this context's device "
+				 "%s; pass the context's device to doca_mmap_create_from_export()",
+				 ctx, (void *)t, side, (const void *)m, priv_doca_dev_name(&m->devs[0]->info),
+				 priv_doca_dev_name(&dma->ctx.dev->info));
+	if (is_dst && !(m->access & DOCA_ACCESS_FLAG_PCI_READ_WRITE))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: task %p: destination mmap %p was created from a read-only export (exporter pid "
+				 "%d granted DOCA_ACCESS_FLAG_PCI_READ_ONLY); the exporter must pass "
+				 "DOCA_ACCESS_FLAG_PCI_READ_WRITE to doca_mmap_set_permissions() before "
+				 "doca_mmap_export_pci()",
+				 ctx, (void *)t, (const void *)m, (int)m->pid);
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Checks one buf list and fills @segs with its windows. Returns bytes via @total and, via
+ * @remote, the from-export mmap the list lives in (NULL: this process's memory).
+ */
 static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy *t, const struct doca_buf *head,
-			      bool is_dst, struct engine_seg *segs, uint32_t *nseg, uint64_t *total)
+			      bool is_dst, struct engine_seg *segs, uint32_t *nseg, uint64_t *total,
+			      const struct doca_mmap **remote)
 {
 	const char *side = is_dst ? "destination" : "source";
 	const struct topo_profile *p = dma->profile;
+	const struct doca_mmap *origin = NULL;
 	uint32_t n = 0;
 	uint64_t sum = 0;
 
@@ -179,6 +226,19 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 	for (const struct doca_buf *b = head; b != NULL; b = b->next) {
 		const struct doca_mmap *m = b->mmap;
 
+		if (b == head)
+			origin = m->kind == MMAP_FROM_EXPORT ? m : NULL;
+		if (SD_UNLIKELY(m->kind == MMAP_FROM_EXPORT || origin != NULL)) {
+			doca_error_t ret = check_remote(dma, t, side, is_dst, m, origin);
+
+			if (ret != DOCA_SUCCESS)
+				return ret;
+			segs[n].addr = b->data;
+			segs[n].len = is_dst ? (uint64_t)(b->head + b->len - b->data) : b->data_len;
+			sum += segs[n].len;
+			n++;
+			continue;
+		}
 		if (m->kind == MMAP_LOCAL && !m->started)
 			return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: task %p: %s mmap %p is stopped; start it again",
 					 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)m);
@@ -212,6 +272,7 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 	}
 	*nseg = n;
 	*total = sum;
+	*remote = origin;
 	return DOCA_SUCCESS;
 }
 
@@ -231,12 +292,15 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 		return false;
 	if (s->next != NULL || d->next != NULL || !s->is_head || !d->is_head)
 		return false;
+	/* Only started local maps are ever cached, so both sides are in this process. */
 	if (s->mmap->rd_ok_dev != dev || d->mmap->wr_ok_dev != dev)
 		return false;
 	len = s->data_len;
 	room = (uint64_t)(d->head + d->len - d->data);
 	if (len == 0 || len > room || len > dma->profile->max_buf_size)
 		return false;
+	job->src_pid = 0; /* the task may have been a cross-process one last time */
+	job->dst_pid = 0;
 	t->segs[0].addr = s->data;
 	t->segs[0].len = len;
 	t->segs[dma->max_list].addr = d->data;
@@ -254,16 +318,23 @@ static __attribute__((noinline, cold)) doca_error_t prepare_full(struct doca_dma
 	struct doca_task *task = &t->base;
 	uint32_t max = dma->max_list;
 	struct engine_job *job = &task->job;
+	const struct doca_mmap *src_remote, *dst_remote;
 	uint64_t src_len, dst_room;
 	uint32_t nsrc, ndst;
 	doca_error_t ret;
 
-	ret = walk_list(dma, t, t->src, false, t->segs, &nsrc, &src_len);
+	ret = walk_list(dma, t, t->src, false, t->segs, &nsrc, &src_len, &src_remote);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	ret = walk_list(dma, t, t->dst, true, t->segs + max, &ndst, &dst_room);
+	ret = walk_list(dma, t, t->dst, true, t->segs + max, &ndst, &dst_room, &dst_remote);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	if (src_remote != NULL && dst_remote != NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "%s: task %p: source and destination are both from-export mmaps (exporter pids %d "
+				 "and %d); softdoca copies between this process and one other: copy through a "
+				 "local buffer with two tasks",
+				 priv_doca_ctx_name(task->ctx), (void *)t, (int)src_remote->pid, (int)dst_remote->pid);
 	if (src_len == 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: task %p: source has no data (data_len 0); set the bytes to copy with "
@@ -295,6 +366,9 @@ static __attribute__((noinline, cold)) doca_error_t prepare_full(struct doca_dma
 		used++;
 	}
 	(void)ndst;
+	job->src_pid = src_remote ? src_remote->pid : 0;
+	job->dst_pid = dst_remote ? dst_remote->pid : 0;
+	job->peer = src_remote ? &src_remote->remote->peer : dst_remote ? &dst_remote->remote->peer : NULL;
 	t->ndst = used;
 	job->nsrc = nsrc;
 	job->ndst = used;
