@@ -22,6 +22,7 @@
  * process_vm_readv/writev. From-export maps never enter the hot-path cache (rd_ok_dev and
  * wr_ok_dev stay NULL), so such tasks always take prepare_full().
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,7 @@ static __attribute__((cold)) doca_error_t check_remote(struct doca_dma *dma, str
 						       const struct doca_mmap *origin)
 {
 	const char *ctx = priv_doca_ctx_name(&dma->ctx);
+	char via[16];
 
 	if (m != origin)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
@@ -175,12 +177,14 @@ static __attribute__((cold)) doca_error_t check_remote(struct doca_dma *dma, str
 				 "from-export mmap or in this process only: split the copy into several tasks",
 				 ctx, (void *)t, side, origin ? "a from-export mmap" : "this process",
 				 m->kind == MMAP_FROM_EXPORT ? "a (different) from-export mmap" : "this process");
-	if (!priv_doca_mmap_has_dev(m, dma->ctx.dev))
+	if (!priv_doca_mmap_has_dev(m, dma->ctx.dev)) {
+		/* The name helper returns one buffer per thread: keep the first name. */
+		snprintf(via, sizeof(via), "%s", priv_doca_dev_name(&m->devs[0]->info));
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: task %p: %s mmap %p was imported through device %s, not this context's device "
 				 "%s; pass the context's device to doca_mmap_create_from_export()",
-				 ctx, (void *)t, side, (const void *)m, priv_doca_dev_name(&m->devs[0]->info),
-				 priv_doca_dev_name(&dma->ctx.dev->info));
+				 ctx, (void *)t, side, (const void *)m, via, priv_doca_dev_name(&dma->ctx.dev->info));
+	}
 	if (is_dst && !(m->access & DOCA_ACCESS_FLAG_PCI_READ_WRITE))
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: task %p: destination mmap %p was created from a read-only export (exporter pid "
