@@ -487,7 +487,8 @@ static doca_error_t open_record(const struct export_desc *d, const struct export
 	int fd, err;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->pid, (int)d->memfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A forged fd number may name a FIFO or a terminal: never block on it, never adopt it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return import_os_error(d, errno, "opening the export record of");
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(*rec)) {
@@ -511,11 +512,14 @@ static doca_error_t open_record(const struct export_desc *d, const struct export
 	}
 	if (rec->pid != d->pid || rec->start_time != d->start_time || rec->addr != d->addr || rec->len != d->len ||
 	    rec->access != d->access) {
+		doca_error_t ret = SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+					     IMP ": forged descriptor: it claims range 0x%" PRIx64 " + %" PRIu64
+						 " with rights 0x%x but exporter pid %d exported 0x%" PRIx64 " + %" PRIu64
+						 " with rights 0x%x",
+					     d->addr, d->len, d->access, (int)d->pid, rec->addr, rec->len, rec->access);
+
 		munmap((void *)rec, page_size());
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 IMP ": forged descriptor: it claims range 0x%" PRIx64 " + %" PRIu64 " with rights 0x%x "
-				 "but exporter pid %d exported 0x%" PRIx64 " + %" PRIu64 " with rights 0x%x",
-				 d->addr, d->len, d->access, (int)d->pid, rec->addr, rec->len, rec->access);
+		return ret;
 	}
 	if (atomic_load_explicit(&rec->state, memory_order_acquire) != ENGINE_PEER_LIVE) {
 		munmap((void *)rec, page_size());
