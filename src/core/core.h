@@ -140,7 +140,11 @@ struct doca_task {
 
 struct ctx_ops {
 	const char *name; /* "dma" */
-	/* IDLE -> RUNNING: allocate pools and engine queue. */
+	/*
+	 * IDLE -> RUNNING: allocate pools and engine queue. An asynchronous context (comch client)
+	 * returns DOCA_ERROR_IN_PROGRESS instead: the core moves it to STARTING, and the module
+	 * later calls priv_doca_ctx_start_done() from its events hook.
+	 */
 	doca_error_t (*start)(struct doca_ctx *ctx);
 	/* Called once the context is IDLE again: release what start allocated. */
 	void (*stopped)(struct doca_ctx *ctx);
@@ -155,6 +159,20 @@ struct ctx_ops {
 	void (*deliver)(struct doca_task *task, bool success);
 	/* After a successful copy, before deliver(): e.g. set destination data_len. */
 	void (*finish)(struct doca_task *task);
+	/*
+	 * Optional hooks for contexts with work besides task completions (comch: sockets); NULL in
+	 * DMA. None of them is on the task path.
+	 *
+	 * events:   first thing in every doca_pe_progress() visit of the context, in any state:
+	 *           handle what arrived and run the event callbacks. Returns how many things
+	 *           happened. May call priv_doca_ctx_start_done() or priv_doca_ctx_fail(). Whatever
+	 *           it leaves undone must keep a watched fd readable (priv_doca_pe_watch_fd), so
+	 *           that an armed notification handle wakes the application.
+	 * stopping: the context just left STARTING or RUNNING, after the engine cancelled what it
+	 *           had not started: stop producing events (close connections).
+	 */
+	unsigned int (*events)(struct doca_ctx *ctx);
+	void (*stopping)(struct doca_ctx *ctx);
 	/* Library object destroy hook is the library's own business. */
 };
 
@@ -167,6 +185,9 @@ struct doca_ctx {
 	doca_ctx_state_changed_callback_t state_cb;
 	union doca_data user_data;
 	bool stop_requested_by_error;
+	/* Set by the module: a failed task does not stop the context (comch: one bad peer must not
+	 * stop a server). */
+	bool keep_running_on_error;
 
 	/* Task pool (set up by the library in start through priv_doca_ctx_pool_init). */
 	uint8_t *pool;
@@ -199,6 +220,15 @@ struct doca_pe {
 	bool in_progress;
 	struct engine_notify notify;
 	bool user_handle;
+	/*
+	 * The notification handle: an epoll set holding notify.efd (written by engines) and every
+	 * fd a module watches (priv_doca_pe_watch_fd), so that traffic on them wakes a sleeping
+	 * application too. Created with the eventfd, on first request; -1 before.
+	 */
+	int epfd;
+	int *watch;
+	uint32_t nb_watch;
+	uint32_t watch_cap;
 };
 
 /* Library modules: initialise the common part of a new context (state IDLE). */
@@ -210,6 +240,27 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
  * task struct that begins with struct doca_task), and an engine queue of @depth entries.
  */
 SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth);
+/* The same with an engine chosen by the module (comch sends through its own transport). */
+SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n,
+						    uint32_t depth, const struct engine_ops *engine);
+/*
+ * Library modules, from ops->events, after ops->start returned IN_PROGRESS: the asynchronous
+ * start finished. SUCCESS: STARTING -> RUNNING. An error: STARTING -> IDLE (the module logged
+ * why). Ignored unless STARTING.
+ */
+SD_PRIV void priv_doca_ctx_start_done(struct doca_ctx *ctx, doca_error_t status);
+/*
+ * Library modules: a fatal error (the peer went away). STARTING -> IDLE at once; RUNNING ->
+ * STOPPING, every undelivered task is flushed, IDLE once drained. Ignored in other states.
+ */
+SD_PRIV void priv_doca_ctx_fail(struct doca_ctx *ctx);
+/*
+ * Library modules: make @fd part of the PE's notification handle (readable @fd = progress
+ * possible) until unwatched. Watching the same fd twice is an error; unwatching an fd that is
+ * not watched does nothing. Unwatch before closing.
+ */
+SD_PRIV doca_error_t priv_doca_pe_watch_fd(struct doca_pe *pe, int fd);
+SD_PRIV void priv_doca_pe_unwatch_fd(struct doca_pe *pe, int fd);
 /* The rejection behind priv_doca_task_alloc(): logs why and returns the error. */
 SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx);
 

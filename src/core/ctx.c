@@ -5,6 +5,14 @@
  *     ^                                                                    |
  *     +---- progress: no task in flight and every task freed --------------+
  *
+ * An asynchronous context (comch client) returns IN_PROGRESS from ops->start:
+ *
+ *   IDLE --doca_ctx_start: IN_PROGRESS--> STARTING --priv_doca_ctx_start_done(SUCCESS)--> RUNNING
+ *                                            |  \--start_done(error), priv_doca_ctx_fail()--> IDLE
+ *                                            +--doca_ctx_stop--> STOPPING
+ *
+ * Its module's events hook, run by doca_pe_progress(), finishes the start.
+ *
  * Submitted tasks sit in a per-context FIFO in submission order. An engine marks a task's job
  * done (engine_task_complete); doca_pe_progress() delivers from the FIFO head while the head is
  * done, so callbacks always run in submission order, on the PE thread, never inside submit.
@@ -122,10 +130,10 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth)
+static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
+			      const struct engine_ops *engine)
 {
 	struct engine_queue_attr attr;
-	const struct engine_ops *engine;
 	doca_error_t ret;
 	char owner[64];
 
@@ -151,7 +159,6 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 	ctx->fifo_head = ctx->fifo_tail = NULL;
 	ctx->inflight = 0;
 
-	engine = engine_default();
 	if (engine == NULL) {
 		pool_release(ctx);
 		return SD_REJECT(DOCA_ERROR_INITIALIZATION, COMP, "%s: no usable engine; set SOFTDOCA_ENGINE to one of %s",
@@ -179,6 +186,17 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 	return DOCA_SUCCESS;
 }
 
+SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth)
+{
+	return pool_init(ctx, task_size, n, depth, engine_default());
+}
+
+SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n,
+						    uint32_t depth, const struct engine_ops *engine)
+{
+	return pool_init(ctx, task_size, n, depth, engine);
+}
+
 DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 {
 	doca_error_t ret;
@@ -195,18 +213,24 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 				 "doca_pe_connect_ctx(pe, ctx) before doca_ctx_start()",
 				 priv_doca_ctx_name(ctx));
 	ret = ctx->ops->start(ctx);
+	if (ret == DOCA_ERROR_IN_PROGRESS) {
+		set_state(ctx, DOCA_CTX_STATE_STARTING);
+		return DOCA_ERROR_IN_PROGRESS;
+	}
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	set_state(ctx, DOCA_CTX_STATE_RUNNING);
 	return DOCA_SUCCESS;
 }
 
-/* RUNNING -> STOPPING: everything not yet delivered will be flushed. */
+/* RUNNING or STARTING -> STOPPING: everything not yet delivered will be flushed. */
 static void begin_stop(struct doca_ctx *ctx)
 {
 	set_state(ctx, DOCA_CTX_STATE_STOPPING);
 	if (ctx->queue != NULL)
 		ctx->engine->cancel(ctx->queue, CTX_FLUSH_STATUS);
+	if (ctx->ops->stopping != NULL)
+		ctx->ops->stopping(ctx);
 }
 
 static bool can_finish_stop(const struct doca_ctx *ctx)
@@ -234,6 +258,36 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 		return DOCA_SUCCESS;
 	}
 	return DOCA_ERROR_IN_PROGRESS;
+}
+
+SD_PRIV void priv_doca_ctx_start_done(struct doca_ctx *ctx, doca_error_t status)
+{
+	if (ctx->state != DOCA_CTX_STATE_STARTING)
+		return;
+	if (status == DOCA_SUCCESS) {
+		set_state(ctx, DOCA_CTX_STATE_RUNNING);
+		return;
+	}
+	SD_DBG(COMP, "%s: start failed with %s", priv_doca_ctx_name(ctx), doca_error_get_name(status));
+	if (ctx->ops->stopping != NULL)
+		ctx->ops->stopping(ctx);
+	to_idle(ctx);
+}
+
+SD_PRIV void priv_doca_ctx_fail(struct doca_ctx *ctx)
+{
+	switch (ctx->state) {
+	case DOCA_CTX_STATE_STARTING:
+		priv_doca_ctx_start_done(ctx, DOCA_ERROR_NOT_CONNECTED);
+		break;
+	case DOCA_CTX_STATE_RUNNING:
+		ctx->stop_requested_by_error = true;
+		begin_stop(ctx);
+		break;
+	case DOCA_CTX_STATE_IDLE:
+	case DOCA_CTX_STATE_STOPPING:
+		break;
+	}
 }
 
 DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
@@ -482,7 +536,7 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		return;
 	}
 	ctx->st_errors++;
-	if (ctx->state == DOCA_CTX_STATE_RUNNING) {
+	if (ctx->state == DOCA_CTX_STATE_RUNNING && !ctx->keep_running_on_error) {
 		/* A failed task stops the context; the remaining ones are flushed. */
 		SD_DBG(COMP, "%s: task %p failed with %s; stopping the context", priv_doca_ctx_name(ctx), (void *)task,
 		       doca_error_get_name(status));
@@ -497,8 +551,10 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 
 unsigned int ctx_progress(struct doca_ctx *ctx)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, ev = 0;
 
+	if (SD_UNLIKELY(ctx->ops->events != NULL))
+		ev = ctx->ops->events(ctx);
 	if (ctx->queue != NULL)
 		ctx->engine->poll(ctx->queue, CTX_PROGRESS_BUDGET);
 	while (n < CTX_PROGRESS_BUDGET) {
@@ -518,5 +574,5 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 		to_idle(ctx);
 		n++;
 	}
-	return n;
+	return n + ev;
 }

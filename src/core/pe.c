@@ -7,10 +7,22 @@
  * fd itself if so); an engine completing a job from another thread writes the fd when it finds
  * armed set. Both sides use sequentially consistent operations on `armed` and `done`, so a
  * completion racing with the arm is never missed.
+ *
+ * The handle the application sleeps on is an epoll set, not the eventfd itself:
+ *
+ *   handle (epoll) --+-- notify.efd     written by engines and by arming (task completions)
+ *                    +-- watched fd ... added by modules (comch: one epoll set per context
+ *                                        holding its sockets), readable when a peer sent
+ *                                        something, connected or went away
+ *
+ * Watched fds are level-triggered: progress consumes what made them readable, so after a
+ * drain only new traffic makes the handle readable again. Nested epoll sets propagate
+ * readiness, so the application may put the handle into its own epoll set.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -30,6 +42,7 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 	if (p == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	p->notify.efd = -1;
+	p->epfd = -1;
 	atomic_init(&p->notify.armed, 0);
 	*pe = p;
 	return DOCA_SUCCESS;
@@ -46,6 +59,9 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 				 (void *)pe, pe->nb_ctxs);
 	if (pe->notify.efd >= 0 && !pe->user_handle)
 		close(pe->notify.efd);
+	if (pe->epfd >= 0)
+		close(pe->epfd);
+	free(pe->watch);
 	free(pe);
 	return DOCA_SUCCESS;
 }
@@ -107,15 +123,89 @@ DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe
 	return DOCA_SUCCESS;
 }
 
+static int epoll_add_in(int epfd, int fd)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 ? 0 : -errno;
+}
+
+/* The eventfd and the epoll handle over it and every watched fd. */
 static doca_error_t ensure_efd(struct doca_pe *pe)
 {
+	int efd, epfd, rc;
+
 	if (pe->notify.efd >= 0)
 		return DOCA_SUCCESS;
-	pe->notify.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (pe->notify.efd < 0)
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0)
 		return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "progress engine %p: eventfd() failed: %s",
 				 (void *)pe, strerror(errno));
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	rc = epoll_add_in(epfd, efd);
+	for (uint32_t i = 0; rc == 0 && i < pe->nb_watch; i++)
+		rc = epoll_add_in(epfd, pe->watch[i]);
+	if (rc != 0)
+		goto fail;
+	pe->epfd = epfd;
+	pe->notify.efd = efd;
 	return DOCA_SUCCESS;
+fail:
+	if (epfd >= 0)
+		close(epfd);
+	close(efd);
+	return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "progress engine %p: cannot build the notification handle: %s",
+			 (void *)pe, strerror(-rc));
+}
+
+SD_PRIV doca_error_t priv_doca_pe_watch_fd(struct doca_pe *pe, int fd)
+{
+	int rc;
+
+	for (uint32_t i = 0; i < pe->nb_watch; i++)
+		if (pe->watch[i] == fd)
+			return SD_REJECT(DOCA_ERROR_ALREADY_EXIST, COMP, "progress engine %p already watches fd %d",
+					 (void *)pe, fd);
+	if (pe->nb_watch == pe->watch_cap) {
+		uint32_t cap = pe->watch_cap ? 2 * pe->watch_cap : 8;
+		int *w = realloc(pe->watch, cap * sizeof(*w));
+
+		if (w == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+		pe->watch = w;
+		pe->watch_cap = cap;
+	}
+	if (pe->epfd >= 0) {
+		rc = epoll_add_in(pe->epfd, fd);
+		if (rc != 0)
+			return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP,
+					 "progress engine %p: cannot add fd %d to the notification handle: %s", (void *)pe,
+					 fd, strerror(-rc));
+	} else if (pe->user_handle) {
+		SD_WARN(COMP,
+			"progress engine %p uses a handle from doca_pe_set_notification_handle(); comch traffic "
+			"will not make it readable, so keep calling doca_pe_progress() or use "
+			"doca_pe_get_notification_handle() instead",
+			(void *)pe);
+	}
+	pe->watch[pe->nb_watch++] = fd;
+	return DOCA_SUCCESS;
+}
+
+SD_PRIV void priv_doca_pe_unwatch_fd(struct doca_pe *pe, int fd)
+{
+	for (uint32_t i = 0; i < pe->nb_watch; i++) {
+		if (pe->watch[i] != fd)
+			continue;
+		if (pe->epfd >= 0)
+			(void)epoll_ctl(pe->epfd, EPOLL_CTL_DEL, fd, NULL);
+		pe->watch[i] = pe->watch[--pe->nb_watch];
+		return;
+	}
 }
 
 DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
@@ -129,7 +219,7 @@ DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *p
 	ret = ensure_efd(p);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	*handle = p->notify.efd;
+	*handle = p->user_handle ? p->notify.efd : p->epfd;
 	return DOCA_SUCCESS;
 }
 
