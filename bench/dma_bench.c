@@ -12,6 +12,13 @@
  * cold: copies walk two arenas of 16x the L3 (capped, see bench_cold_arena_bytes()).
  * qd: tasks kept in flight. Each DOCA task goes through the full API: alloc_init, submit,
  * completion callback, free.
+ *
+ * Cross-process rows (last table; `--xproc` runs only those): a forked exporter process exports
+ * its arena (b1:00.0) and sits in read() on a pipe; this process imports it (03:00.0) and
+ * copies from it with DOCA tasks. The baseline, measured in the same run against the same
+ * exporter memory, is raw process_vm_readv with one iovec per call: what a program would do by
+ * hand. Targets: >= 0.95x the raw GB/s for 64 KiB and 16 MiB tasks, <= 0.35x the raw time per
+ * copy for 64 B tasks at queue depth 64 (batching many small tasks into few calls).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,7 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,6 +132,8 @@ static int child_memcpy(size_t size, bool cold, int threads)
 struct dctx {
 	struct doca_dev *dev;
 	struct doca_pe *pe;
+	pid_t exporter; /* cross-process rows: the process owning the source arena */
+	int exporter_ctl;
 	struct doca_mmap *sm, *dm;
 	struct doca_buf_inventory *inv;
 	struct doca_dma *dma;
@@ -166,7 +178,101 @@ static void on_err(struct doca_dma_task_memcpy *task, union doca_data tud, union
 		}                                                                         \
 	} while (0)
 
-static int dctx_setup(struct dctx *d, size_t size, unsigned int qd, bool cold)
+/* ---- the exporter process of the cross-process rows ---- */
+
+struct export_msg {
+	uint64_t addr, len;
+	uint32_t desc_len;
+	uint8_t desc[256];
+};
+
+static doca_error_t open_pci(const char *pci, struct doca_dev **dev)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+	doca_error_t ret = doca_devinfo_create_list(&list, &n);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = DOCA_ERROR_NOT_FOUND;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t eq = 0;
+
+		if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq) {
+			ret = doca_dev_open(list[i], dev);
+			break;
+		}
+	}
+	doca_devinfo_destroy_list(list);
+	return ret;
+}
+
+/*
+ * Forks a process that allocates @len bytes, exports them read-only through b1:00.0 and sits in
+ * read() on a pipe until this process closes it (or dies: PR_SET_PDEATHSIG). Fills @msg.
+ * Returns the pid, the pipe in @ctl.
+ */
+static pid_t spawn_exporter(size_t len, struct export_msg *msg, int *ctl)
+{
+	int up[2], down[2];
+	pid_t pid;
+
+	if (pipe(up) != 0 || pipe(down) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct export_msg m = {0};
+		struct doca_dev *dev = NULL;
+		struct doca_mmap *mm = NULL;
+		const void *desc = NULL;
+		size_t dlen = 0;
+		uint8_t *buf;
+		char c;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(up[0]);
+		close(down[1]);
+		buf = bench_alloc(len, 0x5a);
+		if (buf == NULL || open_pci("b1:00.0", &dev) != DOCA_SUCCESS || doca_mmap_create(&mm) != DOCA_SUCCESS ||
+		    doca_mmap_set_memrange(mm, buf, len) != DOCA_SUCCESS ||
+		    doca_mmap_set_permissions(mm, DOCA_ACCESS_FLAG_PCI_READ_ONLY) != DOCA_SUCCESS ||
+		    doca_mmap_add_dev(mm, dev) != DOCA_SUCCESS || doca_mmap_start(mm) != DOCA_SUCCESS ||
+		    doca_mmap_export_pci(mm, dev, &desc, &dlen) != DOCA_SUCCESS || dlen > sizeof(m.desc))
+			_exit(1);
+		m.addr = (uint64_t)(uintptr_t)buf;
+		m.len = len;
+		m.desc_len = (uint32_t)dlen;
+		memcpy(m.desc, desc, dlen);
+		if (write(up[1], &m, sizeof(m)) != (ssize_t)sizeof(m))
+			_exit(1);
+		/* The host CPU does nothing from here on. */
+		while (read(down[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(up[1]);
+	close(down[0]);
+	if (pid < 0 || read(up[0], msg, sizeof(*msg)) != (ssize_t)sizeof(*msg)) {
+		close(up[0]);
+		close(down[1]);
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		return -1;
+	}
+	close(up[0]);
+	*ctl = down[1];
+	return pid;
+}
+
+static void reap_exporter(pid_t pid, int ctl)
+{
+	close(ctl);
+	waitpid(pid, NULL, 0);
+}
+
+static int dctx_setup_ex(struct dctx *d, size_t size, unsigned int qd, bool cold, bool remote)
 {
 	struct doca_devinfo **list;
 	uint32_t n;
@@ -174,15 +280,35 @@ static int dctx_setup(struct dctx *d, size_t size, unsigned int qd, bool cold)
 
 	memset(d, 0, sizeof(*d));
 	d->size = size;
-	if (arena_setup(&d->a, size, cold) != 0)
-		return -1;
-	TRY(doca_devinfo_create_list(&list, &n));
-	TRY(doca_dev_open(list[0], &d->dev));
-	doca_devinfo_destroy_list(list);
-	TRY(doca_mmap_create(&d->sm));
-	TRY(doca_mmap_set_memrange(d->sm, d->a.src, d->a.len));
-	TRY(doca_mmap_add_dev(d->sm, d->dev));
-	TRY(doca_mmap_start(d->sm));
+	d->exporter = -1;
+	if (remote) {
+		struct export_msg msg;
+
+		d->a.len = cold ? bench_cold_arena_bytes() : size;
+		if (d->a.len < size)
+			d->a.len = size;
+		d->a.dst = bench_alloc(d->a.len, 0);
+		if (d->a.dst == NULL)
+			return -1;
+		d->exporter = spawn_exporter(d->a.len, &msg, &d->exporter_ctl);
+		if (d->exporter < 0)
+			return -1;
+		/* The exporter's address: meaningful only to the remote mmap, never dereferenced here. */
+		d->a.src = (uint8_t *)(uintptr_t)msg.addr;
+		memset(d->a.dst, 0, d->a.len);
+		TRY(open_pci("03:00.0", &d->dev));
+		TRY(doca_mmap_create_from_export(NULL, msg.desc, msg.desc_len, d->dev, &d->sm));
+	} else {
+		if (arena_setup(&d->a, size, cold) != 0)
+			return -1;
+		TRY(doca_devinfo_create_list(&list, &n));
+		TRY(doca_dev_open(list[0], &d->dev));
+		doca_devinfo_destroy_list(list);
+		TRY(doca_mmap_create(&d->sm));
+		TRY(doca_mmap_set_memrange(d->sm, d->a.src, d->a.len));
+		TRY(doca_mmap_add_dev(d->sm, d->dev));
+		TRY(doca_mmap_start(d->sm));
+	}
 	TRY(doca_mmap_create(&d->dm));
 	TRY(doca_mmap_set_memrange(d->dm, d->a.dst, d->a.len));
 	TRY(doca_mmap_add_dev(d->dm, d->dev));
@@ -203,6 +329,11 @@ static int dctx_setup(struct dctx *d, size_t size, unsigned int qd, bool cold)
 	TRY(doca_ctx_start(doca_dma_as_ctx(d->dma)));
 	d->epfd = -1;
 	return 0;
+}
+
+static int dctx_setup(struct dctx *d, size_t size, unsigned int qd, bool cold)
+{
+	return dctx_setup_ex(d, size, qd, cold, false);
 }
 
 /* Takes a free slot, points its bufs at the next copy and submits. */
@@ -261,12 +392,12 @@ static void wait_progress(struct dctx *d, bool event)
 	}
 }
 
-static int child_doca(size_t size, unsigned int qd, bool cold, bool event)
+static int child_doca(size_t size, unsigned int qd, bool cold, bool event, bool remote)
 {
 	struct dctx d;
 	uint64_t t0, t1, c0, c1, deadline;
 
-	if (dctx_setup(&d, size, qd, cold) != 0)
+	if (dctx_setup_ex(&d, size, qd, cold, remote) != 0)
 		return 1;
 	/* Warm-up: one pass over the window (starts workers, faults nothing new). */
 	while (d.nfree > 0)
@@ -299,8 +430,65 @@ static int child_doca(size_t size, unsigned int qd, bool cold, bool event)
 	double secs = (double)(t1 - t0) / 1e9;
 	double bytes = (double)d.done * (double)size;
 
+	if (d.exporter > 0)
+		reap_exporter(d.exporter, d.exporter_ctl);
 	printf("RESULT %.6f %.6f %.6f\n", (double)d.done / secs / 1e6, bytes / secs / 1e9,
 	       (double)(c1 - c0) / 1e9 / (bytes / 1e9));
+	return 0;
+}
+
+/*
+ * The baseline of the cross-process rows: process_vm_readv from the exporter, one iovec per
+ * call, @size bytes per call (walking the arena when @cold). Prints GB/s and us per call.
+ */
+static int child_raw_pvr(size_t size, bool cold)
+{
+	size_t len = cold ? bench_cold_arena_bytes() : size, off = 0;
+	struct export_msg msg;
+	uint64_t t0, t1, calls = 0;
+	uint8_t *dst;
+	pid_t pid;
+	int ctl;
+
+	if (len < size)
+		len = size;
+	dst = bench_alloc(len, 0);
+	if (dst == NULL)
+		return 1;
+	pid = spawn_exporter(len, &msg, &ctl);
+	if (pid < 0)
+		return 1;
+	memset(dst, 0, len);
+	/* Warm-up, as the DOCA child does one pass first. */
+	for (int i = 0; i < 64; i++) {
+		struct iovec l = {dst, size}, r = {(void *)(uintptr_t)msg.addr, size};
+
+		if (process_vm_readv(pid, &l, 1, &r, 1, 0) != (ssize_t)size)
+			return 1;
+	}
+	t0 = bench_now_ns();
+	uint64_t deadline = t0 + (uint64_t)(MEASURE_SECS * 1e9);
+
+	do {
+		for (int i = 0; i < 16; i++) {
+			struct iovec l = {dst + off, size}, r = {(void *)(uintptr_t)(msg.addr + off), size};
+
+			if (process_vm_readv(pid, &l, 1, &r, 1, 0) != (ssize_t)size) {
+				perror("process_vm_readv");
+				return 1;
+			}
+			calls++;
+			if (cold) {
+				off += size;
+				if (off + size > len)
+					off = 0;
+			}
+		}
+		t1 = bench_now_ns();
+	} while (t1 < deadline);
+	reap_exporter(pid, ctl);
+	printf("RESULT %.6f %.6f 0\n", (double)calls * (double)size / (double)(t1 - t0),
+	       (double)(t1 - t0) / 1e3 / (double)calls);
 	return 0;
 }
 
@@ -347,7 +535,9 @@ static int child_main(int argc, char **argv)
 		return child_memcpy(strtoull(argv[3], NULL, 0), strcmp(argv[4], "cold") == 0, atoi(argv[5]));
 	if (strcmp(what, "doca") == 0 && argc >= 7)
 		return child_doca(strtoull(argv[3], NULL, 0), (unsigned int)atoi(argv[4]), strcmp(argv[5], "cold") == 0,
-				  strcmp(argv[6], "event") == 0);
+				  strcmp(argv[6], "event") == 0, argc >= 8 && strcmp(argv[7], "remote") == 0);
+	if (strcmp(what, "pvr") == 0 && argc >= 5)
+		return child_raw_pvr(strtoull(argv[3], NULL, 0), strcmp(argv[4], "cold") == 0);
 	if (strcmp(what, "latency") == 0)
 		return child_latency();
 #ifdef HAVE_DPDK
@@ -470,13 +660,63 @@ static void rtt_line(void)
 	printf("cross-core round trip: %s ns\n", fmt3(b, sizeof(b), &s[0], "%.0f"));
 }
 
+/*
+ * Cross-process rows: raw process_vm_readv (one iovec per call) and DOCA tasks reading a forked
+ * exporter's memory, same run, with the ratio against each target.
+ */
+static void xproc_rows(const char *const *engines, int nengines)
+{
+	static const struct {
+		size_t size;
+		unsigned int qd;
+		bool cold;
+	} rows[] = {{64, 64, false}, {65536, 64, false}, {16u << 20, 16, true}};
+
+	printf("\nCross-process: reading a forked exporter's memory (b1:00.0 -> 03:00.0); raw = process_vm_readv, one "
+	       "iovec per call\n\n");
+	printf("| size | mem | qd | raw GB/s | raw us/copy | engine | GB/s | us/task | vs raw | target |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char sz[32], qds[16], b1[160], b2[160], b3[160];
+		const char *mem = rows[i].cold ? "cold" : "hot";
+		bool small = rows[i].size < 4096;
+		struct stat3 raw[3];
+		char *rargs[] = {self_path, "--child", "pvr", sz, (char *)mem, NULL};
+
+		snprintf(sz, sizeof(sz), "%zu", rows[i].size);
+		snprintf(qds, sizeof(qds), "%u", rows[i].qd);
+		measure(NULL, rargs, raw);
+		for (int e = 0; e < nengines; e++) {
+			char *wait = (char *)(rows[i].size >= (1u << 20) ? "event" : "poll");
+			char *args[] = {self_path, "--child", "doca", sz, qds, (char *)mem, wait, "remote", NULL};
+			struct stat3 r[3];
+			double us = 0, ratio = 0;
+			bool met;
+
+			measure(engines[e], args, r);
+			if (r[0].ok)
+				us = 1.0 / r[0].med;
+			if (small)
+				ratio = raw[1].ok && r[0].ok ? us / raw[1].med : 0;
+			else
+				ratio = raw[0].ok && r[1].ok ? r[1].med / raw[0].med : 0;
+			met = r[0].ok && raw[0].ok && (small ? ratio <= 0.35 : ratio >= 0.95);
+			printf("| %s | %s | %u | %s | %s | %s | %s | %.3f | %.2fx %s | %s %s |\n", size_name(rows[i].size), mem,
+			       rows[i].qd, fmt3(b1, sizeof(b1), &raw[0], "%.2f"), fmt3(b2, sizeof(b2), &raw[1], "%.3f"),
+			       engines[e], fmt3(b3, sizeof(b3), &r[1], "%.2f"), us, ratio, small ? "time" : "GB/s",
+			       small ? "<= 0.35x time" : ">= 0.95x GB/s", met ? "met" : "MISSED");
+			fflush(stdout);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t all_sizes[] = {64, 512, 4096, 65536, 1u << 20, 16u << 20};
 	const char *engines_default[] = {"inline", "cpu", "auto"};
 	const char *engines[8];
 	int nengines = 3;
-	bool quick = false;
+	bool quick = false, xproc_only = false;
 	size_t sizes[8];
 	int nsizes = 0;
 
@@ -495,6 +735,8 @@ int main(int argc, char **argv)
 				runs = 5;
 		} else if (strcmp(argv[i], "--quick") == 0) {
 			quick = true;
+		} else if (strcmp(argv[i], "--xproc") == 0) {
+			xproc_only = true;
 		} else if (strcmp(argv[i], "--engines") == 0 && i + 1 < argc) {
 			char *save, *tok, *s = strdup(argv[++i]);
 
@@ -508,7 +750,7 @@ int main(int argc, char **argv)
 				sizes[nsizes++] = strtoull(tok, NULL, 0);
 		} else {
 			fprintf(stderr,
-				"usage: %s [--runs N] [--quick] [--engines inline,cpu,auto] [--sizes 64,4096,...]\n",
+				"usage: %s [--runs N] [--quick] [--xproc] [--engines inline,cpu,auto] [--sizes 64,4096,...]\n",
 				argv[0]);
 			return 2;
 		}
@@ -524,6 +766,10 @@ int main(int argc, char **argv)
 
 	printf("softdoca dma_bench: %d fresh process(es) per cell, median (min-max); cold arenas %zu MiB each\n", runs,
 	       bench_cold_arena_bytes() >> 20);
+	if (xproc_only) {
+		xproc_rows(engines, nengines);
+		return 0;
+	}
 	rtt_line();
 #ifdef HAVE_DPDK
 	printf("DPDK dma_skeleton: built in\n");
@@ -629,5 +875,7 @@ int main(int argc, char **argv)
 		printf("| %s | %s | %s |\n", engines[e], fmt3(b1, sizeof(b1), &r[2], "%.3f"),
 		       fmt3(b2, sizeof(b2), &r[1], "%.2f"));
 	}
+	if (!quick)
+		xproc_rows(engines, nengines);
 	return 0;
 }
