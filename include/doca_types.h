@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdint.h>
+#include <string.h> /* DOCA programs rely on DOCA headers for it (strcpy, strlen) */
 #include <linux/types.h>
 
 #include <doca_compat.h>

@@ -1,0 +1,1223 @@
+/*
+ * doca_dma_copy - copy a file between the host and the DPU with DOCA Comch and DOCA DMA.
+ *
+ *   DPU:  doca_dma_copy -f /path/on/dpu [-p 03:00.0] [-r b1:00.0] [--force]
+ *   host: doca_dma_copy -f /path/on/host [-p b1:00.0] [--force]
+ *
+ * Whichever side has the file sends it; the other side creates it (refusing to replace an
+ * existing file without --force). See dma_copy.h for the protocol.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <doca_argp.h>
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_comch.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_dma.h>
+#include <doca_error.h>
+#include <doca_log.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+#include "dma_copy.h"
+
+DOCA_LOG_REGISTER(DMA_COPY);
+
+#ifdef DOCA_ARCH_DPU
+#define ROLE_DPU 1
+#define DEFAULT_PCI "03:00.0"
+#else
+#define ROLE_DPU 0
+#define DEFAULT_PCI "b1:00.0"
+#endif
+#define DEFAULT_REP_PCI "b1:00.0"
+#define INFLIGHT 16
+#define CHUNK_MAX (8ull << 20)
+#define RING_CHUNK (1ull << 20)
+#define INBOX 4
+
+struct file_map {
+	char path[4096];
+	char tmp[4200]; /* destination only: where bytes land until verified */
+	int fd;
+	uint8_t *data;
+	uint64_t size;
+	bool is_dest;
+};
+
+struct app {
+	/* Configuration. */
+	char file[4096];
+	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char rep_pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	bool force;
+	int timeout_s;
+
+	/* DOCA objects. */
+	struct doca_dev *dev;
+	struct doca_dev_rep *rep;
+	struct doca_pe *pe;
+	struct doca_comch_server *server;
+	struct doca_comch_client *client;
+	struct doca_ctx *comch_ctx;
+	struct doca_comch_connection *conn;
+	uint32_t max_msg;
+	struct doca_mmap *local_mmap;  /* host: the exported file; DPU: the local file */
+	struct doca_mmap *remote_mmap; /* DPU: the host's export */
+	struct doca_buf_inventory *inv;
+	struct doca_dma *dma;
+
+	/* Inbox: messages copied out of the receive callback, handled by the main loop. */
+	uint8_t *inbox[INBOX];
+	uint32_t inbox_len[INBOX];
+	int inbox_head, inbox_count;
+
+	/* Transfer. */
+	struct file_map fm;
+	/* DPU receiving: chunks land in a ring of reused buffers and are written to the file. */
+	uint8_t *ring;
+	uint64_t chunk;
+	int ring_free[INFLIGHT];
+	int nfree;
+	uint64_t slot_off[INFLIGHT];
+	struct dc_sum sum; /* of the chunks received so far: completions arrive in file order */
+	uint64_t size, checksum;
+	bool file_on_host;
+	uint64_t next_off, done_bytes;
+	int inflight;
+	doca_error_t dma_error;
+	bool peer_gone, connected;
+	struct timespec t_start;
+	double last_bar;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *human(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= (1ull << 30))
+		snprintf(buf, len, "%.2f GiB", (double)bytes / (double)(1ull << 30));
+	else if (bytes >= (1ull << 20))
+		snprintf(buf, len, "%.1f MiB", (double)bytes / (double)(1ull << 20));
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%.1f KiB", (double)bytes / 1024.0);
+	else
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+	return buf;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Arguments                                                                                */
+
+static doca_error_t copy_arg(char *dst, size_t cap, const char *src, const char *what)
+{
+	if (strlen(src) >= cap) {
+		DOCA_LOG_ERR("%s is too long (%zu bytes, at most %zu)", what, strlen(src), cap - 1);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	strcpy(dst, src);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t file_cb(void *param, void *config)
+{
+	return copy_arg(((struct app *)config)->file, sizeof(((struct app *)config)->file), param, "file path");
+}
+
+static doca_error_t pci_cb(void *param, void *config)
+{
+	return copy_arg(((struct app *)config)->pci, sizeof(((struct app *)config)->pci), param, "PCI address");
+}
+
+static doca_error_t rep_cb(void *param, void *config)
+{
+	return copy_arg(((struct app *)config)->rep_pci, sizeof(((struct app *)config)->rep_pci), param,
+			"representor PCI address");
+}
+
+static doca_error_t force_cb(void *param, void *config)
+{
+	((struct app *)config)->force = *(bool *)param;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t timeout_cb(void *param, void *config)
+{
+	int t = *(int *)param;
+
+	if (t < 1 || t > 86400) {
+		DOCA_LOG_ERR("timeout %d s is outside 1..86400", t);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	((struct app *)config)->timeout_s = t;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t add_param(const char *s, const char *l, const char *desc, enum doca_argp_type type,
+			      doca_argp_param_cb_t cb, bool mandatory)
+{
+	struct doca_argp_param *p;
+	doca_error_t ret = doca_argp_param_create(&p);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (s != NULL)
+		doca_argp_param_set_short_name(p, s);
+	doca_argp_param_set_long_name(p, l);
+	doca_argp_param_set_description(p, desc);
+	doca_argp_param_set_callback(p, cb);
+	doca_argp_param_set_type(p, type);
+	if (mandatory)
+		doca_argp_param_set_mandatory(p);
+	return doca_argp_register_param(p);
+}
+
+static doca_error_t register_params(void)
+{
+	doca_error_t ret;
+
+	ret = add_param("f", "file", "file to copy (on the side that has it) or to create (on the other side)",
+			DOCA_ARGP_TYPE_STRING, file_cb, true);
+	if (ret == DOCA_SUCCESS)
+		ret = add_param("p", "pci-addr", "DOCA Comch/DMA device PCI address (default " DEFAULT_PCI ")",
+				DOCA_ARGP_TYPE_STRING, pci_cb, false);
+	if (ret == DOCA_SUCCESS)
+		ret = add_param("r", "rep-pci",
+				"representor PCI address of the host function (DPU side only, default " DEFAULT_REP_PCI
+				")",
+				DOCA_ARGP_TYPE_STRING, rep_cb, false);
+	if (ret == DOCA_SUCCESS)
+		ret = add_param(NULL, "force", "replace the destination file if it exists", DOCA_ARGP_TYPE_BOOLEAN,
+				force_cb, false);
+	if (ret == DOCA_SUCCESS)
+		ret = add_param("t", "timeout", "seconds to wait for the other side (default 60)", DOCA_ARGP_TYPE_INT,
+				timeout_cb, false);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Files                                                                                    */
+
+static doca_error_t open_source(struct file_map *fm, const char *path)
+{
+	struct stat st;
+
+	memset(fm, 0, sizeof(*fm));
+	snprintf(fm->path, sizeof(fm->path), "%s", path);
+	fm->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fm->fd < 0 || fstat(fm->fd, &st) != 0) {
+		DOCA_LOG_ERR("cannot read %s: %s", path, strerror(errno));
+		return DOCA_ERROR_IO_FAILED;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		DOCA_LOG_ERR("%s is not a regular file", path);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	fm->size = (uint64_t)st.st_size;
+	if (fm->size > 0) {
+		fm->data = mmap(NULL, fm->size, PROT_READ, MAP_SHARED | MAP_POPULATE, fm->fd, 0);
+		if (fm->data == MAP_FAILED) {
+			fm->data = NULL;
+			DOCA_LOG_ERR("cannot map %s: %s", path, strerror(errno));
+			return DOCA_ERROR_IO_FAILED;
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+/* Checks a destination can be created; fills @why on refusal. */
+static doca_error_t check_dest(const char *path, uint64_t size, bool force, char *why, size_t why_len)
+{
+	struct statvfs vfs;
+	char dir[4096], *slash;
+
+	if (access(path, F_OK) == 0 && !force) {
+		snprintf(why, why_len, "%.200s already exists; pass --force to replace it", path);
+		return DOCA_ERROR_ALREADY_EXIST;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (statvfs(dir, &vfs) != 0) {
+		snprintf(why, why_len, "cannot use directory %.200s: %.60s", dir, strerror(errno));
+		return DOCA_ERROR_IO_FAILED;
+	}
+	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < size) {
+		snprintf(why, why_len, "not enough space in %.200s: %" PRIu64 " bytes needed, %" PRIu64 " free", dir,
+			 size, (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		return DOCA_ERROR_FULL;
+	}
+	return DOCA_SUCCESS;
+}
+
+/*
+ * A destination is received into anonymous memory and written to the file once verified:
+ * copying straight into a shared file mapping costs a file-system fault per page (block
+ * allocation on first write), several times slower than write().
+ */
+static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t size, bool buffer)
+{
+	int err;
+
+	memset(fm, 0, sizeof(*fm));
+	fm->is_dest = true;
+	snprintf(fm->path, sizeof(fm->path), "%s", path);
+	snprintf(fm->tmp, sizeof(fm->tmp), "%s.partial.%d", path, (int)getpid());
+	fm->fd = open(fm->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fm->fd < 0) {
+		DOCA_LOG_ERR("cannot create %s: %s", fm->tmp, strerror(errno));
+		fm->tmp[0] = '\0';
+		return DOCA_ERROR_IO_FAILED;
+	}
+	fm->size = size;
+	if (size == 0)
+		return DOCA_SUCCESS;
+	/* Reserve the blocks now so a full disk is reported before any byte moves. */
+	err = posix_fallocate(fm->fd, 0, (off_t)size);
+	if (err != 0) {
+		DOCA_LOG_ERR("cannot reserve %" PRIu64 " bytes for %s: %s", size, path, strerror(err));
+		return err == ENOSPC ? DOCA_ERROR_FULL : DOCA_ERROR_IO_FAILED;
+	}
+	if (!buffer)
+		return DOCA_SUCCESS; /* the caller streams chunks into the file itself */
+	fm->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fm->data == MAP_FAILED) {
+		fm->data = NULL;
+		DOCA_LOG_ERR("cannot allocate %" PRIu64 " bytes for the copy: %s", size, strerror(errno));
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Verified destination: write it out and move it into place. Like cp, the data is left to the
+ * page cache (no fsync): the copy is complete and verified, durability is the file system's.
+ */
+static doca_error_t commit_dest(struct file_map *fm)
+{
+	uint64_t off = 0;
+
+	while (fm->data != NULL && off < fm->size) {
+		ssize_t n = pwrite(fm->fd, fm->data + off, fm->size - off, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			DOCA_LOG_ERR("cannot write %s: %s", fm->tmp, n < 0 ? strerror(errno) : "short write");
+			return DOCA_ERROR_IO_FAILED;
+		}
+		off += (uint64_t)n;
+	}
+	if (rename(fm->tmp, fm->path) != 0) {
+		DOCA_LOG_ERR("cannot rename %s to %s: %s", fm->tmp, fm->path, strerror(errno));
+		return DOCA_ERROR_IO_FAILED;
+	}
+	fm->tmp[0] = '\0';
+	return DOCA_SUCCESS;
+}
+
+/* Checksum of what the destination holds: its buffer, or the file written so far. */
+static uint64_t dest_checksum(const struct file_map *fm)
+{
+	uint64_t sum;
+	void *p;
+
+	if (fm->data != NULL || fm->size == 0)
+		return dma_copy_checksum(fm->data, fm->size);
+	p = mmap(NULL, fm->size, PROT_READ, MAP_SHARED | MAP_POPULATE, fm->fd, 0);
+	if (p == MAP_FAILED)
+		return ~dma_copy_checksum(NULL, 0); /* cannot match */
+	sum = dma_copy_checksum(p, fm->size);
+	munmap(p, fm->size);
+	return sum;
+}
+
+/* Releases the mapping; an unverified destination is removed, never left looking complete. */
+static void close_file(struct file_map *fm)
+{
+	if (fm->data != NULL)
+		munmap(fm->data, fm->size);
+	fm->data = NULL;
+	if (fm->fd > 0)
+		close(fm->fd);
+	fm->fd = -1;
+	if (fm->is_dest && fm->tmp[0] != '\0')
+		unlink(fm->tmp);
+	fm->tmp[0] = '\0';
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Comch                                                                                    */
+
+static void send_done(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
+{
+	(void)tud;
+	(void)cud;
+	doca_task_free(doca_comch_task_send_as_task(task));
+}
+
+static void send_failed(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
+{
+	struct app *app = cud.ptr;
+
+	(void)tud;
+	DOCA_LOG_ERR("a message to the other side failed: %s",
+		     doca_error_get_descr(doca_task_get_status(doca_comch_task_send_as_task(task))));
+	doca_task_free(doca_comch_task_send_as_task(task));
+	app->peer_gone = true;
+}
+
+static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint32_t len,
+		     struct doca_comch_connection *conn)
+{
+	struct app *app = doca_comch_connection_get_user_data(conn).ptr;
+	int slot;
+
+	(void)event;
+	if (app == NULL)
+		return;
+	if (app->inbox_count == INBOX || len > app->max_msg) {
+		DOCA_LOG_ERR("unexpected message burst from the other side (%u bytes); stopping", len);
+		app->peer_gone = true;
+		return;
+	}
+	slot = (app->inbox_head + app->inbox_count) % INBOX;
+	memcpy(app->inbox[slot], buf, len);
+	app->inbox_len[slot] = len;
+	app->inbox_count++;
+}
+
+static struct app *g_app; /* the server connect callback has no user data to carry it */
+
+static void server_connected(struct doca_comch_event_connection_status_changed *event,
+			     struct doca_comch_connection *conn, uint8_t ok)
+{
+	struct app *app = g_app;
+	union doca_data ud = {.ptr = app};
+
+	(void)event;
+	if (!ok)
+		return;
+	if (app->conn != NULL) {
+		/* One copy at a time: a second host is turned away. */
+		doca_comch_server_disconnect(app->server, conn);
+		return;
+	}
+	doca_comch_connection_set_user_data(conn, ud);
+	app->conn = conn;
+	app->connected = true;
+}
+
+static void server_disconnected(struct doca_comch_event_connection_status_changed *event,
+				struct doca_comch_connection *conn, uint8_t ok)
+{
+	struct app *app = g_app;
+
+	(void)event;
+	(void)ok;
+	if (conn == app->conn) {
+		app->conn = NULL;
+		app->peer_gone = true;
+	}
+}
+
+static void comch_state(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
+			enum doca_ctx_states next)
+{
+	struct app *app = ud.ptr;
+
+	(void)ctx;
+	if (prev == DOCA_CTX_STATE_RUNNING && next != DOCA_CTX_STATE_RUNNING)
+		app->peer_gone = true;
+	if (prev == DOCA_CTX_STATE_STARTING && next == DOCA_CTX_STATE_IDLE)
+		app->peer_gone = true;
+}
+
+static doca_error_t send_msg(struct app *app, const void *msg, uint32_t len)
+{
+	struct doca_comch_task_send *task;
+	doca_error_t ret;
+	double deadline = now_s() + app->timeout_s;
+
+	for (;;) {
+		if (app->conn == NULL)
+			return DOCA_ERROR_NOT_CONNECTED;
+		ret = ROLE_DPU ? doca_comch_server_task_send_alloc_init(app->server, app->conn, msg, len, &task) :
+				 doca_comch_client_task_send_alloc_init(app->client, app->conn, msg, len, &task);
+		if (ret == DOCA_SUCCESS) {
+			ret = doca_task_submit(doca_comch_task_send_as_task(task));
+			if (ret == DOCA_SUCCESS)
+				return DOCA_SUCCESS;
+			doca_task_free(doca_comch_task_send_as_task(task));
+		}
+		if ((ret != DOCA_ERROR_AGAIN && ret != DOCA_ERROR_NO_MEMORY) || now_s() > deadline)
+			return ret;
+		doca_pe_progress(app->pe);
+	}
+}
+
+static void send_status(struct app *app, uint16_t type, doca_error_t status, const char *text)
+{
+	struct msg_status m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, type, DMA_COPY_VERSION};
+	m.status = status;
+	m.bytes = app->done_bytes;
+	m.checksum = app->checksum;
+	if (text != NULL)
+		snprintf(m.text, sizeof(m.text), "%s", text);
+	(void)send_msg(app, &m, sizeof(m));
+}
+
+static doca_error_t open_device(struct app *app)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+	doca_error_t ret;
+
+	ret = doca_devinfo_create_list(&list, &n);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = DOCA_ERROR_NOT_FOUND;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t eq = 0;
+
+		if (doca_devinfo_is_equal_pci_addr(list[i], app->pci, &eq) == DOCA_SUCCESS && eq) {
+			ret = doca_dev_open(list[i], &app->dev);
+			break;
+		}
+	}
+	doca_devinfo_destroy_list(list);
+	if (ret == DOCA_ERROR_NOT_FOUND)
+		DOCA_LOG_ERR("no device with PCI address %s (see doca_caps --list-devs)", app->pci);
+	if (ret != DOCA_SUCCESS || !ROLE_DPU)
+		return ret;
+
+	struct doca_devinfo_rep **reps;
+
+	ret = doca_devinfo_rep_create_list(app->dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = DOCA_ERROR_NOT_FOUND;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t eq = 0;
+
+		if (doca_devinfo_rep_is_equal_pci_addr(reps[i], app->rep_pci, &eq) == DOCA_SUCCESS && eq) {
+			ret = doca_dev_rep_open(reps[i], &app->rep);
+			break;
+		}
+	}
+	doca_devinfo_rep_destroy_list(reps);
+	if (ret == DOCA_ERROR_NOT_FOUND)
+		DOCA_LOG_ERR("device %s has no representor %s (see doca_caps --list-devs)", app->pci, app->rep_pci);
+	return ret;
+}
+
+static doca_error_t comch_setup(struct app *app)
+{
+	union doca_data ud = {.ptr = app};
+	doca_error_t ret;
+
+	ret = doca_comch_cap_get_max_msg_size(doca_dev_as_devinfo(app->dev), &app->max_msg);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (app->max_msg < sizeof(struct msg_status) + 64) {
+		DOCA_LOG_ERR("device %s allows Comch messages of %u bytes, too small for DMA Copy", app->pci,
+			     app->max_msg);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	for (int i = 0; i < INBOX; i++) {
+		app->inbox[i] = malloc(app->max_msg);
+		if (app->inbox[i] == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+	}
+	ret = doca_pe_create(&app->pe);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (ROLE_DPU) {
+		ret = doca_comch_server_create(app->dev, app->rep, DMA_COPY_SERVER_NAME, &app->server);
+		if (ret != DOCA_SUCCESS)
+			return ret;
+		app->comch_ctx = doca_comch_server_as_ctx(app->server);
+		ret = doca_comch_server_set_max_msg_size(app->server, app->max_msg);
+		if (ret == DOCA_SUCCESS)
+			ret = doca_comch_server_task_send_set_conf(app->server, send_done, send_failed, 32);
+		if (ret == DOCA_SUCCESS)
+			ret = doca_comch_server_event_msg_recv_register(app->server, msg_recv);
+		if (ret == DOCA_SUCCESS)
+			ret = doca_comch_server_event_connection_status_changed_register(app->server, server_connected,
+											  server_disconnected);
+	} else {
+		ret = doca_comch_client_create(app->dev, DMA_COPY_SERVER_NAME, &app->client);
+		if (ret != DOCA_SUCCESS)
+			return ret;
+		app->comch_ctx = doca_comch_client_as_ctx(app->client);
+		ret = doca_comch_client_set_max_msg_size(app->client, app->max_msg);
+		if (ret == DOCA_SUCCESS)
+			ret = doca_comch_client_task_send_set_conf(app->client, send_done, send_failed, 32);
+		if (ret == DOCA_SUCCESS)
+			ret = doca_comch_client_event_msg_recv_register(app->client, msg_recv);
+	}
+	if (ret == DOCA_SUCCESS)
+		ret = doca_pe_connect_ctx(app->pe, app->comch_ctx);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_ctx_set_user_data(app->comch_ctx, ud);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_ctx_set_state_changed_cb(app->comch_ctx, comch_state);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = doca_ctx_start(app->comch_ctx);
+	if (ROLE_DPU)
+		return ret;
+	if (ret != DOCA_ERROR_IN_PROGRESS && ret != DOCA_SUCCESS)
+		return ret;
+	return DOCA_SUCCESS;
+}
+
+/* Progresses until the other side is there (or the timeout). */
+static doca_error_t wait_connected(struct app *app)
+{
+	double deadline = now_s() + app->timeout_s;
+
+	if (ROLE_DPU)
+		DOCA_LOG_INFO("waiting for the host (doca_dma_copy on the host side, server name '%s')",
+			      DMA_COPY_SERVER_NAME);
+	while (!app->connected) {
+		if (interrupted || app->peer_gone) {
+			DOCA_LOG_ERR("%s", interrupted ? "interrupted" :
+				     "the DPU side is not there: start doca_dma_copy on the DPU side first");
+			return DOCA_ERROR_NOT_CONNECTED;
+		}
+		if (now_s() > deadline) {
+			DOCA_LOG_ERR("no %s within %d s; start doca_dma_copy on the %s side (or raise --timeout)",
+				     ROLE_DPU ? "host connected" : "DPU side answered", app->timeout_s,
+				     ROLE_DPU ? "host" : "DPU");
+			return DOCA_ERROR_TIME_OUT;
+		}
+		if (doca_pe_progress(app->pe) == 0)
+			usleep(1000);
+		if (!ROLE_DPU) {
+			enum doca_ctx_states st;
+
+			doca_ctx_get_state(app->comch_ctx, &st);
+			if (st == DOCA_CTX_STATE_RUNNING &&
+			    doca_comch_client_get_connection(app->client, &app->conn) == DOCA_SUCCESS) {
+				union doca_data ud = {.ptr = app};
+
+				doca_comch_connection_set_user_data(app->conn, ud);
+				app->connected = true;
+			}
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+/* Waits for the next message of the other side; copies at most @cap bytes of it. */
+static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t *len, bool unbounded)
+{
+	double deadline = now_s() + app->timeout_s;
+
+	while (app->inbox_count == 0) {
+		if (interrupted)
+			return DOCA_ERROR_SHUTDOWN;
+		if (app->peer_gone)
+			return DOCA_ERROR_CONNECTION_RESET;
+		if (!unbounded && now_s() > deadline)
+			return DOCA_ERROR_TIME_OUT;
+		if (doca_pe_progress(app->pe) == 0)
+			usleep(200);
+	}
+	uint32_t n = app->inbox_len[app->inbox_head];
+
+	memcpy(out, app->inbox[app->inbox_head], n < cap ? n : cap);
+	*len = n;
+	app->inbox_head = (app->inbox_head + 1) % INBOX;
+	app->inbox_count--;
+	return DOCA_SUCCESS;
+}
+
+static bool hdr_ok(const void *msg, uint32_t len, uint16_t type, uint32_t min_len)
+{
+	const struct msg_hdr *h = msg;
+
+	return len >= min_len && h->magic == DMA_COPY_MAGIC && h->version == DMA_COPY_VERSION && h->type == type;
+}
+
+/* Reports an ERROR/unexpected message as text; returns the status to exit with. */
+static doca_error_t peer_error(const void *msg, uint32_t len)
+{
+	const struct msg_status *s = msg;
+
+	if (hdr_ok(msg, len, MSG_ERROR, sizeof(*s))) {
+		DOCA_LOG_ERR("the other side refused: %.*s", (int)sizeof(s->text), s->text);
+		return s->status != 0 ? (doca_error_t)s->status : DOCA_ERROR_UNKNOWN;
+	}
+	DOCA_LOG_ERR("unexpected or malformed message from the other side (%u bytes)", len);
+	return DOCA_ERROR_UNEXPECTED;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* DMA (DPU side)                                                                           */
+
+static void progress_bar(struct app *app, bool final)
+{
+	double t = now_s(), el;
+	char a[32], b[32];
+
+	if (!isatty(STDERR_FILENO) || (!final && t - app->last_bar < 0.1))
+		return;
+	app->last_bar = t;
+	el = (double)(t - ((double)app->t_start.tv_sec + (double)app->t_start.tv_nsec * 1e-9));
+	double rate = el > 0 ? (double)app->done_bytes / el : 0;
+	double pct = app->size ? 100.0 * (double)app->done_bytes / (double)app->size : 100.0;
+	double eta = rate > 0 ? (double)(app->size - app->done_bytes) / rate : 0;
+	int fill = (int)(pct / 5);
+
+	fprintf(stderr, "\r[%.*s%*s] %5.1f%% %s / %s  %.2f GB/s  ETA %d:%02d%s", fill, "####################",
+		20 - fill, "", pct, human(app->done_bytes, a, sizeof(a)), human(app->size, b, sizeof(b)), rate / 1e9,
+		(int)eta / 60, (int)eta % 60, final ? "\n" : "");
+}
+
+static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
+{
+	struct app *app = cud.ptr;
+
+	if (app->ring != NULL) {
+		/* tud: ring slot << 32 | length */
+		int slot = (int)(tud.u64 >> 32);
+		uint64_t len = tud.u64 & 0xffffffffu, done = 0;
+
+		while (done < len) {
+			ssize_t n = pwrite(app->fm.fd, app->ring + (uint64_t)slot * app->chunk + done, len - done,
+					   (off_t)(app->slot_off[slot] + done));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				DOCA_LOG_ERR("cannot write %s: %s", app->fm.tmp, n < 0 ? strerror(errno) : "short write");
+				app->dma_error = DOCA_ERROR_IO_FAILED;
+				break;
+			}
+			done += (uint64_t)n;
+		}
+		dc_sum_update(&app->sum, app->ring + (uint64_t)slot * app->chunk, len);
+		app->ring_free[app->nfree++] = slot;
+		app->done_bytes += len;
+	} else {
+		app->done_bytes += tud.u64;
+	}
+	doca_buf_dec_refcount((struct doca_buf *)doca_dma_task_memcpy_get_src(task), NULL);
+	doca_buf_dec_refcount(doca_dma_task_memcpy_get_dst(task), NULL);
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
+	app->inflight--;
+}
+
+static void dma_err(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
+{
+	struct app *app = cud.ptr;
+	doca_error_t st = doca_task_get_status(doca_dma_task_memcpy_as_task(task));
+
+	if (app->ring != NULL)
+		app->ring_free[app->nfree++] = (int)(tud.u64 >> 32);
+	if (app->dma_error == DOCA_SUCCESS) {
+		app->dma_error = st;
+		DOCA_LOG_ERR("DMA of the file failed: %s", doca_error_get_descr(st));
+	}
+	doca_buf_dec_refcount((struct doca_buf *)doca_dma_task_memcpy_get_src(task), NULL);
+	doca_buf_dec_refcount(doca_dma_task_memcpy_get_dst(task), NULL);
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
+	app->inflight--;
+}
+
+static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
+{
+	union doca_data ud = {.ptr = app};
+	doca_error_t ret;
+
+	ret = doca_mmap_create_from_export(NULL, exp->desc, exp->desc_len, app->dev, &app->remote_mmap);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (app->fm.is_dest) {
+		uint64_t max_size = 0;
+
+		doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(app->dev), &max_size);
+		app->chunk = max_size < RING_CHUNK ? max_size : RING_CHUNK;
+		app->ring = aligned_alloc(4096, (size_t)app->chunk * INFLIGHT);
+		if (app->ring == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+		memset(app->ring, 0, (size_t)app->chunk * INFLIGHT); /* fault it in once, reuse it */
+		for (int i = 0; i < INFLIGHT; i++)
+			app->ring_free[i] = i;
+		app->nfree = INFLIGHT;
+		dc_sum_init(&app->sum);
+	}
+	ret = doca_mmap_create(&app->local_mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_memrange(app->local_mmap, app->fm.is_dest ? app->ring : app->fm.data,
+					     app->fm.is_dest ? (size_t)app->chunk * INFLIGHT : app->size);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_permissions(app->local_mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_add_dev(app->local_mmap, app->dev);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_start(app->local_mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_buf_inventory_create(2 * INFLIGHT, &app->inv);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_buf_inventory_start(app->inv);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_dma_create(app->dev, &app->dma);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = doca_pe_connect_ctx(app->pe, doca_dma_as_ctx(app->dma));
+	if (ret == DOCA_SUCCESS)
+		ret = doca_dma_task_memcpy_set_conf(app->dma, dma_ok, dma_err, INFLIGHT);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_ctx_set_user_data(doca_dma_as_ctx(app->dma), ud);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_ctx_start(doca_dma_as_ctx(app->dma));
+	return ret;
+}
+
+/* Moves the whole file: chunks of at most max_buf_size, INFLIGHT of them at a time. */
+static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
+{
+	uint64_t max_size = 0, chunk;
+	doca_error_t ret;
+
+	ret = doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(app->dev), &max_size);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	chunk = app->ring != NULL ? app->chunk : (max_size < CHUNK_MAX ? max_size : CHUNK_MAX);
+	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
+	while ((app->next_off < app->size || app->inflight > 0) && app->dma_error == DOCA_SUCCESS) {
+		while (app->next_off < app->size && app->inflight < INFLIGHT) {
+			uint64_t len = app->size - app->next_off < chunk ? app->size - app->next_off : chunk;
+			uint8_t *local = app->fm.data + app->next_off;
+			void *remote = (void *)(uintptr_t)(remote_addr + app->next_off);
+			struct doca_buf *src, *dst;
+			struct doca_dma_task_memcpy *task;
+			union doca_data tud = {.u64 = len};
+			int slot = -1;
+
+			if (app->ring != NULL) {
+				if (app->nfree == 0)
+					break;
+				slot = app->ring_free[--app->nfree];
+				local = app->ring + (uint64_t)slot * app->chunk;
+				app->slot_off[slot] = app->next_off;
+				tud.u64 = ((uint64_t)slot << 32) | len;
+			}
+
+			if (app->file_on_host) {
+				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
+				if (ret == DOCA_SUCCESS)
+					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len, &dst);
+			} else {
+				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->local_mmap, local, len, &src);
+				if (ret == DOCA_SUCCESS)
+					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->remote_mmap, remote, len,
+										 &dst);
+			}
+			if (ret != DOCA_SUCCESS)
+				return ret;
+			ret = doca_dma_task_memcpy_alloc_init(app->dma, src, dst, tud, &task);
+			if (ret == DOCA_SUCCESS)
+				ret = doca_task_submit(doca_dma_task_memcpy_as_task(task));
+			if (ret == DOCA_ERROR_AGAIN) {
+				doca_task_free(doca_dma_task_memcpy_as_task(task));
+				doca_buf_dec_refcount(src, NULL);
+				doca_buf_dec_refcount(dst, NULL);
+				if (slot >= 0)
+					app->ring_free[app->nfree++] = slot;
+				break;
+			}
+			if (ret != DOCA_SUCCESS)
+				return ret;
+			app->inflight++;
+			app->next_off += len;
+		}
+		doca_pe_progress(app->pe);
+		progress_bar(app, false);
+		if (interrupted)
+			return DOCA_ERROR_SHUTDOWN;
+		if (app->peer_gone && app->inflight == 0 && app->next_off < app->size)
+			return DOCA_ERROR_CONNECTION_RESET;
+	}
+	progress_bar(app, true);
+	return app->dma_error;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The two roles                                                                            */
+
+static void summary(struct app *app, double secs, const char *dir)
+{
+	char a[32];
+
+	printf("doca_dma_copy: %s %s (%" PRIu64 " bytes) %s in %.3f s, %.2f GB/s, checksum %016" PRIx64 " verified\n",
+	       app->fm.is_dest ? "received" : "sent", human(app->size, a, sizeof(a)), app->size, dir, secs,
+	       secs > 0 ? (double)app->size / secs / 1e9 : 0.0, app->checksum);
+}
+
+static doca_error_t run_dpu(struct app *app)
+{
+	union {
+		struct msg_start start;
+		struct msg_status status;
+		uint8_t raw[65536];
+	} *m = malloc(sizeof(*m));
+	struct msg_start reply;
+	char why[300];
+	uint32_t len;
+	double t0;
+	doca_error_t ret;
+
+	if (m == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	ret = wait_msg(app, m, sizeof(*m), &len, true);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	if (!hdr_ok(m, len, MSG_START, sizeof(struct msg_start))) {
+		ret = peer_error(m, len);
+		goto out;
+	}
+	app->file_on_host = m->start.file_on_host;
+	if (app->file_on_host) {
+		app->size = m->start.size;
+		app->checksum = m->start.checksum;
+		ret = check_dest(app->file, app->size, app->force, why, sizeof(why));
+		if (ret == DOCA_SUCCESS)
+			ret = open_dest(&app->fm, app->file, app->size, false);
+		if (ret != DOCA_SUCCESS) {
+			if (ret != DOCA_ERROR_ALREADY_EXIST && ret != DOCA_ERROR_FULL)
+				snprintf(why, sizeof(why), "cannot create %.200s on the DPU side", app->file);
+			DOCA_LOG_ERR("%s", why);
+			send_status(app, MSG_ERROR, ret, why);
+			goto out;
+		}
+	} else {
+		if (access(app->file, R_OK) != 0) {
+			snprintf(why, sizeof(why), "%.200s exists neither on the host nor on the DPU side", app->file);
+			DOCA_LOG_ERR("%s", why);
+			ret = DOCA_ERROR_NOT_FOUND;
+			send_status(app, MSG_ERROR, ret, why);
+			goto out;
+		}
+		ret = open_source(&app->fm, app->file);
+		if (ret != DOCA_SUCCESS) {
+			send_status(app, MSG_ERROR, ret, "cannot read the file on the DPU side");
+			goto out;
+		}
+		app->size = app->fm.size;
+		app->checksum = dma_copy_checksum(app->fm.data, app->size);
+	}
+	reply = (struct msg_start){.hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION},
+				   .file_on_host = app->file_on_host,
+				   .size = app->size,
+				   .checksum = app->checksum};
+	ret = send_msg(app, &reply, sizeof(reply));
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	ret = wait_msg(app, m, sizeof(*m), &len, false);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	if (!hdr_ok(m, len, MSG_EXPORT, sizeof(struct msg_export)) ||
+	    ((struct msg_export *)m)->desc_len > len - sizeof(struct msg_export)) {
+		ret = peer_error(m, len);
+		goto out;
+	}
+	t0 = now_s();
+	if (app->size > 0) {
+		const struct msg_export *exp = (const struct msg_export *)m;
+
+		if (exp->len != app->size) {
+			ret = DOCA_ERROR_INVALID_VALUE;
+			send_status(app, MSG_ERROR, ret, "exported length differs from the file size");
+			goto out;
+		}
+		double t1;
+
+		ret = dma_setup(app, exp);
+		t1 = now_s();
+		if (ret == DOCA_SUCCESS)
+			ret = dma_run(app, exp->addr);
+		DOCA_LOG_DBG("set-up %.3f s, DMA %.3f s (%.2f GB/s)", t1 - t0, now_s() - t1,
+			     (double)app->size / (now_s() - t1) / 1e9);
+		if (ret != DOCA_SUCCESS) {
+			snprintf(why, sizeof(why), "DMA on the DPU side failed: %.200s", doca_error_get_descr(ret));
+			send_status(app, MSG_ERROR, ret, why);
+			goto out;
+		}
+	}
+	if (app->fm.is_dest && (app->ring != NULL ? dc_sum_final(&app->sum) : dest_checksum(&app->fm)) != app->checksum) {
+		ret = DOCA_ERROR_UNEXPECTED;
+		send_status(app, MSG_ERROR, ret, "checksum mismatch on the DPU side");
+		DOCA_LOG_ERR("checksum mismatch: the received file differs from the host's");
+		goto out;
+	}
+	app->done_bytes = app->size;
+	DOCA_LOG_DBG("verified at %.3f s", now_s() - t0);
+	send_status(app, MSG_DONE, DOCA_SUCCESS, NULL);
+	ret = wait_msg(app, m, sizeof(*m), &len, false);
+	DOCA_LOG_DBG("host answered at %.3f s", now_s() - t0);
+	if (ret == DOCA_SUCCESS && !hdr_ok(m, len, MSG_RESULT, sizeof(struct msg_status)))
+		ret = peer_error(m, len);
+	if (ret == DOCA_SUCCESS && m->status.status != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("the host reports: %.*s", (int)sizeof(m->status.text), m->status.text);
+		ret = (doca_error_t)m->status.status;
+	}
+	if (ret == DOCA_SUCCESS && app->fm.is_dest)
+		ret = commit_dest(&app->fm);
+	if (ret == DOCA_SUCCESS)
+		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
+out:
+	if (ret == DOCA_ERROR_CONNECTION_RESET)
+		DOCA_LOG_ERR("the host went away before the copy finished");
+	free(m);
+	return ret;
+}
+
+static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32_t cap, uint32_t *len)
+{
+	const void *desc;
+	size_t desc_len;
+	uint32_t access = app->file_on_host ? DOCA_ACCESS_FLAG_PCI_READ_ONLY : DOCA_ACCESS_FLAG_PCI_READ_WRITE;
+	doca_error_t ret;
+
+	*exp = (struct msg_export){.hdr = {DMA_COPY_MAGIC, MSG_EXPORT, DMA_COPY_VERSION}};
+	*len = sizeof(*exp);
+	if (app->size == 0)
+		return DOCA_SUCCESS;
+	ret = doca_mmap_create(&app->local_mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_memrange(app->local_mmap, app->fm.data, app->size);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_permissions(app->local_mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | access);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_add_dev(app->local_mmap, app->dev);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_start(app->local_mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_export_pci(app->local_mmap, app->dev, &desc, &desc_len);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (sizeof(*exp) + desc_len > cap) {
+		DOCA_LOG_ERR("the export descriptor (%zu bytes) does not fit a Comch message of %u bytes", desc_len,
+			     cap);
+		return DOCA_ERROR_TOO_BIG;
+	}
+	exp->addr = (uint64_t)(uintptr_t)app->fm.data;
+	exp->len = app->size;
+	exp->desc_len = (uint32_t)desc_len;
+	memcpy(exp->desc, desc, desc_len);
+	*len = (uint32_t)(sizeof(*exp) + desc_len);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t run_host(struct app *app)
+{
+	union {
+		struct msg_start start;
+		struct msg_status status;
+		struct msg_export exp;
+		uint8_t raw[65536];
+	} *m = malloc(sizeof(*m));
+	struct msg_start start;
+	char why[300];
+	uint32_t len;
+	double t0 = now_s();
+	doca_error_t ret;
+
+	if (m == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	app->file_on_host = access(app->file, F_OK) == 0;
+	if (app->file_on_host) {
+		ret = open_source(&app->fm, app->file);
+		if (ret != DOCA_SUCCESS)
+			goto out;
+		app->size = app->fm.size;
+		app->checksum = dma_copy_checksum(app->fm.data, app->size);
+	}
+	start = (struct msg_start){.hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION},
+				   .file_on_host = app->file_on_host,
+				   .size = app->size,
+				   .checksum = app->checksum};
+	ret = send_msg(app, &start, sizeof(start));
+	if (ret == DOCA_SUCCESS)
+		ret = wait_msg(app, m, sizeof(*m), &len, false);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	if (!hdr_ok(m, len, MSG_START, sizeof(struct msg_start))) {
+		ret = peer_error(m, len);
+		goto out;
+	}
+	if (!app->file_on_host) {
+		app->size = m->start.size;
+		app->checksum = m->start.checksum;
+		ret = check_dest(app->file, app->size, app->force, why, sizeof(why));
+		if (ret == DOCA_SUCCESS)
+			ret = open_dest(&app->fm, app->file, app->size, true);
+		if (ret != DOCA_SUCCESS) {
+			if (ret == DOCA_ERROR_ALREADY_EXIST || ret == DOCA_ERROR_FULL)
+				DOCA_LOG_ERR("%s", why);
+			send_status(app, MSG_ERROR, ret, "the host cannot create the destination file");
+			goto out;
+		}
+	}
+	ret = export_local(app, &m->exp, app->max_msg, &len);
+	if (ret != DOCA_SUCCESS) {
+		send_status(app, MSG_ERROR, ret, "the host cannot export its memory");
+		goto out;
+	}
+	ret = send_msg(app, &m->exp, len);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	/* The DPU moves the bytes; this side only waits (however long the file takes). */
+	ret = wait_msg(app, m, sizeof(*m), &len, true);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	if (!hdr_ok(m, len, MSG_DONE, sizeof(struct msg_status))) {
+		ret = peer_error(m, len);
+		goto out;
+	}
+	if (app->fm.is_dest && dma_copy_checksum(app->fm.data, app->size) != app->checksum) {
+		ret = DOCA_ERROR_UNEXPECTED;
+		DOCA_LOG_ERR("checksum mismatch: the received file differs from the DPU's");
+		send_status(app, MSG_RESULT, ret, "checksum mismatch on the host side");
+		goto out;
+	}
+	if (app->fm.is_dest)
+		ret = commit_dest(&app->fm);
+	app->done_bytes = app->size;
+	send_status(app, MSG_RESULT, ret, ret == DOCA_SUCCESS ? NULL : "the host could not write the file");
+	/* Let the result reach the DPU before the connection closes. */
+	for (int i = 0; i < 100; i++)
+		doca_pe_progress(app->pe);
+	if (ret == DOCA_SUCCESS)
+		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
+out:
+	if (ret == DOCA_ERROR_CONNECTION_RESET)
+		DOCA_LOG_ERR("the DPU side went away before the copy finished");
+	free(m);
+	return ret;
+}
+
+static void teardown(struct app *app)
+{
+	if (app->dma != NULL) {
+		if (doca_ctx_stop(doca_dma_as_ctx(app->dma)) == DOCA_ERROR_IN_PROGRESS) {
+			enum doca_ctx_states st = DOCA_CTX_STATE_STOPPING;
+
+			for (int i = 0; i < 100000 && st != DOCA_CTX_STATE_IDLE; i++) {
+				doca_pe_progress(app->pe);
+				doca_ctx_get_state(doca_dma_as_ctx(app->dma), &st);
+			}
+		}
+		doca_dma_destroy(app->dma);
+	}
+	if (app->inv != NULL)
+		doca_buf_inventory_destroy(app->inv);
+	if (app->remote_mmap != NULL)
+		doca_mmap_destroy(app->remote_mmap);
+	if (app->local_mmap != NULL)
+		doca_mmap_destroy(app->local_mmap);
+	free(app->ring);
+	if (app->comch_ctx != NULL) {
+		enum doca_ctx_states st;
+
+		if (doca_ctx_stop(app->comch_ctx) == DOCA_ERROR_IN_PROGRESS) {
+			for (int i = 0; i < 100000; i++) {
+				doca_pe_progress(app->pe);
+				if (doca_ctx_get_state(app->comch_ctx, &st) == DOCA_SUCCESS && st == DOCA_CTX_STATE_IDLE)
+					break;
+			}
+		}
+		if (app->server != NULL)
+			doca_comch_server_destroy(app->server);
+		if (app->client != NULL)
+			doca_comch_client_destroy(app->client);
+	}
+	if (app->pe != NULL)
+		doca_pe_destroy(app->pe);
+	if (app->rep != NULL)
+		doca_dev_rep_close(app->rep);
+	if (app->dev != NULL)
+		doca_dev_close(app->dev);
+	close_file(&app->fm);
+	for (int i = 0; i < INBOX; i++)
+		free(app->inbox[i]);
+}
+
+int main(int argc, char **argv)
+{
+	static struct app app;
+	struct doca_log_backend *sdk_log;
+	struct sigaction sa = {.sa_handler = on_signal};
+	doca_error_t ret;
+
+	app.fm.fd = -1;
+	snprintf(app.pci, sizeof(app.pci), "%s", DEFAULT_PCI);
+	snprintf(app.rep_pci, sizeof(app.rep_pci), "%s", DEFAULT_REP_PCI);
+	app.timeout_s = 60;
+	g_app = &app;
+	if (doca_log_backend_create_standard() != DOCA_SUCCESS ||
+	    doca_log_backend_create_with_file_sdk(stderr, &sdk_log) != DOCA_SUCCESS ||
+	    doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING) != DOCA_SUCCESS)
+		return EXIT_FAILURE;
+	if (doca_argp_init(NULL, &app) != DOCA_SUCCESS)
+		return EXIT_FAILURE;
+	if (register_params() != DOCA_SUCCESS || doca_argp_start(argc, argv) != DOCA_SUCCESS) {
+		doca_argp_destroy();
+		return EXIT_FAILURE;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	ret = open_device(&app);
+	if (ret == DOCA_SUCCESS)
+		ret = comch_setup(&app);
+	if (ret == DOCA_SUCCESS)
+		ret = wait_connected(&app);
+	if (ret == DOCA_SUCCESS)
+		ret = ROLE_DPU ? run_dpu(&app) : run_host(&app);
+	if (ret != DOCA_SUCCESS)
+		DOCA_LOG_ERR("DMA copy failed: %s", doca_error_get_descr(ret));
+	teardown(&app);
+	doca_argp_destroy();
+	return ret == DOCA_SUCCESS ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,85 @@
+/*
+ * dma_copy.h - softdoca's DMA Copy application: copy a file between the host and the DPU.
+ *
+ * The same program runs on both sides; the personality it was built with (DOCA_ARCH_DPU or
+ * DOCA_ARCH_HOST) decides its role. The side that has the file is the source.
+ *
+ *   host (Comch client)                               DPU (Comch server)
+ *   START {file_on_host, size, checksum}  ─────────▶  checks its side (exists? --force? space?)
+ *                                         ◀─────────  START {size, checksum}  (or ERROR)
+ *   map the file (or a new file), export
+ *   EXPORT {addr, len, descriptor}        ─────────▶  import; DMA in chunks <= max_buf_size,
+ *                                                     several in flight, progress bar
+ *                                         ◀─────────  DONE {bytes, checksum}  (or ERROR)
+ *   verify, rename into place
+ *   RESULT {status}                       ─────────▶  rename into place (if destination)
+ *
+ * A destination is written under a temporary name and renamed only after its checksum matched,
+ * so a failed or interrupted copy never leaves a file that looks complete.
+ */
+#ifndef DMA_COPY_H_
+#define DMA_COPY_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DMA_COPY_MAGIC 0x53444d43u /* "SDMC" */
+#define DMA_COPY_VERSION 1
+#define DMA_COPY_SERVER_NAME "doca_dma_copy"
+
+enum dma_copy_msg_type {
+	MSG_START = 1,
+	MSG_EXPORT = 2,
+	MSG_DONE = 3,
+	MSG_RESULT = 4,
+	MSG_ERROR = 5,
+};
+
+struct msg_hdr {
+	uint32_t magic;
+	uint16_t type;
+	uint16_t version;
+};
+
+struct msg_start {
+	struct msg_hdr hdr;
+	uint8_t file_on_host;
+	uint8_t pad[7];
+	uint64_t size;
+	uint64_t checksum; /* of the source file; 0 from the destination side */
+};
+
+struct msg_export {
+	struct msg_hdr hdr;
+	uint64_t addr;
+	uint64_t len;
+	uint32_t desc_len;
+	uint32_t pad;
+	uint8_t desc[]; /* desc_len bytes */
+};
+
+struct msg_status {
+	struct msg_hdr hdr;
+	int32_t status; /* doca_error_t */
+	uint32_t pad;
+	uint64_t bytes;
+	uint64_t checksum;
+	char text[200]; /* NUL-terminated reason when status != 0 */
+};
+
+/* 64-bit checksum of a byte range (four independent lanes, so it runs at memory speed). */
+uint64_t dma_copy_checksum(const void *data, size_t len);
+
+/* The same checksum computed piece by piece, in order. */
+struct dc_sum {
+	uint64_t v[4];
+	uint64_t total;
+	unsigned char buf[32];
+	size_t pending;
+};
+void dc_sum_init(struct dc_sum *s);
+void dc_sum_update(struct dc_sum *s, const void *data, size_t len);
+uint64_t dc_sum_final(const struct dc_sum *s);
+
+#endif /* DMA_COPY_H_ */

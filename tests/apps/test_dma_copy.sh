@@ -1,0 +1,94 @@
+#!/bin/sh
+# doca_dma_copy end to end: a DPU-side and a host-side process on this machine copy files both
+# ways through Comch and cross-process DMA, and every failure ends cleanly.
+# usage: test_dma_copy.sh <dpu doca_dma_copy> <host doca_dma_copy>
+set -u
+dpu=$1; host=$2
+tmp=$(mktemp -d)
+export XDG_RUNTIME_DIR=$tmp/run   # a private Comch rendezvous directory for this test
+mkdir -p "$tmp/run" "$tmp/h" "$tmp/d"
+chmod 700 "$tmp/run"
+pids=""
+cleanup() { for p in $pids; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; for f in "$tmp"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -5 "$f"; }; done; exit 1; }
+n=0
+
+# run_pair <name> <dpu args...> -- <host args...>: both sides; sets rc_dpu rc_host
+run_pair() {
+	name=$1; shift
+	dargs=""; while [ "$1" != "--" ]; do dargs="$dargs $1"; shift; done; shift
+	# shellcheck disable=SC2086
+	"$dpu" -t 30 $dargs >"$tmp/$name.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	# shellcheck disable=SC2086
+	"$host" -t 30 "$@" >"$tmp/$name.host.log" 2>&1
+	rc_host=$?
+	wait $dp; rc_dpu=$?
+	n=$((n + 1))
+}
+
+make_file() { head -c "$2" /dev/urandom > "$1"; }
+
+# Both directions, sizes around every boundary.
+for size in 0 1 4095 4097 1048576 3000001; do
+	make_file "$tmp/h/src" $size
+	rm -f "$tmp/d/dst"
+	run_pair "h2d-$size" -f "$tmp/d/dst" -- -f "$tmp/h/src"
+	[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "host->DPU $size bytes: host $rc_host, dpu $rc_dpu"
+	cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "host->DPU $size bytes: files differ"
+
+	make_file "$tmp/d/src" $size
+	rm -f "$tmp/h/dst"
+	run_pair "d2h-$size" -f "$tmp/d/src" -- -f "$tmp/h/dst"
+	[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "DPU->host $size bytes: host $rc_host, dpu $rc_dpu"
+	cmp -s "$tmp/d/src" "$tmp/h/dst" || fail "DPU->host $size bytes: files differ"
+done
+grep -q "verified" "$tmp/h2d-1048576.host.log" || fail "no summary line"
+
+# Destination exists: refused without --force, replaced with it.
+make_file "$tmp/h/src" 5000
+echo old > "$tmp/d/dst"
+run_pair exists -f "$tmp/d/dst" -- -f "$tmp/h/src"
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "existing destination must be refused"
+grep -q -- "--force" "$tmp/exists.dpu.log" || fail "refusal does not mention --force"
+[ "$(cat "$tmp/d/dst")" = old ] || fail "refused copy changed the destination"
+run_pair force -f "$tmp/d/dst" --force -- -f "$tmp/h/src"
+[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "--force copy"
+cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "--force copy differs"
+
+# The file exists on neither side.
+run_pair missing -f "$tmp/d/nothing" -- -f "$tmp/h/nothing"
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "missing file must fail on both sides"
+[ ! -e "$tmp/d/nothing" ] && [ ! -e "$tmp/h/nothing" ] || fail "missing-file run created a file"
+
+# A small max_buf_size forces many chunks.
+printf '[profile default]\nmax_buf_size = 4K\n' > "$tmp/small.cfg"
+make_file "$tmp/h/src" 1000003
+rm -f "$tmp/d/dst"
+SOFTDOCA_CONFIG=$tmp/small.cfg run_pair chunks -f "$tmp/d/dst" -- -f "$tmp/h/src"
+[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "4 KiB chunks: host $rc_host, dpu $rc_dpu"
+cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "4 KiB chunks: files differ"
+
+# Killing either side mid-transfer: the other side fails, no complete-looking file remains.
+# 64-byte chunks make the copy slow enough (half a million tasks) to be caught in the middle.
+printf '[profile default]\nmax_buf_size = 64\n' > "$tmp/slow.cfg"
+make_file "$tmp/h/big" 33554432
+for victim in host dpu; do
+	rm -f "$tmp/d/dst" "$tmp/d"/dst.partial.*
+	SOFTDOCA_CONFIG=$tmp/slow.cfg "$dpu" -t 30 -f "$tmp/d/dst" >"$tmp/kill-$victim.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	SOFTDOCA_CONFIG=$tmp/slow.cfg "$host" -t 30 -f "$tmp/h/big" >"$tmp/kill-$victim.host.log" 2>&1 &
+	hp=$!; pids="$pids $hp"
+	# Wait until the DMA is under way (the partial file exists), at most 20 s.
+	i=0; while [ $i -lt 200 ] && ! ls "$tmp/d"/dst.partial.* >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.2
+	if [ $victim = host ]; then kill -9 $hp; wait $hp; wait $dp; rc=$?; else kill -9 $dp; wait $dp; wait $hp; rc=$?; fi
+	[ $rc != 0 ] || fail "killing the $victim: the other side reported success"
+	[ ! -e "$tmp/d/dst" ] || fail "killing the $victim left a complete-looking destination"
+	if [ $victim = host ]; then
+		ls "$tmp/d"/dst.partial.* >/dev/null 2>&1 && fail "the DPU side left its partial file"
+	fi
+	n=$((n + 1))
+done
+echo "doca_dma_copy: $n scenarios passed"
