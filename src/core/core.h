@@ -33,6 +33,7 @@
 #include "engine.h"
 #include "sd_internal.h"
 #include "topology.h"
+#include "trace.h"
 
 /* ---- devices ---- */
 
@@ -135,6 +136,8 @@ struct doca_task {
 	/* Set while the task runs as a node of a graph instance: completion goes to the graph. */
 	struct doca_graph_instance *graph_inst;
 	uint32_t graph_node;
+	uint64_t trace_id;     /* this submission, for SOFTDOCA_TRACE */
+	uint64_t fault_due_ns; /* SOFTDOCA_FAULT delay: not delivered before this time */
 	struct engine_job job;
 };
 
@@ -277,6 +280,7 @@ static inline doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doc
 	t->status = DOCA_SUCCESS;
 	ctx->nb_allocated++;
 	*task = t;
+	TRACE(TR_ALLOC, ctx, (uint64_t)(uintptr_t)t, 0, 0);
 	return DOCA_SUCCESS;
 }
 /* Human name of a context for log lines: "dma 0x1234 on 03:00.0". */
@@ -287,6 +291,9 @@ struct fault_config;
 bool fault_enabled(void);
 bool fault_submit_again(void);
 doca_error_t fault_complete_status(void);
+/* When the task submitted now may be delivered at the earliest (ns, fault_now_ns clock); 0 = no delay. */
+uint64_t fault_delay_ns(void);
+uint64_t fault_now_ns(void);
 
 /* graph.c: a task that ran as a graph node finished (called from progress). */
 struct doca_graph_instance;

@@ -180,6 +180,7 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 	}
 	ctx->engine = engine;
 	ctx->fault = fault_enabled();
+	trace_init();
 	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = 0;
 	ctx->st_inflight_hwm = 0;
 	SD_DBG(COMP, "%s: %u tasks, engine %s, queue depth %u", priv_doca_ctx_name(ctx), n, engine->name, depth);
@@ -384,7 +385,10 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 	task->next = ctx->free_tasks;
 	ctx->free_tasks = task;
 	ctx->nb_allocated--;
+	TRACE(TR_FREE, ctx, (uint64_t)(uintptr_t)task, 0, 0);
 }
+
+static atomic_uint_least64_t trace_seq;
 
 static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
 {
@@ -397,6 +401,12 @@ static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
 	task->state = TASK_SUBMITTED;
 	if (++ctx->inflight > ctx->st_inflight_hwm)
 		ctx->st_inflight_hwm = ctx->inflight;
+	if (SD_UNLIKELY(ctx->fault))
+		task->fault_due_ns = fault_delay_ns();
+	if (SD_UNLIKELY(priv_doca_trace_on)) {
+		task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
+		priv_doca_trace(TR_SUBMIT, ctx, task->trace_id, task->job.len, ctx->inflight);
+	}
 }
 
 static doca_error_t submit_common(struct doca_task *task, bool strict)
@@ -514,6 +524,7 @@ bool ctx_has_work(const struct doca_ctx *ctx)
 static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 {
 	doca_error_t status = task->status;
+	uint64_t tid = task->trace_id;
 
 	if (status == DOCA_SUCCESS)
 		status = task->job.status;
@@ -529,10 +540,12 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		ctx->st_bytes += task->job.len;
 		if (ctx->ops->finish != NULL)
 			ctx->ops->finish(task);
+		TRACE(TR_CB_START, ctx, tid, status, 0);
 		if (task->graph_inst != NULL)
 			graph_task_done(task, status);
 		else
 			ctx->ops->deliver(task, true);
+		TRACE(TR_CB_END, ctx, tid, 0, 0);
 		return;
 	}
 	ctx->st_errors++;
@@ -543,10 +556,12 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		ctx->stop_requested_by_error = true;
 		begin_stop(ctx);
 	}
+	TRACE(TR_CB_START, ctx, tid, status, 0);
 	if (task->graph_inst != NULL)
 		graph_task_done(task, status);
 	else
 		ctx->ops->deliver(task, false);
+	TRACE(TR_CB_END, ctx, tid, 0, 0);
 }
 
 unsigned int ctx_progress(struct doca_ctx *ctx)
@@ -562,11 +577,14 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 
 		if (task == NULL || !atomic_load_explicit(&task->job.done, memory_order_acquire))
 			break;
+		if (SD_UNLIKELY(ctx->fault) && task->fault_due_ns != 0 && fault_now_ns() < task->fault_due_ns)
+			break; /* injected latency: keeps the FIFO order */
 		ctx->fifo_head = task->next;
 		if (ctx->fifo_head == NULL)
 			ctx->fifo_tail = NULL;
 		task->next = NULL;
 		task->in_engine = false;
+		TRACE(TR_ENGINE_DONE, ctx, task->trace_id, 0, ctx->inflight - 1);
 		deliver_one(ctx, task);
 		n++;
 	}

@@ -7,6 +7,9 @@
  *                  DOCA_ERROR_, e.g. IO_FAILED
  *   error_prob=P   each successful task completes with `error` instead, with probability P
  *   nth=N          the N-th completed task (1-based) fails with `error`
+ *   delay_us=U     every task completes at least U microseconds after its submission
+ *   stall=N:MS     the N-th submitted task (1-based) completes MS milliseconds late, and every
+ *                  task behind it waits too (completions keep their order): an engine stall
  *   seed=S         seed of the random choices (default 1, so runs repeat)
  * Off unless set; when on, one line at first use says what is injected. A malformed value is
  * reported and the whole setting ignored, never half-applied.
@@ -15,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core.h"
 
@@ -24,6 +28,9 @@ struct fault_config {
 	double again_p;
 	double error_p;
 	uint64_t nth;
+	uint64_t delay_ns;
+	uint64_t stall_nth;
+	uint64_t stall_ns;
 	doca_error_t error;
 	uint64_t seed;
 };
@@ -32,6 +39,7 @@ static struct fault_config fcfg;
 static bool fault_on;
 static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
 static atomic_ullong completions;
+static atomic_ullong submissions;
 static _Thread_local uint64_t rng_state;
 
 static doca_error_t error_by_name(const char *name)
@@ -82,6 +90,17 @@ static void fault_init(void)
 			} else if (strcmp(k, "nth") == 0) {
 				c.nth = strtoull(v, &end, 10);
 				ok = *v != '\0' && *end == '\0' && c.nth > 0;
+			} else if (strcmp(k, "delay_us") == 0) {
+				c.delay_ns = strtoull(v, &end, 10) * 1000ull;
+				ok = *v != '\0' && *end == '\0' && c.delay_ns <= 60000000000ull;
+			} else if (strcmp(k, "stall") == 0) {
+				unsigned long long nth, ms;
+				int used = 0;
+
+				ok = sscanf(v, "%llu:%llu%n", &nth, &ms, &used) == 2 && v[used] == '\0' && nth > 0 &&
+				     ms <= 600000;
+				c.stall_nth = nth;
+				c.stall_ns = ms * 1000000ull;
 			} else if (strcmp(k, "seed") == 0) {
 				c.seed = strtoull(v, &end, 10);
 				ok = *v != '\0' && *end == '\0';
@@ -97,16 +116,19 @@ static void fault_init(void)
 		if (!ok) {
 			SD_ERR(COMP,
 			       "SOFTDOCA_FAULT='%s': cannot use '%s'; expected again=P, error=NAME, error_prob=P, "
-			       "nth=N, seed=S (P in 0..1); no fault is injected",
+			       "nth=N, delay_us=U, stall=N:MS, seed=S (P in 0..1); no fault is injected",
 			       env, tok);
 			return;
 		}
 	}
 	fcfg = c;
 	fault_on = true;
-	SD_WARN(COMP, "fault injection on: submit AGAIN p=%.3f, completion %s p=%.3f%s%llu, seed %llu", c.again_p,
-		doca_error_get_name(c.error), c.error_p, c.nth ? ", and task #" : ", nth ",
-		(unsigned long long)c.nth, (unsigned long long)c.seed);
+	SD_WARN(COMP,
+		"fault injection on: submit AGAIN p=%.3f; completion %s p=%.3f, on task #%llu (0 = none); "
+		"delay %llu us; stall of task #%llu by %llu ms (0 = none); seed %llu",
+		c.again_p, doca_error_get_name(c.error), c.error_p, (unsigned long long)c.nth,
+		(unsigned long long)(c.delay_ns / 1000), (unsigned long long)c.stall_nth,
+		(unsigned long long)(c.stall_ns / 1000000), (unsigned long long)c.seed);
 }
 
 bool fault_enabled(void)
@@ -140,4 +162,21 @@ doca_error_t fault_complete_status(void)
 	if (fcfg.error_p > 0.0 && rnd() < fcfg.error_p)
 		return fcfg.error;
 	return DOCA_SUCCESS;
+}
+
+uint64_t fault_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t fault_delay_ns(void)
+{
+	uint64_t n = atomic_fetch_add(&submissions, 1) + 1, extra = fcfg.delay_ns;
+
+	if (fcfg.stall_nth != 0 && n == fcfg.stall_nth)
+		extra += fcfg.stall_ns;
+	return extra ? fault_now_ns() + extra : 0;
 }

@@ -1,0 +1,203 @@
+/*
+ * trace.c - the task trace ring and its Chrome trace-event JSON writer (see trace.h).
+ *
+ * Recording: one atomic fetch-add claims a slot of the ring, then the slot is filled; many
+ * threads may record at once. The ring keeps the most recent events. Writing happens once, at
+ * exit, when no thread records any more.
+ *
+ * Output: per context a track (tid), per task submission an async span ("b"/"e") from submit
+ * to the end of its callback with nested "engine" and "callback" spans, instant events for
+ * alloc and free, and an "inflight" counter per context for the queue depth over time.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <doca_error.h>
+
+#include "trace.h"
+
+#define COMP "trace"
+#define DEFAULT_EVENTS (1u << 20)
+
+struct trace_rec {
+	uint64_t ts_ns;
+	uint64_t id;
+	uint64_t a;
+	uint32_t b;
+	uint16_t ev;
+	uint16_t ctx; /* small number per context, in order of appearance */
+};
+
+SD_PRIV bool priv_doca_trace_on;
+
+static struct trace_rec *ring;
+static uint64_t ring_size;
+static atomic_uint_least64_t ring_next;
+static char trace_path[4096];
+static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static const void *ctx_ids[256];
+static int nb_ctx;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint16_t ctx_index(const void *ctx)
+{
+	int i;
+
+	/* Contexts are few; the lookup is lock-free once a context has been seen. */
+	for (i = 0; i < nb_ctx && i < 256; i++)
+		if (ctx_ids[i] == ctx)
+			return (uint16_t)i;
+	pthread_mutex_lock(&ctx_lock);
+	for (i = 0; i < nb_ctx; i++)
+		if (ctx_ids[i] == ctx)
+			break;
+	if (i == nb_ctx && nb_ctx < 256)
+		ctx_ids[nb_ctx++] = ctx;
+	pthread_mutex_unlock(&ctx_lock);
+	return (uint16_t)(i < 256 ? i : 255);
+}
+
+SD_PRIV void priv_doca_trace(enum trace_ev ev, const void *ctx, uint64_t id, uint64_t a, uint64_t b)
+{
+	uint64_t slot = atomic_fetch_add_explicit(&ring_next, 1, memory_order_relaxed);
+	struct trace_rec *r = &ring[slot % ring_size];
+
+	r->ts_ns = now_ns();
+	r->id = id;
+	r->a = a;
+	r->b = (uint32_t)b;
+	r->ev = (uint16_t)ev;
+	r->ctx = ctx_index(ctx);
+}
+
+static void write_span(FILE *f, bool *first, const char *ph, const char *name, const struct trace_rec *r,
+		       double ts_us, int pid, const char *args)
+{
+	fprintf(f, "%s\n{\"ph\":\"%s\",\"cat\":\"task\",\"name\":\"%s\",\"id\":\"0x%" PRIx64
+		   "\",\"ts\":%.3f,\"pid\":%d,\"tid\":%u%s%s}",
+		*first ? "" : ",", ph, name, r->id, ts_us, pid, r->ctx, args ? ",\"args\":" : "", args ? args : "");
+	*first = false;
+}
+
+static void trace_write(void)
+{
+	uint64_t n = atomic_load(&ring_next), start = n > ring_size ? n - ring_size : 0;
+	int pid = (int)getpid();
+	bool first = true;
+	FILE *f;
+
+	priv_doca_trace_on = false;
+	f = fopen(trace_path, "w");
+	if (f == NULL) {
+		SD_ERR(COMP, "SOFTDOCA_TRACE: cannot write %s", trace_path);
+		return;
+	}
+	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"softdoca_events\":%" PRIu64
+		   ",\"dropped\":%" PRIu64 "},\"traceEvents\":[",
+		n - start, start);
+	for (int c = 0; c < nb_ctx; c++) {
+		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"context %d\"}}",
+			first ? "" : ",", pid, c, c);
+		first = false;
+	}
+	for (uint64_t i = start; i < n; i++) {
+		const struct trace_rec *r = &ring[i % ring_size];
+		double ts = (double)r->ts_ns / 1000.0;
+		char args[160];
+
+		switch (r->ev) {
+		case TR_ALLOC:
+			write_span(f, &first, "n", "alloc", r, ts, pid, NULL);
+			break;
+		case TR_SUBMIT:
+			snprintf(args, sizeof(args), "{\"bytes\":%" PRIu64 "}", r->a);
+			write_span(f, &first, "b", "task", r, ts, pid, args);
+			write_span(f, &first, "b", "engine", r, ts, pid, NULL);
+			fprintf(f, ",\n{\"ph\":\"C\",\"name\":\"inflight ctx %u\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"inflight\":%u}}",
+				r->ctx, ts, pid, r->b);
+			break;
+		case TR_ENGINE_DONE:
+			write_span(f, &first, "e", "engine", r, ts, pid, NULL);
+			fprintf(f, ",\n{\"ph\":\"C\",\"name\":\"inflight ctx %u\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"inflight\":%u}}",
+				r->ctx, ts, pid, r->b);
+			break;
+		case TR_CB_START:
+			snprintf(args, sizeof(args), "{\"status\":\"%s\"}", doca_error_get_name((doca_error_t)r->a));
+			write_span(f, &first, "b", "callback", r, ts, pid, args);
+			break;
+		case TR_CB_END:
+			write_span(f, &first, "e", "callback", r, ts, pid, NULL);
+			write_span(f, &first, "e", "task", r, ts, pid, NULL);
+			break;
+		case TR_FREE:
+			write_span(f, &first, "n", "free", r, ts, pid, NULL);
+			break;
+		case TR_ENGINE_BEGIN:
+			snprintf(args, sizeof(args), "{\"bytes\":%" PRIu64 "}", r->a);
+			write_span(f, &first, "b", "copy", r, ts, pid, args);
+			break;
+		case TR_ENGINE_END:
+			write_span(f, &first, "e", "copy", r, ts, pid, NULL);
+			break;
+		default:
+			break;
+		}
+	}
+	fprintf(f, "\n]}\n");
+	fclose(f);
+	SD_INFO(COMP, "trace of %" PRIu64 " events written to %s", n - start, trace_path);
+}
+
+static void trace_setup(void)
+{
+	const char *path = getenv("SOFTDOCA_TRACE");
+	const char *ev = getenv("SOFTDOCA_TRACE_EVENTS");
+	char *pp;
+
+	if (path == NULL || *path == '\0')
+		return;
+	ring_size = DEFAULT_EVENTS;
+	if (ev != NULL && *ev != '\0') {
+		char *end;
+		unsigned long long v = strtoull(ev, &end, 10);
+
+		if (*end != '\0' || v < 16 || v > (1ull << 28)) {
+			SD_ERR(COMP, "SOFTDOCA_TRACE_EVENTS='%s' is not a number of events in 16..268435456; tracing is off",
+			       ev);
+			return;
+		}
+		ring_size = v;
+	}
+	pp = strstr(path, "%p");
+	if (pp != NULL)
+		snprintf(trace_path, sizeof(trace_path), "%.*s%d%s", (int)(pp - path), path, (int)getpid(), pp + 2);
+	else
+		snprintf(trace_path, sizeof(trace_path), "%s", path);
+	ring = calloc(ring_size, sizeof(*ring));
+	if (ring == NULL) {
+		SD_ERR(COMP, "SOFTDOCA_TRACE: cannot allocate %" PRIu64 " events; tracing is off", ring_size);
+		return;
+	}
+	atexit(trace_write);
+	priv_doca_trace_on = true;
+	SD_INFO(COMP, "tracing every task to %s (ring of %" PRIu64 " events)", trace_path, ring_size);
+}
+
+void trace_init(void)
+{
+	pthread_once(&trace_once, trace_setup);
+}

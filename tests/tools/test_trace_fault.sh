@@ -1,0 +1,53 @@
+#!/bin/sh
+# Task tracing and fault injection, driven through our own example programs:
+# - SOFTDOCA_TRACE writes valid Chrome trace-event JSON with every task's events, and
+#   softdoca-trace summarises it;
+# - SOFTDOCA_FAULT drives the AGAIN path (the example retries and still verifies) and the
+#   error-completion path (the example reports the injected status and fails).
+# usage: test_trace_fault.sh <dma_local_copy> <dma_event> <softdoca-trace>
+set -u
+copy=$1; event=$2; summ=$3
+fail() { echo "FAIL: $*"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing: skip"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+for engine in inline cpu; do
+	SOFTDOCA_ENGINE=$engine SOFTDOCA_TRACE=$tmp/t-$engine.json "$copy" -n 100 -t traced >/dev/null 2>&1 ||
+		fail "traced run ($engine)"
+	"$py" - "$tmp/t-$engine.json" <<'PY' || fail "trace content ($engine)"
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+c = collections.Counter((e["ph"], e["name"]) for e in d["traceEvents"])
+for key in [("n", "alloc"), ("b", "task"), ("e", "task"), ("b", "engine"), ("e", "engine"),
+            ("b", "callback"), ("e", "callback"), ("n", "free")]:
+    assert c[key] == 100, (key, c[key])
+assert c[("C", "inflight ctx 0")] == 200
+ids = [e["id"] for e in d["traceEvents"] if e["ph"] == "b" and e["name"] == "task"]
+assert len(set(ids)) == 100
+# every task span ends after it starts, and its callback status is reported
+start = {e["id"]: e["ts"] for e in d["traceEvents"] if e["ph"] == "b" and e["name"] == "task"}
+for e in d["traceEvents"]:
+    if e["ph"] == "e" and e["name"] == "task":
+        assert e["ts"] >= start[e["id"]]
+    if e["ph"] == "b" and e["name"] == "callback":
+        assert e["args"]["status"] == "DOCA_SUCCESS"
+PY
+	out=$("$summ" "$tmp/t-$engine.json") || fail "softdoca-trace exit status"
+	echo "$out" | grep -q "100 task(s) submitted, 100 completed, 700 bytes" || fail "summary: $out"
+	echo "$out" | grep -q "DOCA_SUCCESS  *100" || fail "summary status: $out"
+done
+"$summ" /dev/null >/dev/null 2>&1; [ $? = 1 ] || fail "softdoca-trace must refuse a non-trace"
+
+# AGAIN on half the submits: the example retries after progress and still verifies.
+out=$(SOFTDOCA_FAULT=again=0.5,seed=3 "$copy" -n 500 2>&1) || fail "AGAIN injection: the example must still succeed: $out"
+echo "$out" | grep -q "fault injection on" || fail "no start-up line saying what is injected"
+# The 3rd completion fails with DRIVER: the example sees the error and fails.
+out=$(SOFTDOCA_FAULT=nth=3,error=DRIVER "$copy" -n 10 2>&1); rc=$?
+[ $rc != 0 ] || fail "an injected DRIVER error must fail the example"
+echo "$out" | grep -q "Driver" || fail "the example did not report the injected status: $out"
+# Event-driven example under an injected stall still completes and verifies.
+SOFTDOCA_FAULT=stall=2:100 "$event" -n 8 >/dev/null 2>&1 || fail "stall injection"
+# A malformed setting is refused as a whole, with the reason.
+out=$(SOFTDOCA_FAULT=again=2 "$copy" -n 1 2>&1) || fail "bad SOFTDOCA_FAULT must not break the program"
+echo "$out" | grep -q "cannot use 'again=2'" || fail "bad SOFTDOCA_FAULT not explained: $out"
+echo "tracing and fault injection: all checks passed"
