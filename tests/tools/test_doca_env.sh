@@ -1,0 +1,41 @@
+#!/bin/sh
+# doca-env: the JSON is parsed; the four-way version check agrees when the .pc files match the
+# library and says mismatch when they do not; every engine is found working; a refused config
+# file is reported; the text form has the same verdict.
+# usage: test_doca_env.sh <doca-env> <build dir>
+set -u
+env_tool=$1; build=$2
+fail() { echo "FAIL: $*"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing: skip"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool" --json > "$tmp/ok.json"; rc=$?
+[ $rc = 0 ] || fail "consistent environment must exit 0, got $rc"
+"$py" - "$tmp/ok.json" <<'PY' || fail "JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["version_check"]
+assert v["verdict"] == "consistent" and v["doca_common_pc"] == v["headers"] == v["library"] == d["doca_version"], v
+assert sorted(d["engines"]["available"]) == ["auto", "cpu", "inline"], d["engines"]
+assert d["engines"]["selected"] == "auto" and "gpu" in d["engines"]["unavailable"]
+assert [x["pci_addr"] for x in d["devices"]] == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"]
+assert d["config"] == {"path": None, "ok": True}
+assert "meaning" in d["ptrace"]
+PY
+
+mkdir -p "$tmp/pc"
+sed 's/^Version: .*/Version: 2.9.0/' "$build/pkgconfig/dpu/doca-dma.pc" > "$tmp/pc/doca-dma.pc"
+cp "$build/pkgconfig/dpu/doca-common.pc" "$tmp/pc/"
+PKG_CONFIG_PATH=$tmp/pc "$env_tool" --json > "$tmp/bad.json"; rc=$?
+[ $rc = 1 ] || fail "version mismatch must exit 1, got $rc"
+"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['version_check']['verdict']=='mismatch' and d['version_check']['doca_dma_pc']=='2.9.0'" "$tmp/bad.json" || fail "mismatch not reported"
+
+printf '[device 03:00.0]\n' > "$tmp/cfg"
+SOFTDOCA_CONFIG=$tmp/cfg PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool" --json > "$tmp/cfg.json" 2>/dev/null; rc=$?
+[ $rc = 1 ] || fail "a refused config must exit 1"
+"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['config']['ok'] is False and d['config']['path'].endswith('/cfg')" "$tmp/cfg.json" || fail "refused config not reported"
+
+out=$(SOFTDOCA_ENGINE=inline PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form exit status"
+echo "$out" | grep -q "version check: consistent" || fail "text verdict"
+echo "$out" | grep -q "selected: inline, from SOFTDOCA_ENGINE" || fail "text engine selection: $out"
+echo "doca-env: all checks passed"

@@ -1,0 +1,321 @@
+/*
+ * doca-env - the DOCA environment of this machine as softdoca sees it, as text or JSON.
+ *
+ *   doca-env [--json]
+ *
+ * Versions (softdoca, the DOCA API it implements) and the four-way version check (the
+ * doca-common and doca-dma pkg-config modules, the headers this tool was built with, the
+ * library loaded at run time) with a verdict; devices; copy engines that work here and why
+ * others do not; the config file in use; hugepages; the kernel ptrace policy that
+ * cross-process DMA depends on.
+ *
+ * Exit status: 0 consistent; 1 something needs attention (the verdict says what); 2 usage.
+ */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doca_dev.h>
+#include <doca_version.h>
+
+#include "caps_common.h"
+
+#ifndef SOFTDOCA_PKGCONFIG_DIR
+#define SOFTDOCA_PKGCONFIG_DIR ""
+#endif
+
+static const char *const engines[] = {"auto", "cpu", "inline"};
+
+struct env {
+	char pc_common[64], pc_dma[64], pc_from[512];
+	const char *headers, *library;
+	bool versions_ok;
+	bool engine_ok[3];
+	char engine_why[3][128];
+	const char *selected, *selected_from;
+	char cfg_engine[64];
+	const char *config;
+	bool config_ok;
+	long huge_total, huge_free, huge_kb;
+	int ptrace_scope;
+	char gpu[160];
+};
+
+static void pc_version(const char *module, const char *dir, char *out, size_t len)
+{
+	char cmd[1024];
+	FILE *p;
+
+	out[0] = '\0';
+	if (dir != NULL && *dir != '\0')
+		snprintf(cmd, sizeof(cmd), "PKG_CONFIG_PATH='%s' pkg-config --modversion %s 2>/dev/null", dir, module);
+	else
+		snprintf(cmd, sizeof(cmd), "pkg-config --modversion %s 2>/dev/null", module);
+	p = popen(cmd, "r");
+	if (p == NULL)
+		return;
+	if (fgets(out, (int)len, p) == NULL)
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	pclose(p);
+}
+
+/* An engine works when a child process can copy with it (tools run the real thing). */
+static bool engine_works(const char *self, const char *name, char *why, size_t len)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		setenv("SOFTDOCA_ENGINE", name, 1);
+		setenv("DOCA_LOG_LEVEL", "disable", 1);
+		execl(self, self, "--probe-engine", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+		snprintf(why, len, "could not run the probe");
+		return false;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return true;
+	snprintf(why, len, "a test copy failed (exit %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	return false;
+}
+
+/* --probe-engine: one small DMA copy with whatever SOFTDOCA_ENGINE says. */
+int probe_engine(void);
+
+static void read_config_engine(struct env *e)
+{
+	FILE *f = e->config ? fopen(e->config, "r") : NULL;
+	char line[512];
+	bool in_engine = false;
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char key[64], val[64];
+
+		if (line[0] == '[')
+			in_engine = strncmp(line, "[engine]", 8) == 0;
+		else if (in_engine && sscanf(line, " %63[a-z_] = %63s", key, val) == 2 && strcmp(key, "name") == 0)
+			snprintf(e->cfg_engine, sizeof(e->cfg_engine), "%s", val);
+	}
+	fclose(f);
+}
+
+static void collect(struct env *e, const char *self)
+{
+	const char *env_engine = getenv("SOFTDOCA_ENGINE");
+	struct doca_devinfo **list;
+	uint32_t n;
+	FILE *f;
+
+	memset(e, 0, sizeof(*e));
+	/* Versions: the caller's pkg-config search path first, then where softdoca was installed. */
+	pc_version("doca-common", NULL, e->pc_common, sizeof(e->pc_common));
+	pc_version("doca-dma", NULL, e->pc_dma, sizeof(e->pc_dma));
+	snprintf(e->pc_from, sizeof(e->pc_from), "%s", getenv("PKG_CONFIG_PATH") ? getenv("PKG_CONFIG_PATH") : "");
+	if (e->pc_common[0] == '\0' && SOFTDOCA_PKGCONFIG_DIR[0] != '\0') {
+		pc_version("doca-common", SOFTDOCA_PKGCONFIG_DIR, e->pc_common, sizeof(e->pc_common));
+		pc_version("doca-dma", SOFTDOCA_PKGCONFIG_DIR, e->pc_dma, sizeof(e->pc_dma));
+		snprintf(e->pc_from, sizeof(e->pc_from), "%s", SOFTDOCA_PKGCONFIG_DIR);
+	}
+	e->headers = DOCA_VERSION_STRING;
+	e->library = doca_version_runtime();
+	e->versions_ok = strcmp(e->pc_common, e->headers) == 0 && strcmp(e->pc_dma, e->headers) == 0 &&
+			 strcmp(e->library, e->headers) == 0;
+
+	e->config = getenv("SOFTDOCA_CONFIG");
+	if (e->config != NULL && *e->config == '\0')
+		e->config = NULL;
+	e->config_ok = doca_devinfo_create_list(&list, &n) == DOCA_SUCCESS;
+	if (e->config_ok)
+		doca_devinfo_destroy_list(list);
+	read_config_engine(e);
+	if (env_engine != NULL && *env_engine != '\0') {
+		e->selected = env_engine;
+		e->selected_from = "SOFTDOCA_ENGINE";
+	} else if (e->cfg_engine[0] != '\0') {
+		e->selected = e->cfg_engine;
+		e->selected_from = "config file";
+	} else {
+		e->selected = "auto";
+		e->selected_from = "default";
+	}
+	for (int i = 0; i < 3; i++)
+		e->engine_ok[i] = e->config_ok && engine_works(self, engines[i], e->engine_why[i], sizeof(e->engine_why[i]));
+	if (dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) == NULL)
+		snprintf(e->gpu, sizeof(e->gpu), "not available: no CUDA driver (libcuda.so.1 cannot be loaded), so no GPU");
+	else
+		snprintf(e->gpu, sizeof(e->gpu), "not available: softdoca has no GPU engine yet");
+
+	e->huge_total = e->huge_free = e->huge_kb = -1;
+	f = fopen("/proc/meminfo", "r");
+	if (f != NULL) {
+		char line[256];
+
+		while (fgets(line, sizeof(line), f) != NULL) {
+			sscanf(line, "HugePages_Total: %ld", &e->huge_total);
+			sscanf(line, "HugePages_Free: %ld", &e->huge_free);
+			sscanf(line, "Hugepagesize: %ld kB", &e->huge_kb);
+		}
+		fclose(f);
+	}
+	e->ptrace_scope = -1;
+	f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+	if (f != NULL) {
+		if (fscanf(f, "%d", &e->ptrace_scope) != 1)
+			e->ptrace_scope = -1;
+		fclose(f);
+	}
+}
+
+static const char *ptrace_meaning(int scope)
+{
+	switch (scope) {
+	case -1:
+		return "no Yama module: the classic rule applies (same user may read another process's memory)";
+	case 0:
+		return "classic: a process of the same user may read another's memory; cross-process DMA works";
+	case 1:
+		return "restricted to descendants; softdoca exporters allow their importers with PR_SET_PTRACER, so "
+		       "cross-process DMA works";
+	case 2:
+		return "admin-only (CAP_SYS_PTRACE): cross-process DMA needs that capability";
+	default:
+		return "no attach at all: cross-process DMA is refused by the kernel";
+	}
+}
+
+static void print_text(const struct env *e)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+
+	printf("softdoca %s implementing DOCA %s\n\n", SOFTDOCA_VERSION_STRING, DOCA_VERSION_STRING);
+	printf("version check: %s\n", e->versions_ok ? "consistent" : "MISMATCH (see below)");
+	printf("  doca-common.pc   %s\n", e->pc_common[0] ? e->pc_common : "not found (set PKG_CONFIG_PATH)");
+	printf("  doca-dma.pc      %s\n", e->pc_dma[0] ? e->pc_dma : "not found (set PKG_CONFIG_PATH)");
+	printf("  headers          %s\n", e->headers);
+	printf("  library          %s\n\n", e->library);
+	printf("config: %s (%s)\n\n", e->config ? e->config : "embedded default topology",
+	       e->config_ok ? "ok" : "REFUSED, see the error above");
+	printf("devices:\n");
+	if (e->config_ok && doca_devinfo_create_list(&list, &n) == DOCA_SUCCESS) {
+		for (uint32_t i = 0; i < n; i++) {
+			struct dev_caps c;
+
+			caps_collect(list[i], &c);
+			printf("  %s  %-6s %-5s dma %s\n", c.pci, c.ibdev, c.side, c.dma_memcpy ? "yes" : "no");
+		}
+		doca_devinfo_destroy_list(list);
+	}
+	printf("\nengines (selected: %s, from %s):\n", e->selected, e->selected_from);
+	for (int i = 0; i < 3; i++)
+		printf("  %-7s %s\n", engines[i], e->engine_ok[i] ? "works" : e->engine_why[i]);
+	printf("  %-7s %s\n\n", "gpu", e->gpu);
+	if (e->huge_total >= 0)
+		printf("hugepages: %ld total, %ld free, %ld kB each (softdoca does not need them)\n", e->huge_total,
+		       e->huge_free, e->huge_kb);
+	printf("ptrace policy: %s = %d: %s\n", "kernel.yama.ptrace_scope", e->ptrace_scope, ptrace_meaning(e->ptrace_scope));
+}
+
+static void print_json(const struct env *e)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+	bool first = true;
+
+	printf("{\n  \"softdoca_version\": \"%s\",\n  \"doca_version\": \"%s\",\n", SOFTDOCA_VERSION_STRING,
+	       DOCA_VERSION_STRING);
+	printf("  \"version_check\": {\"doca_common_pc\": ");
+	caps_json_str(e->pc_common);
+	printf(", \"doca_dma_pc\": ");
+	caps_json_str(e->pc_dma);
+	printf(", \"headers\": \"%s\", \"library\": \"%s\", \"verdict\": \"%s\"},\n", e->headers, e->library,
+	       e->versions_ok ? "consistent" : "mismatch");
+	printf("  \"config\": {\"path\": ");
+	if (e->config)
+		caps_json_str(e->config);
+	else
+		printf("null");
+	printf(", \"ok\": %s},\n  \"devices\": [", e->config_ok ? "true" : "false");
+	if (e->config_ok && doca_devinfo_create_list(&list, &n) == DOCA_SUCCESS) {
+		for (uint32_t i = 0; i < n; i++) {
+			struct dev_caps c;
+
+			caps_collect(list[i], &c);
+			printf("%s\n    {\"pci_addr\": \"%s\", \"ibdev\": ", first ? "" : ",", c.pci);
+			caps_json_str(c.ibdev);
+			printf(", \"side\": \"%s\", \"dma\": %s}", c.side, c.dma_memcpy ? "true" : "false");
+			first = false;
+		}
+		doca_devinfo_destroy_list(list);
+	}
+	printf("\n  ],\n  \"engines\": {\"selected\": ");
+	caps_json_str(e->selected);
+	printf(", \"selected_from\": \"%s\", \"available\": [", e->selected_from);
+	first = true;
+	for (int i = 0; i < 3; i++)
+		if (e->engine_ok[i]) {
+			printf("%s\"%s\"", first ? "" : ", ", engines[i]);
+			first = false;
+		}
+	printf("], \"unavailable\": {");
+	first = true;
+	for (int i = 0; i < 3; i++)
+		if (!e->engine_ok[i]) {
+			printf("%s\"%s\": ", first ? "" : ", ", engines[i]);
+			caps_json_str(e->engine_why[i]);
+			first = false;
+		}
+	printf("%s\"gpu\": ", first ? "" : ", ");
+	caps_json_str(e->gpu);
+	printf("}},\n  \"hugepages\": {\"total\": %ld, \"free\": %ld, \"size_kb\": %ld},\n", e->huge_total,
+	       e->huge_free, e->huge_kb);
+	printf("  \"ptrace\": {\"yama_ptrace_scope\": %d, \"meaning\": ", e->ptrace_scope);
+	caps_json_str(ptrace_meaning(e->ptrace_scope));
+	printf("}\n}\n");
+}
+
+int main(int argc, char **argv)
+{
+	char self[4096];
+	struct env e;
+	bool json = false;
+	ssize_t n;
+
+	if (argc == 2 && strcmp(argv[1], "--probe-engine") == 0)
+		return probe_engine();
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			printf("NAME\n    doca-env - the DOCA environment as softdoca sees it\n\n"
+			       "SYNOPSIS\n    doca-env [--json]\n\n"
+			       "DESCRIPTION\n    Versions and the four-way version check (doca-common.pc, doca-dma.pc,\n"
+			       "    headers, library), devices, engines that work here and why others do not,\n"
+			       "    the config file in use, hugepages and the kernel ptrace policy.\n\n"
+			       "EXIT STATUS\n    0 consistent; 1 a version mismatch or an unusable config; 2 usage\n");
+			return 0;
+		} else {
+			fprintf(stderr, "doca-env: unknown argument '%s'; see doca-env --help\n", argv[i]);
+			return 2;
+		}
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return 1;
+	self[n] = '\0';
+	collect(&e, self);
+	if (json)
+		print_json(&e);
+	else
+		print_text(&e);
+	return e.versions_ok && e.config_ok ? 0 : 1;
+}

@@ -1,0 +1,69 @@
+/*
+ * doca_env_probe.c - doca-env's engine probe: one 4 KiB DMA copy, verified, with whichever
+ * engine SOFTDOCA_ENGINE names. Exit 0 when the bytes arrived.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_dma.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+int probe_engine(void);
+
+static int result = -1;
+
+static void ok_cb(struct doca_dma_task_memcpy *t, union doca_data u, union doca_data c)
+{
+	(void)t;
+	(void)u;
+	(void)c;
+	result = 0;
+}
+
+static void err_cb(struct doca_dma_task_memcpy *t, union doca_data u, union doca_data c)
+{
+	(void)t;
+	(void)u;
+	(void)c;
+	result = 1;
+}
+
+int probe_engine(void)
+{
+	static char mem[8192];
+	struct doca_devinfo **list;
+	struct doca_dev *dev = NULL;
+	struct doca_mmap *m;
+	struct doca_buf_inventory *inv;
+	struct doca_buf *s, *d;
+	struct doca_pe *pe;
+	struct doca_dma *dma;
+	struct doca_dma_task_memcpy *task;
+	union doca_data ud = {0};
+	uint32_t n;
+
+	memset(mem, 0x5a, 4096);
+	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
+		return 2;
+	for (uint32_t i = 0; i < n && dev == NULL; i++)
+		if (doca_dma_cap_task_memcpy_is_supported(list[i]) == DOCA_SUCCESS)
+			doca_dev_open(list[i], &dev);
+	doca_devinfo_destroy_list(list);
+	if (dev == NULL || doca_mmap_create(&m) != DOCA_SUCCESS || doca_mmap_set_memrange(m, mem, sizeof(mem)) ||
+	    doca_mmap_add_dev(m, dev) || doca_mmap_start(m) || doca_buf_inventory_create(2, &inv) ||
+	    doca_buf_inventory_start(inv) || doca_buf_inventory_buf_get_by_data(inv, m, mem, 4096, &s) ||
+	    doca_buf_inventory_buf_get_by_addr(inv, m, mem + 4096, 4096, &d) || doca_pe_create(&pe) ||
+	    doca_dma_create(dev, &dma) || doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)) ||
+	    doca_dma_task_memcpy_set_conf(dma, ok_cb, err_cb, 1) || doca_ctx_start(doca_dma_as_ctx(dma)) ||
+	    doca_dma_task_memcpy_alloc_init(dma, s, d, ud, &task) ||
+	    doca_task_submit(doca_dma_task_memcpy_as_task(task)))
+		return 3;
+	for (long i = 0; result < 0 && i < 100000000; i++)
+		doca_pe_progress(pe);
+	return result == 0 && memcmp(mem, mem + 4096, 4096) == 0 ? 0 : 4;
+}
