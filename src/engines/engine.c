@@ -348,10 +348,9 @@ doca_error_t engine_copy_remote_range(const struct engine_job *job, uint64_t off
 	return DOCA_SUCCESS;
 }
 
-/* Failures after which no other job of the batch can succeed. */
+/* Failures after which no other job of the batch can succeed (an IO_FAILED may be one job's fault). */
 static bool fatal_status(const struct engine_job *job, doca_error_t st)
 {
-	(void)job;
 	return st == DOCA_ERROR_NOT_PERMITTED || st == DOCA_ERROR_NOT_SUPPORTED ||
 	       (st == DOCA_ERROR_IO_FAILED && peer_check(job->peer) != 0);
 }

@@ -33,17 +33,26 @@ static const char cfg_noexport[] = "[profile closed]\n"
 static const char cfg_other[] = "[device 03:00.0]\n"
 				"side = dpu\n";
 
-/* Writes @text to a temporary file and points SOFTDOCA_CONFIG at it. */
+static char config_path[64];
+
+/* Writes @text to a temporary file and points SOFTDOCA_CONFIG at it (see config_done()). */
 static int use_config(const char *text)
 {
-	char path[] = "/tmp/xproc-import-XXXXXX";
-	int fd = mkstemp(path);
+	int fd;
 
+	snprintf(config_path, sizeof(config_path), "/tmp/xproc-import-XXXXXX");
+	fd = mkstemp(config_path);
 	CHECK(fd >= 0);
 	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
-	setenv("SOFTDOCA_CONFIG", path, 1);
+	setenv("SOFTDOCA_CONFIG", config_path, 1);
 	return 0;
+}
+
+/* The configuration is read once, at the first device lookup: the file can go after it. */
+static void config_done(void)
+{
+	unlink(config_path);
 }
 
 static int case_profile_closed(void)
@@ -57,6 +66,7 @@ static int case_profile_closed(void)
 
 	CHECK(use_config(cfg_noexport) == 0);
 	CHECK_ERR(open_dev("b1:00.0", &dev), DOCA_SUCCESS);
+	config_done();
 	CHECK_ERR(doca_mmap_cap_is_export_pci_supported(doca_dev_as_devinfo(dev), &cap), DOCA_SUCCESS);
 	CHECK_EQ(cap, 0);
 	CHECK_ERR(doca_mmap_cap_is_create_from_export_pci_supported(doca_dev_as_devinfo(dev), &cap), DOCA_SUCCESS);
@@ -84,6 +94,7 @@ static int case_topology_differs(void)
 	CHECK(xp_start(&p, "-s", "4096") == 0);
 	CHECK(use_config(cfg_other) == 0);
 	CHECK_ERR(open_dev("03:00.0", &dev), DOCA_SUCCESS);
+	config_done();
 	mark = log_mark();
 	CHECK_ERR(doca_mmap_create_from_export(NULL, p.desc, p.desc_len, dev, &rm), DOCA_ERROR_NOT_PERMITTED);
 	CHECK_LOG(mark, "not in this process's topology", "SOFTDOCA_CONFIG");
