@@ -65,5 +65,24 @@ int probe_engine(void)
 		return 3;
 	for (long i = 0; result < 0 && i < 100000000; i++)
 		doca_pe_progress(pe);
-	return result == 0 && memcmp(mem, mem + 4096, 4096) == 0 ? 0 : 4;
+	int rc = result == 0 && memcmp(mem, mem + 4096, 4096) == 0 ? 0 : 4;
+
+	/* Everything released, so leak checkers see a clean run too. */
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
+	if (doca_ctx_stop(doca_dma_as_ctx(dma)) == DOCA_ERROR_IN_PROGRESS) {
+		enum doca_ctx_states st = DOCA_CTX_STATE_STOPPING;
+
+		for (long i = 0; st != DOCA_CTX_STATE_IDLE && i < 100000000; i++) {
+			doca_pe_progress(pe);
+			doca_ctx_get_state(doca_dma_as_ctx(dma), &st);
+		}
+	}
+	doca_dma_destroy(dma);
+	doca_pe_destroy(pe);
+	doca_buf_dec_refcount(s, NULL);
+	doca_buf_dec_refcount(d, NULL);
+	doca_buf_inventory_destroy(inv);
+	doca_mmap_destroy(m);
+	doca_dev_close(dev);
+	return rc;
 }

@@ -775,9 +775,10 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 
 		doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(app->dev), &max_size);
 		app->chunk = max_size < RING_CHUNK ? max_size : RING_CHUNK;
-		app->ring = aligned_alloc(4096, (size_t)app->chunk * INFLIGHT);
-		if (app->ring == NULL)
+		if (posix_memalign((void **)&app->ring, 4096, (size_t)app->chunk * INFLIGHT) != 0) {
+			app->ring = NULL;
 			return DOCA_ERROR_NO_MEMORY;
+		}
 		memset(app->ring, 0, (size_t)app->chunk * INFLIGHT); /* fault it in once, reuse it */
 		for (int i = 0; i < INFLIGHT; i++)
 			app->ring_free[i] = i;
@@ -826,7 +827,7 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 	while ((app->next_off < app->size || app->inflight > 0) && app->dma_error == DOCA_SUCCESS) {
 		while (app->next_off < app->size && app->inflight < INFLIGHT) {
 			uint64_t len = app->size - app->next_off < chunk ? app->size - app->next_off : chunk;
-			uint8_t *local = app->fm.data + app->next_off;
+			uint8_t *local = app->ring == NULL ? app->fm.data + app->next_off : NULL;
 			void *remote = (void *)(uintptr_t)(remote_addr + app->next_off);
 			struct doca_buf *src, *dst;
 			struct doca_dma_task_memcpy *task;
