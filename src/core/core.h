@@ -91,8 +91,6 @@ struct doca_mmap {
 	const struct doca_dev *rd_ok_dev;
 	const struct doca_dev *wr_ok_dev;
 	pid_t pid;		/* owner of the memory; 0 = this process */
-	void *export_desc;	/* owned descriptor handed out by export_pci */
-	size_t export_len;
 	struct mmap_export *exp;    /* exporter side: export state (export.h), NULL if never exported */
 	struct mmap_remote *remote; /* from-export maps: the exporter and its grant (export.h) */
 };
