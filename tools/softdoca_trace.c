@@ -202,7 +202,8 @@ int main(int argc, char **argv)
 	printf("trace %s: %zu task(s) submitted, %zu completed, %" PRIu64 " bytes, over %.3f ms\n", argv[1], ntasks,
 	       complete, total_bytes, complete ? (t_max - t_min) / 1000.0 : 0.0);
 	for (int c = 0; c <= max_ctx; c++)
-		printf("  context %d: %" PRIu64 " task(s), %" PRIu64 " bytes\n", c, ctx_tasks[c], ctx_bytes[c]);
+		if (ctx_tasks[c] != 0)
+			printf("  track %d: %" PRIu64 " task(s), %" PRIu64 " bytes\n", c, ctx_tasks[c], ctx_bytes[c]);
 
 	/* Status counts. */
 	printf("\nstatus:\n");
@@ -256,7 +257,9 @@ int main(int argc, char **argv)
 	for (int c = 0; c <= max_ctx && complete > 0; c++) {
 		double span = (t_max - t_min) / SLICES;
 
-		printf("  context %d:", c);
+		if (ctx_tasks[c] == 0)
+			continue;
+		printf("  track %d:", c);
 		for (int s = 0; s < SLICES; s++) {
 			double lo = t_min + span * s, hi = lo + span, sum = 0;
 			int mx = 0, n = 0;

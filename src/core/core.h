@@ -203,6 +203,8 @@ struct doca_ctx {
 	size_t inflight;
 
 	bool fault; /* fault injection on (fixed at start) */
+	bool traced; /* SOFTDOCA_TRACE on (fixed at start) */
+	bool instrumented; /* fault || traced: one check on the hot path */
 
 	/* Engine. */
 	const struct engine_ops *engine;
@@ -278,7 +280,8 @@ static inline doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doc
 	t->status = DOCA_SUCCESS;
 	ctx->nb_allocated++;
 	*task = t;
-	TRACE(TR_ALLOC, ctx, (uint64_t)(uintptr_t)t, 0, 0);
+	if (SD_UNLIKELY(ctx->traced))
+		priv_doca_trace(TR_ALLOC, ctx, (uint64_t)(uintptr_t)t, 0, 0);
 	return DOCA_SUCCESS;
 }
 /* Human name of a context for log lines: "dma 0x1234 on 03:00.0". */

@@ -93,8 +93,7 @@ static void pool_release(struct doca_ctx *ctx)
 
 static void log_stats(struct doca_ctx *ctx)
 {
-	SD_DBG(COMP,
-	       "%s stopped: tasks=%llu bytes=%llu errors=%llu again=%llu inflight_hwm=%zu engine=%s",
+	SD_DBG(COMP, "%s stopped: tasks=%llu bytes=%llu errors=%llu again=%llu inflight_hwm=%zu engine=%s",
 	       priv_doca_ctx_name(ctx), (unsigned long long)ctx->st_tasks, (unsigned long long)ctx->st_bytes,
 	       (unsigned long long)ctx->st_errors, (unsigned long long)ctx->st_again, ctx->st_inflight_hwm,
 	       ctx->engine ? ctx->engine->name : "-");
@@ -137,6 +136,8 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 	doca_error_t ret;
 	char owner[64];
 
+	trace_init(); /* before the engine queue exists, so its threads see tracing on */
+
 	/* Keep every task on its own cache lines: the engine thread writes job->done. */
 	task_size = (task_size + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
 	if (posix_memalign((void **)&ctx->pool, SD_CACHELINE, task_size * n) != 0)
@@ -161,15 +162,16 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 
 	if (engine == NULL) {
 		pool_release(ctx);
-		return SD_REJECT(DOCA_ERROR_INITIALIZATION, COMP, "%s: no usable engine; set SOFTDOCA_ENGINE to one of %s",
-				 priv_doca_ctx_name(ctx), engine_names());
+		return SD_REJECT(DOCA_ERROR_INITIALIZATION, COMP,
+				 "%s: no usable engine; set SOFTDOCA_ENGINE to one of %s", priv_doca_ctx_name(ctx),
+				 engine_names());
 	}
 	snprintf(owner, sizeof(owner), "%s %p", ctx->ops->name, (void *)ctx);
 	attr = (struct engine_queue_attr){
-		.depth = depth,
-		.workers = 0,
-		.notify = ctx->pe ? &ctx->pe->notify : NULL,
-		.owner = owner,
+	    .depth = depth,
+	    .workers = 0,
+	    .notify = ctx->pe ? &ctx->pe->notify : NULL,
+	    .owner = owner,
 	};
 	ret = engine->queue_create(&attr, &ctx->queue);
 	if (ret != DOCA_SUCCESS) {
@@ -180,7 +182,8 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 	}
 	ctx->engine = engine;
 	ctx->fault = fault_enabled();
-	trace_init();
+	ctx->traced = priv_doca_trace_on;
+	ctx->instrumented = ctx->fault || ctx->traced;
 	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = 0;
 	ctx->st_inflight_hwm = 0;
 	SD_DBG(COMP, "%s: %u tasks, engine %s, queue depth %u", priv_doca_ctx_name(ctx), n, engine->name, depth);
@@ -192,8 +195,8 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 	return pool_init(ctx, task_size, n, depth, engine_default());
 }
 
-SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n,
-						    uint32_t depth, const struct engine_ops *engine)
+SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
+						    const struct engine_ops *engine)
 {
 	return pool_init(ctx, task_size, n, depth, engine);
 }
@@ -317,8 +320,8 @@ DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_set_user_data: NULL context");
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_ctx_set_user_data: %s is %s; set user data while IDLE",
-				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+				 "doca_ctx_set_user_data: %s is %s; set user data while IDLE", priv_doca_ctx_name(ctx),
+				 state_name(ctx->state));
 	ctx->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -385,10 +388,22 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 	task->next = ctx->free_tasks;
 	ctx->free_tasks = task;
 	ctx->nb_allocated--;
-	TRACE(TR_FREE, ctx, (uint64_t)(uintptr_t)task, 0, 0);
+	if (SD_UNLIKELY(ctx->traced))
+		priv_doca_trace(TR_FREE, ctx, (uint64_t)(uintptr_t)task, 0, 0);
 }
 
 static atomic_uint_least64_t trace_seq;
+
+/* SOFTDOCA_FAULT latency and SOFTDOCA_TRACE at submit: off the common path. */
+static __attribute__((noinline)) void instrument_submit(struct doca_ctx *ctx, struct doca_task *task)
+{
+	task->fault_due_ns = ctx->fault ? fault_delay_ns() : 0;
+	if (ctx->traced) {
+		task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
+		task->job.trace_id = task->trace_id;
+		priv_doca_trace(TR_SUBMIT, ctx, task->trace_id, task->job.len, ctx->inflight);
+	}
+}
 
 static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
 {
@@ -401,12 +416,8 @@ static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
 	task->state = TASK_SUBMITTED;
 	if (++ctx->inflight > ctx->st_inflight_hwm)
 		ctx->st_inflight_hwm = ctx->inflight;
-	if (SD_UNLIKELY(ctx->fault))
-		task->fault_due_ns = fault_delay_ns();
-	if (SD_UNLIKELY(priv_doca_trace_on)) {
-		task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
-		priv_doca_trace(TR_SUBMIT, ctx, task->trace_id, task->job.len, ctx->inflight);
-	}
+	if (SD_UNLIKELY(ctx->instrumented))
+		instrument_submit(ctx, task);
 }
 
 static doca_error_t submit_common(struct doca_task *task, bool strict)
@@ -453,14 +464,15 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 		task->in_engine = false;
 		if (rc == -EAGAIN) {
 			if (ctx->st_again++ == 0)
-				SD_WARN(COMP,
-					"%s: engine queue full (%zu tasks in flight); %s returns "
-					"DOCA_ERROR_AGAIN: call doca_pe_progress() and resubmit (logged once per start)",
-					priv_doca_ctx_name(ctx), ctx->inflight, call);
+				SD_WARN(
+				    COMP,
+				    "%s: engine queue full (%zu tasks in flight); %s returns "
+				    "DOCA_ERROR_AGAIN: call doca_pe_progress() and resubmit (logged once per start)",
+				    priv_doca_ctx_name(ctx), ctx->inflight, call);
 			return DOCA_ERROR_AGAIN;
 		}
-		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: engine %s refused the task (%s)", priv_doca_ctx_name(ctx),
-				 ctx->engine->name, strerror(-rc));
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: engine %s refused the task (%s)",
+				 priv_doca_ctx_name(ctx), ctx->engine->name, strerror(-rc));
 	}
 	fifo_push(ctx, task);
 	return DOCA_SUCCESS;
@@ -521,17 +533,8 @@ bool ctx_has_work(const struct doca_ctx *ctx)
 	return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
 }
 
-static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
+static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status)
 {
-	doca_error_t status = task->status;
-	uint64_t tid = task->trace_id;
-
-	if (status == DOCA_SUCCESS)
-		status = task->job.status;
-	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS)
-		status = CTX_FLUSH_STATUS;
-	if (SD_UNLIKELY(ctx->fault) && status == DOCA_SUCCESS)
-		status = fault_complete_status();
 	task->status = status;
 	task->state = TASK_ALLOCATED;
 	ctx->inflight--;
@@ -540,12 +543,10 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		ctx->st_bytes += task->job.len;
 		if (ctx->ops->finish != NULL)
 			ctx->ops->finish(task);
-		TRACE(TR_CB_START, ctx, tid, status, 0);
 		if (task->graph_inst != NULL)
 			graph_task_done(task, status);
 		else
 			ctx->ops->deliver(task, true);
-		TRACE(TR_CB_END, ctx, tid, 0, 0);
 		return;
 	}
 	ctx->st_errors++;
@@ -556,12 +557,39 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		ctx->stop_requested_by_error = true;
 		begin_stop(ctx);
 	}
-	TRACE(TR_CB_START, ctx, tid, status, 0);
 	if (task->graph_inst != NULL)
 		graph_task_done(task, status);
 	else
 		ctx->ops->deliver(task, false);
-	TRACE(TR_CB_END, ctx, tid, 0, 0);
+}
+
+/* Delivery with SOFTDOCA_FAULT and/or SOFTDOCA_TRACE on. */
+static __attribute__((noinline)) void deliver_instrumented(struct doca_ctx *ctx, struct doca_task *task,
+							   doca_error_t status)
+{
+	uint64_t tid = task->trace_id;
+
+	if (ctx->fault && status == DOCA_SUCCESS)
+		status = fault_complete_status();
+	if (ctx->traced)
+		priv_doca_trace(TR_CB_START, ctx, tid, status, 0);
+	run_callback(ctx, task, status);
+	if (ctx->traced)
+		priv_doca_trace(TR_CB_END, ctx, tid, 0, 0);
+}
+
+static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
+{
+	doca_error_t status = task->status;
+
+	if (status == DOCA_SUCCESS)
+		status = task->job.status;
+	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS)
+		status = CTX_FLUSH_STATUS;
+	if (SD_UNLIKELY(ctx->instrumented))
+		deliver_instrumented(ctx, task, status);
+	else
+		run_callback(ctx, task, status);
 }
 
 unsigned int ctx_progress(struct doca_ctx *ctx)
@@ -577,14 +605,17 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 
 		if (task == NULL || !atomic_load_explicit(&task->job.done, memory_order_acquire))
 			break;
-		if (SD_UNLIKELY(ctx->fault) && task->fault_due_ns != 0 && fault_now_ns() < task->fault_due_ns)
-			break; /* injected latency: keeps the FIFO order */
+		if (SD_UNLIKELY(ctx->instrumented)) {
+			if (task->fault_due_ns != 0 && fault_now_ns() < task->fault_due_ns)
+				break; /* injected latency: keeps the FIFO order */
+			if (ctx->traced)
+				priv_doca_trace(TR_ENGINE_DONE, ctx, task->trace_id, 0, ctx->inflight - 1);
+		}
 		ctx->fifo_head = task->next;
 		if (ctx->fifo_head == NULL)
 			ctx->fifo_tail = NULL;
 		task->next = NULL;
 		task->in_engine = false;
-		TRACE(TR_ENGINE_DONE, ctx, task->trace_id, 0, ctx->inflight - 1);
 		deliver_one(ctx, task);
 		n++;
 	}

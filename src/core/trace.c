@@ -43,6 +43,7 @@ static char trace_path[4096];
 static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static const void *ctx_ids[256];
+static char ctx_names[256][48];
 static int nb_ctx;
 
 static uint64_t now_ns(void)
@@ -69,6 +70,15 @@ static uint16_t ctx_index(const void *ctx)
 		ctx_ids[nb_ctx++] = ctx;
 	pthread_mutex_unlock(&ctx_lock);
 	return (uint16_t)(i < 256 ? i : 255);
+}
+
+SD_PRIV void priv_doca_trace_track(const void *key, const char *name)
+{
+	uint16_t i = ctx_index(key);
+
+	pthread_mutex_lock(&ctx_lock);
+	snprintf(ctx_names[i], sizeof(ctx_names[i]), "%s", name);
+	pthread_mutex_unlock(&ctx_lock);
 }
 
 SD_PRIV void priv_doca_trace(enum trace_ev ev, const void *ctx, uint64_t id, uint64_t a, uint64_t b)
@@ -110,8 +120,14 @@ static void trace_write(void)
 		   ",\"dropped\":%" PRIu64 "},\"traceEvents\":[",
 		n - start, start);
 	for (int c = 0; c < nb_ctx; c++) {
-		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"context %d\"}}",
-			first ? "" : ",", pid, c, c);
+		char label[64];
+
+		if (ctx_names[c][0] != '\0')
+			snprintf(label, sizeof(label), "%.40s (%d)", ctx_names[c], c);
+		else
+			snprintf(label, sizeof(label), "context %d", c);
+		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
+			first ? "" : ",", pid, c, label);
 		first = false;
 	}
 	for (uint64_t i = start; i < n; i++) {

@@ -34,6 +34,9 @@ SD_PRIV extern bool priv_doca_trace_on;
 /* Records one event. @ctx names the track, @id the task submission (unique per submit). */
 SD_PRIV void priv_doca_trace(enum trace_ev ev, const void *ctx, uint64_t id, uint64_t a, uint64_t b);
 
+/* Names the track of events recorded with @key (default "context N"). */
+SD_PRIV void priv_doca_trace_track(const void *key, const char *name);
+
 /* Starts tracing if SOFTDOCA_TRACE is set; called once when the first context starts. */
 void trace_init(void);
 

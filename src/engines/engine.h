@@ -92,6 +92,7 @@ struct engine_job {
 	/* Free for the engine's own queueing while it owns the job. */
 	struct engine_job *next;
 	uint64_t engine_priv;
+	uint64_t trace_id; /* SOFTDOCA_TRACE id of this submission (0 when tracing is off) */
 };
 
 struct engine_queue;

@@ -21,7 +21,11 @@ c = collections.Counter((e["ph"], e["name"]) for e in d["traceEvents"])
 for key in [("n", "alloc"), ("b", "task"), ("e", "task"), ("b", "engine"), ("e", "engine"),
             ("b", "callback"), ("e", "callback"), ("n", "free")]:
     assert c[key] == 100, (key, c[key])
-assert c[("C", "inflight ctx 0")] == 200
+assert sum(v for (ph, name), v in c.items() if ph == "C" and name.startswith("inflight ctx")) == 200
+# engine-thread spans: each copy on the engine's own track
+assert c[("b", "copy")] == 100 and c[("e", "copy")] == 100, (c[("b", "copy")], c[("e", "copy")])
+names = [e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M"]
+assert any("engine" in n for n in names) and any(n.startswith("context") for n in names), names
 ids = [e["id"] for e in d["traceEvents"] if e["ph"] == "b" and e["name"] == "task"]
 assert len(set(ids)) == 100
 # every task span ends after it starts, and its callback status is reported

@@ -49,6 +49,7 @@
 
 #include "engine.h"
 #include "topology.h"
+#include "trace.h"
 
 #define COMP "cpu"
 /* How long an idle worker spins before parking: long enough to catch the next task of a busy
@@ -320,7 +321,7 @@ static inline bool slot_ready(struct engine_queue *q, uint32_t idx)
 }
 
 /* Runs the job in slot @tail (and, for a remote job, the ones batched with it); returns slots used. */
-static inline uint32_t run_slot(struct engine_queue *q, uint32_t tail, uint32_t max, uint64_t *bytes)
+static inline uint32_t run_slot_untraced(struct engine_queue *q, uint32_t tail, uint32_t max, uint64_t *bytes)
 {
 	struct slot *sl = &q->slots[tail & q->mask];
 
@@ -336,11 +337,29 @@ static inline uint32_t run_slot(struct engine_queue *q, uint32_t tail, uint32_t 
 	return 1;
 }
 
+/* With SOFTDOCA_TRACE on, each copy is also a span on this worker's own track. */
+static inline uint32_t run_slot(struct engine_queue *q, uint32_t tail, uint32_t max, uint64_t *bytes)
+{
+	const struct engine_job *job;
+	uint32_t k;
+
+	if (SD_LIKELY(!priv_doca_trace_on))
+		return run_slot_untraced(q, tail, max, bytes);
+	job = q->slots[tail & q->mask].job;
+	priv_doca_trace(TR_ENGINE_BEGIN, &q->workers[0], job->trace_id, job->len, 0);
+	k = run_slot_untraced(q, tail, max, bytes);
+	priv_doca_trace(TR_ENGINE_END, &q->workers[0], job->trace_id, 0, 0);
+	return k;
+}
+
 static void *owner_main(void *arg)
 {
 	struct worker *w = arg;
 	struct engine_queue *q = w->q;
 	uint32_t tail = 0;
+
+	if (priv_doca_trace_on)
+		priv_doca_trace_track(w, "cpu engine worker");
 
 	for (;;) {
 		if (slot_ready(q, tail)) {

@@ -13,12 +13,14 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "trace.h"
 
 struct engine_queue {
 	struct engine_job *head;
 	struct engine_job *tail;
 	uint32_t count;
 	uint32_t depth;
+	bool traced; /* SOFTDOCA_TRACE on when the queue was made */
 	char owner[64]; /* for log lines */
 };
 
@@ -30,6 +32,9 @@ static doca_error_t inline_queue_create(const struct engine_queue_attr *attr, st
 		return DOCA_ERROR_NO_MEMORY;
 	iq->depth = attr->depth;
 	snprintf(iq->owner, sizeof(iq->owner), "%s", attr->owner ? attr->owner : "?");
+	iq->traced = priv_doca_trace_on;
+	if (iq->traced)
+		priv_doca_trace_track(iq, "inline engine (PE thread)");
 	*q = iq;
 	return DOCA_SUCCESS;
 }
@@ -95,7 +100,13 @@ static unsigned int inline_poll(struct engine_queue *q, unsigned int budget)
 			continue;
 		}
 		pop(q);
-		engine_copy_local(job);
+		if (SD_UNLIKELY(q->traced)) {
+			priv_doca_trace(TR_ENGINE_BEGIN, q, job->trace_id, job->len, 0);
+			engine_copy_local(job);
+			priv_doca_trace(TR_ENGINE_END, q, job->trace_id, 0, 0);
+		} else {
+			engine_copy_local(job);
+		}
 		engine_task_complete_pe(job, DOCA_SUCCESS);
 		n++;
 	}
