@@ -23,21 +23,6 @@ static inline struct comch_ep *ep_of(struct doca_ctx *ctx)
 	return (struct comch_ep *)ctx;
 }
 
-static const char *state_word(enum doca_ctx_states s)
-{
-	switch (s) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "?";
-}
-
 static void pci_key(char *key, uint16_t domain, uint8_t bus, uint8_t dev, uint8_t fn)
 {
 	snprintf(key, DOCA_DEVINFO_PCI_ADDR_SIZE, "%04x:%02x:%02x.%x", domain, bus, dev, fn & 7);
@@ -254,7 +239,7 @@ static doca_error_t ep_check_idle(const struct comch_ep *ep, const char *call)
 {
 	if (ep->ctx.state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; configure it before doca_ctx_start()", call,
-				 priv_doca_ctx_name(&ep->ctx), state_word(ep->ctx.state));
+				 priv_doca_ctx_name(&ep->ctx), priv_doca_ctx_state_name(ep->ctx.state));
 	return DOCA_SUCCESS;
 }
 
@@ -662,7 +647,7 @@ DOCA_STABLE doca_error_t doca_comch_client_get_connection(const struct doca_comc
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_comch_client_get_connection: %s is %s; the connection exists once the context is "
 				 "RUNNING (progress after doca_ctx_start() until it is)",
-				 priv_doca_ctx_name(&comch_client->ep.ctx), state_word(comch_client->ep.ctx.state));
+				 priv_doca_ctx_name(&comch_client->ep.ctx), priv_doca_ctx_state_name(comch_client->ep.ctx.state));
 	*connection = (struct doca_comch_connection *)&comch_client->conn;
 	return DOCA_SUCCESS;
 }

@@ -284,6 +284,8 @@ static inline doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doc
 		priv_doca_trace(TR_ALLOC, ctx, (uint64_t)(uintptr_t)t, 0, 0);
 	return DOCA_SUCCESS;
 }
+/* "IDLE", "STARTING", "RUNNING", "STOPPING". */
+SD_PRIV const char *priv_doca_ctx_state_name(enum doca_ctx_states s);
 /* Human name of a context for log lines: "dma 0x1234 on 03:00.0". */
 SD_PRIV const char *priv_doca_ctx_name(const struct doca_ctx *ctx);
 

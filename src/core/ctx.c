@@ -37,7 +37,7 @@
 /* Most callbacks one context runs per doca_pe_progress() call. */
 #define CTX_PROGRESS_BUDGET 256
 
-static const char *state_name(enum doca_ctx_states s)
+SD_PRIV const char *priv_doca_ctx_state_name(enum doca_ctx_states s)
 {
 	switch (s) {
 	case DOCA_CTX_STATE_IDLE:
@@ -74,7 +74,8 @@ static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 	enum doca_ctx_states prev = ctx->state;
 
 	ctx->state = next;
-	SD_DBG(COMP, "%s: %s -> %s", priv_doca_ctx_name(ctx), state_name(prev), state_name(next));
+	SD_DBG(COMP, "%s: %s -> %s", priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(prev),
+	       priv_doca_ctx_state_name(next));
 	if (ctx->state_cb != NULL)
 		ctx->state_cb(ctx->user_data, ctx, prev, next);
 }
@@ -114,7 +115,7 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx)
 		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
 				 "%s is %s; stop it with doca_ctx_stop() and progress until it is IDLE before "
 				 "destroying it",
-				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	if (ctx->pe != NULL) {
 		struct doca_ctx **pp = &ctx->pe->ctxs;
 
@@ -210,7 +211,7 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_ctx_start: %s is %s; a context starts only from IDLE (stop it first)",
-				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	if (ctx->pe == NULL)
 		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
 				 "doca_ctx_start: %s is not connected to a progress engine; call "
@@ -309,7 +310,7 @@ DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doc
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_ctx_set_state_changed_cb: %s is %s; set callbacks while IDLE",
-				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	ctx->state_cb = cb;
 	return DOCA_SUCCESS;
 }
@@ -321,7 +322,7 @@ DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_ctx_set_user_data: %s is %s; set user data while IDLE", priv_doca_ctx_name(ctx),
-				 state_name(ctx->state));
+				 priv_doca_ctx_state_name(ctx->state));
 	ctx->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -365,7 +366,7 @@ SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx)
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "task allocation on %s refused: context is %s; allocate tasks after doca_ctx_start()",
-				 priv_doca_ctx_name(ctx), state_name(ctx->state));
+				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP,
 			 "%s: all %u tasks are allocated; free tasks with doca_task_free() (e.g. in their "
 			 "callbacks) or configure a larger pool before doca_ctx_start()",
@@ -440,7 +441,7 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: %s is %s; submit tasks only while the context is RUNNING "
 				 "(after doca_ctx_start, before doca_ctx_stop)",
-				 call, priv_doca_ctx_name(ctx), state_name(ctx->state));
+				 call, priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	if (SD_UNLIKELY(ctx->fault) && fault_submit_again()) {
 		ctx->st_again++;
 		return DOCA_ERROR_AGAIN;
