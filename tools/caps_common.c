@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <doca_comch.h>
 #include <doca_dma.h>
 #include <doca_log.h>
 #include <doca_mmap.h>
@@ -42,6 +43,10 @@ void caps_collect(const struct doca_devinfo *d, struct dev_caps *c)
 	doca_mmap_cap_is_create_from_export_pci_supported(d, &imp);
 	c->mmap_export_pci = exp != 0;
 	c->mmap_create_from_export_pci = imp != 0;
+	c->comch_server = doca_comch_cap_server_is_supported(d) == DOCA_SUCCESS;
+	c->comch_client = doca_comch_cap_client_is_supported(d) == DOCA_SUCCESS;
+	if (doca_comch_cap_get_max_msg_size(d, &c->comch_max_msg_size) != DOCA_SUCCESS)
+		c->comch_max_msg_size = 0;
 	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
 		return;
 	/* Only DPU-side devices manage representors. */

@@ -26,6 +26,9 @@ struct dev_caps {
 	uint32_t dma_max_num_tasks;
 	bool mmap_export_pci;
 	bool mmap_create_from_export_pci;
+	bool comch_server;
+	bool comch_client;
+	uint32_t comch_max_msg_size;
 };
 
 /* Fills @c for @d. Representor probes on host devices are expected refusals and stay silent. */

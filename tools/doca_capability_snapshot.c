@@ -74,6 +74,9 @@ static int collect(struct entry *e, int max)
 		ADD("dma.max_num_tasks", "%u", c.dma_max_num_tasks);
 		ADD("mmap.export_pci", "%s", c.mmap_export_pci ? "true" : "false");
 		ADD("mmap.create_from_export_pci", "%s", c.mmap_create_from_export_pci ? "true" : "false");
+		ADD("comch.server", "%s", c.comch_server ? "true" : "false");
+		ADD("comch.client", "%s", c.comch_client ? "true" : "false");
+		ADD("comch.max_msg_size", "%u", c.comch_max_msg_size);
 #undef ADD
 	}
 	doca_devinfo_destroy_list(devs);

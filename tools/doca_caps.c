@@ -66,10 +66,12 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 		printf("]");
 		if (caps)
 			printf(", \"caps\": {\"dma_memcpy\": %s, \"dma_max_buf_size\": %llu, \"dma_max_buf_list_len\": %u, "
-			       "\"dma_max_num_tasks\": %u, \"mmap_export_pci\": %s, \"mmap_create_from_export_pci\": %s}",
+			       "\"dma_max_num_tasks\": %u, \"mmap_export_pci\": %s, \"mmap_create_from_export_pci\": %s, "
+			       "\"comch_server\": %s, \"comch_client\": %s, \"comch_max_msg_size\": %u}",
 			       c.dma_memcpy ? "true" : "false", (unsigned long long)c.dma_max_buf_size,
 			       c.dma_max_buf_list_len, c.dma_max_num_tasks, c.mmap_export_pci ? "true" : "false",
-			       c.mmap_create_from_export_pci ? "true" : "false");
+			       c.mmap_create_from_export_pci ? "true" : "false", c.comch_server ? "true" : "false",
+			       c.comch_client ? "true" : "false", c.comch_max_msg_size);
 		printf("}");
 		return;
 	}
@@ -84,6 +86,9 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 	printf("    dma max num tasks           %u\n", c.dma_max_num_tasks);
 	printf("    mmap export pci             %s\n", c.mmap_export_pci ? "supported" : "not supported");
 	printf("    mmap create from export pci %s\n", c.mmap_create_from_export_pci ? "supported" : "not supported");
+	printf("    comch server                %s\n", c.comch_server ? "supported" : "not supported");
+	printf("    comch client                %s\n", c.comch_client ? "supported" : "not supported");
+	printf("    comch max msg size          %u\n", c.comch_max_msg_size);
 }
 
 int main(int argc, char **argv)

@@ -24,6 +24,9 @@ assert devs["0000:03:00.0"]["representors"][0]["pci_addr"] == "0000:b1:00.0"
 c = devs["0000:03:00.0"]["caps"]
 assert c["dma_memcpy"] is True and c["dma_max_buf_size"] == 1 << 30 and c["dma_max_buf_list_len"] == 32
 assert c["dma_max_num_tasks"] == 65536
+assert c["comch_server"] is True and c["comch_client"] is False and c["comch_max_msg_size"] > 0
+h = devs["0000:b1:00.0"]["caps"]
+assert h["comch_server"] is False and h["comch_client"] is True
 assert len({x["ibdev"] for x in d["devices"]}) == 4
 PY
 
