@@ -113,6 +113,42 @@ static inline doca_error_t rec_add(void *config, const char *fmt, ...)
 	return DOCA_SUCCESS;
 }
 
+/* Recording callbacks shared by the in-process tests: each appends "name=value;" to the record. */
+static inline doca_error_t cb_str(void *v, void *c)
+{
+	return rec_add(c, "str=%s;", (char *)v);
+}
+
+static inline doca_error_t cb_num(void *v, void *c)
+{
+	return rec_add(c, "num=%d;", *(int *)v);
+}
+
+static inline doca_error_t cb_bool(void *v, void *c)
+{
+	return rec_add(c, "bool=%d;", *(bool *)v);
+}
+
+static inline doca_error_t cb_obj(void *v, void *c)
+{
+	return rec_add(c, "obj=%s;", (char *)v);
+}
+
+static inline doca_error_t cb_multi(void *v, void *c)
+{
+	return rec_add(c, "multi=%s;", (char *)v);
+}
+
+static inline doca_error_t cb_port(void *v, void *c)
+{
+	return rec_add(c, "port=%d;", *(int *)v);
+}
+
+static inline doca_error_t cb_cli(void *v, void *c)
+{
+	return rec_add(c, "cli=%s;", (char *)v);
+}
+
 static inline doca_error_t rec_validate(void *config)
 {
 	struct rec *r = config;

@@ -9,41 +9,6 @@
 
 static struct rec rec;
 
-static doca_error_t cb_str(void *v, void *c)
-{
-	return rec_add(c, "str=%s;", (char *)v);
-}
-
-static doca_error_t cb_num(void *v, void *c)
-{
-	return rec_add(c, "num=%d;", *(int *)v);
-}
-
-static doca_error_t cb_bool(void *v, void *c)
-{
-	return rec_add(c, "bool=%d;", *(bool *)v);
-}
-
-static doca_error_t cb_obj(void *v, void *c)
-{
-	return rec_add(c, "obj=%s;", (char *)v);
-}
-
-static doca_error_t cb_multi(void *v, void *c)
-{
-	return rec_add(c, "multi=%s;", (char *)v);
-}
-
-static doca_error_t cb_port(void *v, void *c)
-{
-	return rec_add(c, "port=%d;", *(int *)v);
-}
-
-static doca_error_t cb_cli(void *v, void *c)
-{
-	return rec_add(c, "cli=%s;", (char *)v);
-}
-
 /* Records the log limit in force when the callback runs. */
 static doca_error_t cb_level(void *v, void *c)
 {
