@@ -68,7 +68,7 @@ static doca_error_t add_param(const char *s, const char *l, const char *desc, en
 	return doca_argp_register_param(p);
 }
 
-doca_error_t example_register_params(void)
+static doca_error_t register_params(void)
 {
 	doca_error_t ret;
 
@@ -78,6 +78,28 @@ doca_error_t example_register_params(void)
 		ret = add_param("t", "text", "text to copy", DOCA_ARGP_TYPE_STRING, text_cb);
 	if (ret == DOCA_SUCCESS)
 		ret = add_param("n", "num-tasks", "number of copy tasks (1..65536)", DOCA_ARGP_TYPE_INT, num_cb);
+	return ret;
+}
+
+doca_error_t example_begin(int argc, char **argv, struct example_cfg *cfg)
+{
+	struct doca_log_backend *sdk_log;
+	doca_error_t ret;
+
+	ret = doca_log_backend_create_standard();
+	if (ret == DOCA_SUCCESS)
+		ret = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_argp_init(NULL, cfg);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = register_params();
+	if (ret == DOCA_SUCCESS)
+		ret = doca_argp_start(argc, argv);
+	if (ret != DOCA_SUCCESS)
+		doca_argp_destroy();
 	return ret;
 }
 

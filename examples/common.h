@@ -20,8 +20,13 @@ struct example_cfg {
 	int num_tasks;
 };
 
-/* Registers -p/--pci-addr, -t/--text and -n/--num-tasks with argp. */
-doca_error_t example_register_params(void);
+/*
+ * The preamble of every example, as in DOCA's samples: application log to stdout/stderr, SDK
+ * log to stderr at WARNING, argp with -p/--pci-addr, -t/--text and -n/--num-tasks parsed into
+ * @cfg. On failure argp is already released; on success the caller ends with
+ * doca_argp_destroy().
+ */
+doca_error_t example_begin(int argc, char **argv, struct example_cfg *cfg);
 /* Opens the device at @pci_addr and checks it can run DMA memcpy tasks. */
 doca_error_t example_open_dma_device(const char *pci_addr, struct doca_dev **dev);
 

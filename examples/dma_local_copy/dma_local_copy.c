@@ -19,19 +19,12 @@ int main(int argc, char **argv)
 	struct example_cfg cfg = {.pci_addr = EXAMPLE_PCI_ADDR_DEFAULT,
 				  .text = "This text was copied by softdoca's DMA engine.",
 				  .num_tasks = 1};
-	struct doca_log_backend *sdk_log;
 	struct example_dma ex = {0};
 	doca_error_t ret;
 	int rc = EXIT_FAILURE;
 
-	if (doca_log_backend_create_standard() != DOCA_SUCCESS ||
-	    doca_log_backend_create_with_file_sdk(stderr, &sdk_log) != DOCA_SUCCESS ||
-	    doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING) != DOCA_SUCCESS)
+	if (example_begin(argc, argv, &cfg) != DOCA_SUCCESS)
 		return EXIT_FAILURE;
-	if (doca_argp_init(NULL, &cfg) != DOCA_SUCCESS)
-		return EXIT_FAILURE;
-	if (example_register_params() != DOCA_SUCCESS || doca_argp_start(argc, argv) != DOCA_SUCCESS)
-		goto argp_done;
 
 	ret = example_dma_setup(&ex, cfg.pci_addr, cfg.text, cfg.num_tasks);
 	if (ret == DOCA_SUCCESS)
@@ -49,7 +42,6 @@ int main(int argc, char **argv)
 	}
 	if (example_dma_teardown(&ex) != DOCA_SUCCESS)
 		rc = EXIT_FAILURE;
-argp_done:
 	doca_argp_destroy();
 	return rc;
 }
