@@ -264,6 +264,12 @@ SD_PRIV void priv_doca_ctx_fail(struct doca_ctx *ctx);
  */
 SD_PRIV doca_error_t priv_doca_pe_watch_fd(struct doca_pe *pe, int fd);
 SD_PRIV void priv_doca_pe_unwatch_fd(struct doca_pe *pe, int fd);
+/*
+ * Core and modules, on the PE thread outside doca_pe_progress(): something may have become
+ * deliverable (a task submitted, a stop begun, an event queued). When the application armed the
+ * notification handle, this writes it if progress has work. One relaxed load when not armed.
+ */
+SD_PRIV void priv_doca_pe_kick(struct doca_pe *pe);
 /* The rejection behind priv_doca_task_alloc(): logs why and returns the error. */
 SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx);
 

@@ -262,6 +262,8 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 		to_idle(ctx);
 		return DOCA_SUCCESS;
 	}
+	/* Flushed tasks are deliverable now. */
+	priv_doca_pe_kick(ctx->pe);
 	return DOCA_ERROR_IN_PROGRESS;
 }
 
@@ -391,6 +393,9 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 	ctx->nb_allocated--;
 	if (SD_UNLIKELY(ctx->traced))
 		priv_doca_trace(TR_FREE, ctx, (uint64_t)(uintptr_t)task, 0, 0);
+	/* The last free of a stopping context lets it reach IDLE. */
+	if (SD_UNLIKELY(ctx->state == DOCA_CTX_STATE_STOPPING))
+		priv_doca_pe_kick(ctx->pe);
 }
 
 static atomic_uint_least64_t trace_seq;
@@ -455,6 +460,7 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 		task->in_engine = false;
 		atomic_store_explicit(&task->job.done, 1, memory_order_relaxed);
 		fifo_push(ctx, task);
+		priv_doca_pe_kick(ctx->pe);
 		return DOCA_SUCCESS;
 	}
 	task->status = DOCA_SUCCESS;
@@ -476,6 +482,9 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 				 priv_doca_ctx_name(ctx), ctx->engine->name, strerror(-rc));
 	}
 	fifo_push(ctx, task);
+	/* An engine that copies inside progress writes no handle: wake an armed application. */
+	if (SD_UNLIKELY(atomic_load_explicit(&ctx->pe->notify.armed, memory_order_relaxed)))
+		priv_doca_pe_kick(ctx->pe);
 	return DOCA_SUCCESS;
 }
 

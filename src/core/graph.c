@@ -450,6 +450,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_graph_instance_submit(struct doca_graph_inst
 		 * belongs to doca_pe_progress(). */
 		graph_instance->done_next = g->pe->graph_done;
 		g->pe->graph_done = graph_instance;
+		priv_doca_pe_kick(g->pe);
 	}
 	return DOCA_SUCCESS;
 }

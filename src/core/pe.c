@@ -5,8 +5,10 @@
  * doca_pe_progress(), arms with doca_pe_request_notification() and sleeps on the fd.
  * Arming sets notify.armed and then checks whether work is already deliverable (and writes the
  * fd itself if so); an engine completing a job from another thread writes the fd when it finds
- * armed set. Both sides use sequentially consistent operations on `armed` and `done`, so a
- * completion racing with the arm is never missed.
+ * armed set; work that becomes deliverable on the application thread outside progress (a submit
+ * to the inline engine, a stop, a refused task) writes it through priv_doca_pe_kick(). Both
+ * sides use sequentially consistent operations on `armed` and `done`, so a completion racing
+ * with the arm is never missed.
  *
  * The handle the application sleeps on is an epoll set, not the eventfd itself:
  *
@@ -31,6 +33,8 @@
 #include "core.h"
 
 #define COMP "pe"
+
+static void kick_if_work(struct doca_pe *pe);
 
 DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 {
@@ -108,6 +112,9 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 	if (SD_UNLIKELY(pe->graph_done != NULL))
 		n += graph_progress(pe);
 	pe->in_progress = false;
+	/* Armed before this call (unusual, but allowed): what callbacks submitted must still wake. */
+	if (SD_UNLIKELY(atomic_load_explicit(&pe->notify.armed, memory_order_relaxed)))
+		kick_if_work(pe);
 	return n != 0;
 }
 
@@ -247,6 +254,30 @@ static void notify_signal(struct doca_pe *pe)
 			strerror(errno));
 }
 
+/* Writes the handle if the PE is armed and something is deliverable; disarms it then. */
+static void kick_if_work(struct doca_pe *pe)
+{
+	bool work = pe->graph_done != NULL;
+
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL && !work; ctx = ctx->pe_next)
+		work = ctx_has_work(ctx);
+	if (work && atomic_exchange(&pe->notify.armed, 0))
+		notify_signal(pe);
+}
+
+/*
+ * Something became deliverable on the PE thread itself, outside doca_pe_progress(): a task
+ * submitted to an engine that completes only inside progress (inline), a task refused at
+ * submit, a stop, a graph instance that finished at once. No engine thread will write the
+ * handle for it, so the PE does, when armed: the application may be asleep on it already.
+ */
+SD_PRIV void priv_doca_pe_kick(struct doca_pe *pe)
+{
+	if (pe == NULL || pe->in_progress || !atomic_load_explicit(&pe->notify.armed, memory_order_relaxed))
+		return;
+	kick_if_work(pe);
+}
+
 DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 {
 	doca_error_t ret;
@@ -257,15 +288,7 @@ DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	atomic_store(&pe->notify.armed, 1);
-	if (pe->graph_done != NULL && atomic_exchange(&pe->notify.armed, 0))
-		notify_signal(pe);
-	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
-		if (ctx_has_work(ctx)) {
-			if (atomic_exchange(&pe->notify.armed, 0))
-				notify_signal(pe);
-			break;
-		}
-	}
+	kick_if_work(pe);
 	return DOCA_SUCCESS;
 }
 
