@@ -117,6 +117,21 @@ struct doca_buf_inventory {
 	struct doca_buf *free_list;
 };
 
+/*
+ * Access flags that let the local device write into a map. As in verbs (ibv_reg_mr(3): remote
+ * write or atomic access requires local write), a write-capable export flag implies local write:
+ * programs that run on BlueField grant only DOCA_ACCESS_FLAG_PCI_READ_WRITE to a map they also
+ * use as a local DMA destination.
+ */
+#define MMAP_LOCAL_WRITE_FLAGS                                                                           \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE | \
+	 DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+static inline bool priv_doca_mmap_local_writable(const struct doca_mmap *mmap)
+{
+	return (mmap->access & MMAP_LOCAL_WRITE_FLAGS) != 0;
+}
+
 /* True when @dev was added to @mmap (from-export maps: the importing device). */
 SD_PRIV bool priv_doca_mmap_has_dev(const struct doca_mmap *mmap, const struct doca_dev *dev);
 

@@ -252,10 +252,11 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 					 "doca_mmap_add_dev(mmap, dev) before doca_mmap_start()",
 					 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)m,
 					 priv_doca_dev_name(&dma->ctx.dev->info));
-		if (is_dst && !(m->access & (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)))
+		if (is_dst && !priv_doca_mmap_local_writable(m))
 			return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 					 "%s: task %p: destination mmap %p is read-only; pass "
-					 "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE to doca_mmap_set_permissions() before "
+					 "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE (or a write-capable export flag such as "
+					 "DOCA_ACCESS_FLAG_PCI_READ_WRITE) to doca_mmap_set_permissions() before "
 					 "doca_mmap_start()",
 					 priv_doca_ctx_name(&dma->ctx), (void *)t, (const void *)m);
 		/* Remember the answer: the map cannot change while started (see core.h). */

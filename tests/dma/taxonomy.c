@@ -473,6 +473,65 @@ static int case_dst_read_only(void)
 }
 
 /*
+ * Write-capable export flags imply local write, as on hardware (and as in verbs, where remote
+ * write needs local write): a local map whose only flag is PCI_READ_WRITE, RDMA_WRITE or
+ * RDMA_ATOMIC is a good DMA destination; one with only PCI_READ_ONLY or RDMA_READ is not.
+ */
+static int case_export_flags_imply_local_write(void)
+{
+	static const uint32_t writable[] = {DOCA_ACCESS_FLAG_PCI_READ_WRITE, DOCA_ACCESS_FLAG_RDMA_WRITE,
+					    DOCA_ACCESS_FLAG_RDMA_ATOMIC,
+					    DOCA_ACCESS_FLAG_PCI_READ_WRITE | DOCA_ACCESS_FLAG_PCI_RELAXED_ORDERING};
+	static const uint32_t read_only[] = {DOCA_ACCESS_FLAG_PCI_READ_ONLY, DOCA_ACCESS_FLAG_RDMA_READ,
+					     DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_RDMA_READ};
+	uint8_t *mem = malloc(4096);
+	struct dma_fix f;
+
+	CHECK(mem != NULL);
+	if (fix_open(&f, NULL))
+		return 1;
+	prng_fill(9, f.arena, 1000);
+	for (size_t i = 0; i < sizeof(writable) / sizeof(writable[0]); i++) {
+		struct doca_mmap *m = NULL;
+		struct doca_buf *s, *d;
+		size_t ok0 = f.c.ok;
+
+		memset(mem, GUARD, 4096);
+		CHECK_ERR(mmap_over(mem, 4096, writable[i], f.dev, NULL, &m), DOCA_SUCCESS);
+		CHECK_ERR(fix_buf(&f, f.arena, 1000, f.arena, 1000, &s), DOCA_SUCCESS);
+		CHECK_ERR(doca_buf_inventory_buf_get_by_addr(f.inv, m, mem + 100, 2000, &d), DOCA_SUCCESS);
+		CHECK_ERR(fix_submit(&f, s, d, 0, NULL), DOCA_SUCCESS);
+		CHECK(pe_wait_count(f.pe, &f.c.ok, ok0 + 1) == 0);
+		CHECK_EQ(f.c.err, 0);
+		CHECK(memcmp(mem + 100, f.arena, 1000) == 0);
+		CHECK(all_bytes(mem, 100, GUARD) && all_bytes(mem + 1100, 4096 - 1100, GUARD));
+		CHECK_ERR(doca_buf_dec_refcount(s, NULL), DOCA_SUCCESS);
+		CHECK_ERR(doca_buf_dec_refcount(d, NULL), DOCA_SUCCESS);
+		CHECK_ERR(doca_mmap_destroy(m), DOCA_SUCCESS);
+	}
+	for (size_t i = 0; i < sizeof(read_only) / sizeof(read_only[0]); i++) {
+		struct doca_mmap *m = NULL;
+		struct doca_buf *s, *d;
+		struct doca_dma_task_memcpy *t = NULL;
+		union doca_data ud = {.u64 = 0};
+
+		memset(mem, GUARD, 4096);
+		CHECK_ERR(mmap_over(mem, 4096, read_only[i], f.dev, NULL, &m), DOCA_SUCCESS);
+		CHECK_ERR(fix_buf(&f, f.arena, 1000, f.arena, 1000, &s), DOCA_SUCCESS);
+		CHECK_ERR(doca_buf_inventory_buf_get_by_addr(f.inv, m, mem + 100, 2000, &d), DOCA_SUCCESS);
+		CHECK_ERR(doca_dma_task_memcpy_alloc_init(f.dma, s, d, ud, &t), DOCA_SUCCESS);
+		CHECK_ERR(doca_task_try_submit(as_task(t)), DOCA_ERROR_NOT_PERMITTED);
+		doca_task_free(as_task(t));
+		CHECK(all_bytes(mem, 4096, GUARD));
+		CHECK_ERR(doca_buf_dec_refcount(s, NULL), DOCA_SUCCESS);
+		CHECK_ERR(doca_buf_dec_refcount(d, NULL), DOCA_SUCCESS);
+		CHECK_ERR(doca_mmap_destroy(m), DOCA_SUCCESS);
+	}
+	free(mem);
+	return fix_close(&f);
+}
+
+/*
  * A map that served a good copy is stopped and reconfigured (device removed, or made
  * read-only), then started again: the next task must see the new configuration.
  */
@@ -795,6 +854,7 @@ static const struct tax_case cases[] = {
     {"AGAIN queue full", case_queue_full, cfg_shallow, NULL, "inline"},
     {"NOT_PERMITTED source mmap without dev", case_src_mmap_without_dev, NULL, NULL, NULL},
     {"NOT_PERMITTED read-only destination", case_dst_read_only, NULL, NULL, NULL},
+    {"write-capable export flags imply local write", case_export_flags_imply_local_write, NULL, NULL, NULL},
     {"NOT_PERMITTED map lost the device", case_map_dev_removed, NULL, NULL, NULL},
     {"NOT_PERMITTED map made read-only", case_map_made_read_only, NULL, NULL, NULL},
     {"NOT_SUPPORTED profile without DMA", case_no_dma_profile, cfg_nodma, NULL, NULL},
