@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,16 +49,68 @@ static doca_error_t get_topology(const struct topology **out)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Which devices a process lists. A real host sees its own PCI functions and a BlueField its
+ * own; a program built against softdoca's host or dpu personality registers that side before
+ * main() (doca_build_config.h). SOFTDOCA_SIDE overrides it; softdoca's own tools register none
+ * and see the whole emulated machine.
+ */
+enum side_view { SIDE_VIEW_ALL = -1, SIDE_VIEW_DPU = TOPO_SIDE_DPU, SIDE_VIEW_HOST = TOPO_SIDE_HOST };
+
+static atomic_int program_side = SIDE_VIEW_ALL;
+
+SD_PRIV void priv_doca_program_side(int side)
+{
+	if (side == TOPO_SIDE_DPU || side == TOPO_SIDE_HOST)
+		atomic_store_explicit(&program_side, side, memory_order_relaxed);
+}
+
+static const char *side_view_name(int v)
+{
+	return v == SIDE_VIEW_DPU ? "dpu" : v == SIDE_VIEW_HOST ? "host" : "all";
+}
+
+/* The side this process lists; BAD_CONFIG (logged) when SOFTDOCA_SIDE cannot be used. */
+static doca_error_t side_view(int *view, const char **why)
+{
+	const char *env = getenv("SOFTDOCA_SIDE");
+
+	if (env == NULL) {
+		*view = atomic_load_explicit(&program_side, memory_order_relaxed);
+		*why = *view == SIDE_VIEW_ALL ? "no personality registered" : "the program's build personality";
+		return DOCA_SUCCESS;
+	}
+	*why = "SOFTDOCA_SIDE";
+	if (strcmp(env, "host") == 0)
+		*view = SIDE_VIEW_HOST;
+	else if (strcmp(env, "dpu") == 0)
+		*view = SIDE_VIEW_DPU;
+	else if (strcmp(env, "all") == 0)
+		*view = SIDE_VIEW_ALL;
+	else
+		return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP,
+				 "doca_devinfo_create_list: SOFTDOCA_SIDE='%s' is not a side; use host, dpu or all "
+				 "(or unset it to list the side the program was built for)",
+				 env);
+	return DOCA_SUCCESS;
+}
+
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
 {
 	const struct topology *t = NULL;
 	struct doca_devinfo **list;
 	struct doca_devinfo *infos;
+	const char *why;
+	uint32_t n = 0;
 	doca_error_t ret;
+	int view = SIDE_VIEW_ALL;
 
 	if (dev_list == NULL || nb_devs == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_create_list: NULL output argument");
 	ret = get_topology(&t);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = side_view(&view, &why);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	list = calloc(1, (t->nb_devices + 1) * sizeof(*list) + t->nb_devices * sizeof(*infos));
@@ -65,13 +118,18 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 		return DOCA_ERROR_NO_MEMORY;
 	infos = (struct doca_devinfo *)(list + t->nb_devices + 1);
 	for (uint32_t i = 0; i < t->nb_devices; i++) {
-		infos[i].tdev = &t->devices[i];
-		infos[i].profile = &t->profiles[t->devices[i].profile];
-		infos[i].index = i;
-		list[i] = &infos[i];
+		if (view != SIDE_VIEW_ALL && (int)t->devices[i].side != view)
+			continue;
+		infos[n].tdev = &t->devices[i];
+		infos[n].profile = &t->profiles[t->devices[i].profile];
+		infos[n].index = i;
+		list[n] = &infos[n];
+		n++;
 	}
+	SD_DBG(COMP, "doca_devinfo_create_list: %u of %u device(s), side %s (%s)", n, t->nb_devices,
+	       side_view_name(view), why);
 	*dev_list = list;
-	*nb_devs = t->nb_devices;
+	*nb_devs = n;
 	return DOCA_SUCCESS;
 }
 
