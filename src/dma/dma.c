@@ -122,16 +122,22 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 	uint32_t depth;
 	doca_error_t ret;
 
-	if (dma->comp_cb == NULL)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_ctx_start: %s has no memcpy task configuration; call "
-				 "doca_dma_task_memcpy_set_conf() before doca_ctx_start()",
-				 priv_doca_ctx_name(ctx));
-	dma->segs = calloc((size_t)dma->num_tasks * 2 * p->max_buf_list_len, sizeof(*dma->segs));
+	if (dma->comp_cb == NULL) {
+		/* DOCA does not say whether this is allowed; hardware contexts start without task
+		 * types, so softdoca does too (README, "Behaviour choices"). */
+		SD_DBG(COMP,
+		       "%s starts with no memcpy task configuration (allowed); it cannot allocate memcpy tasks "
+		       "until doca_dma_task_memcpy_set_conf() is called while it is IDLE",
+		       priv_doca_ctx_name(ctx));
+		dma->num_tasks = 0;
+	}
+	dma->segs = calloc((size_t)(dma->num_tasks ? dma->num_tasks : 1) * 2 * p->max_buf_list_len, sizeof(*dma->segs));
 	if (dma->segs == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_start: %s: cannot allocate task segments",
 				 priv_doca_ctx_name(ctx));
 	depth = p->queue_depth < dma->num_tasks ? p->queue_depth : dma->num_tasks;
+	if (depth == 0)
+		depth = 1;
 	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct doca_dma_task_memcpy), dma->num_tasks, depth);
 	if (ret != DOCA_SUCCESS) {
 		free(dma->segs);
@@ -499,6 +505,11 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma, c
 	if (SD_UNLIKELY(dma == NULL || task == NULL))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_task_memcpy_alloc_init: NULL %s",
 				 dma == NULL ? "context" : "output argument");
+	if (SD_UNLIKELY(dma->comp_cb == NULL))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "doca_dma_task_memcpy_alloc_init: %s has no memcpy task configuration; call "
+				 "doca_dma_task_memcpy_set_conf() before doca_ctx_start()",
+				 priv_doca_ctx_name(&dma->ctx));
 	ret = priv_doca_task_alloc(&dma->ctx, &t);
 	if (SD_UNLIKELY(ret != DOCA_SUCCESS))
 		return ret;

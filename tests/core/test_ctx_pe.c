@@ -217,10 +217,12 @@ static void test_config_rules(struct doca_dev *dev)
 	CHECK_ERR(doca_pe_connect_ctx(pe2, ctx), DOCA_ERROR_NOT_PERMITTED);
 	CHECK_OK(doca_pe_destroy(pe2));
 
-	/* A context without a task configuration does not start. */
+	/* A context without a task configuration starts, as on hardware (more in
+	 * test_start_without_task_conf), and stops again at once. */
 	CHECK_OK(doca_dma_create(dev, &dma2));
 	CHECK_OK(doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma2)));
-	CHECK_ERR(doca_ctx_start(doca_dma_as_ctx(dma2)), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_ctx_start(doca_dma_as_ctx(dma2)));
+	CHECK_OK(doca_ctx_stop(doca_dma_as_ctx(dma2)));
 	{
 		enum doca_ctx_states s;
 
@@ -544,6 +546,33 @@ static void test_failed_task(void)
 	CHECK_OK(doca_buf_set_data(src_buf[20], src_mem + 20 * SEG, SEG));
 }
 
+/*
+ * A DMA context with no task type configured starts, as on hardware (DOCA does not forbid it);
+ * allocating a memcpy task is then refused with NOT_PERMITTED, and it stops to IDLE at once.
+ */
+static void test_start_without_task_conf(struct doca_dev *dev)
+{
+	struct doca_pe *p;
+	struct doca_dma *d;
+	struct doca_dma_task_memcpy *t = NULL;
+	union doca_data ud = {.u64 = 0};
+	enum doca_ctx_states st;
+
+	CHECK_OK(doca_pe_create(&p));
+	CHECK_OK(doca_dma_create(dev, &d));
+	CHECK_OK(doca_pe_connect_ctx(p, doca_dma_as_ctx(d)));
+	CHECK_OK(doca_ctx_start(doca_dma_as_ctx(d)));
+	CHECK_OK(doca_ctx_get_state(doca_dma_as_ctx(d), &st));
+	CHECK(st == DOCA_CTX_STATE_RUNNING);
+	CHECK_ERR(doca_dma_task_memcpy_alloc_init(d, src_buf[0], dst_buf[0], ud, &t), DOCA_ERROR_NOT_PERMITTED);
+	CHECK(doca_pe_progress(p) == 0);
+	CHECK_OK(doca_ctx_stop(doca_dma_as_ctx(d)));
+	CHECK_OK(doca_ctx_get_state(doca_dma_as_ctx(d), &st));
+	CHECK(st == DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_dma_destroy(d));
+	CHECK_OK(doca_pe_destroy(p));
+}
+
 int main(void)
 {
 	struct doca_buf_inventory *inv;
@@ -575,6 +604,7 @@ int main(void)
 
 	reset_log();
 	test_config_rules(dev);
+	test_start_without_task_conf(dev);
 	test_start_stop_idle();
 	test_one_task();
 	test_order();
