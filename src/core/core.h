@@ -244,6 +244,9 @@ struct doca_pe {
 	 * application too. Created with the eventfd, on first request; -1 before.
 	 */
 	int epfd;
+	/* SOFTDOCA_FAULT delays: a timerfd in the handle, set to when the earliest delayed
+	 * completion becomes deliverable, so an armed handle neither fires early nor too late. */
+	int tfd;
 	int *watch;
 	uint32_t nb_watch;
 	uint32_t watch_cap;
@@ -328,5 +331,8 @@ unsigned int graph_progress(struct doca_pe *pe);
 /* Progress-engine side of a context (ctx.c), called by pe.c. */
 unsigned int ctx_progress(struct doca_ctx *ctx);
 bool ctx_has_work(const struct doca_ctx *ctx);
+/* When the context's next completion, held back by an injected delay, becomes deliverable
+ * (fault_now_ns clock); 0 when none is held back. */
+uint64_t ctx_next_due(const struct doca_ctx *ctx);
 
 #endif /* SD_CORE_H_ */

@@ -538,9 +538,23 @@ bool ctx_has_work(const struct doca_ctx *ctx)
 
 	if (can_finish_stop(ctx))
 		return true;
-	if (head != NULL && atomic_load_explicit(&((struct doca_task *)head)->job.done, memory_order_acquire))
+	if (head != NULL && atomic_load_explicit(&((struct doca_task *)head)->job.done, memory_order_acquire)) {
+		/* An injected delay holds the FIFO head back: deliverable only once it is due. */
+		if (SD_UNLIKELY(ctx->instrumented) && head->fault_due_ns != 0 && fault_now_ns() < head->fault_due_ns)
+			return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
 		return true;
+	}
 	return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
+}
+
+uint64_t ctx_next_due(const struct doca_ctx *ctx)
+{
+	const struct doca_task *head = ctx->fifo_head;
+
+	if (!ctx->instrumented || head == NULL || head->fault_due_ns == 0 ||
+	    !atomic_load_explicit(&((struct doca_task *)head)->job.done, memory_order_acquire))
+		return 0;
+	return head->fault_due_ns;
 }
 
 static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status)

@@ -26,6 +26,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <doca_pe.h>
@@ -47,6 +49,7 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 		return DOCA_ERROR_NO_MEMORY;
 	p->notify.efd = -1;
 	p->epfd = -1;
+	p->tfd = -1;
 	atomic_init(&p->notify.armed, 0);
 	*pe = p;
 	return DOCA_SUCCESS;
@@ -65,6 +68,8 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 		close(pe->notify.efd);
 	if (pe->epfd >= 0)
 		close(pe->epfd);
+	if (pe->tfd >= 0)
+		close(pe->tfd);
 	free(pe->watch);
 	free(pe);
 	return DOCA_SUCCESS;
@@ -154,6 +159,10 @@ static doca_error_t ensure_efd(struct doca_pe *pe)
 		goto fail;
 	}
 	rc = epoll_add_in(epfd, efd);
+	if (rc == 0 && fault_enabled()) {
+		pe->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		rc = pe->tfd < 0 ? -errno : epoll_add_in(epfd, pe->tfd);
+	}
 	for (uint32_t i = 0; rc == 0 && i < pe->nb_watch; i++)
 		rc = epoll_add_in(epfd, pe->watch[i]);
 	if (rc != 0)
@@ -164,6 +173,9 @@ static doca_error_t ensure_efd(struct doca_pe *pe)
 fail:
 	if (epfd >= 0)
 		close(epfd);
+	if (pe->tfd >= 0)
+		close(pe->tfd);
+	pe->tfd = -1;
 	close(efd);
 	return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "progress engine %p: cannot build the notification handle: %s",
 			 (void *)pe, strerror(-rc));
@@ -254,15 +266,42 @@ static void notify_signal(struct doca_pe *pe)
 			strerror(errno));
 }
 
+/* Makes the handle readable at @due_ns (fault_now_ns clock). */
+static void timer_set(struct doca_pe *pe, uint64_t due_ns)
+{
+	struct itimerspec its = {.it_value = {.tv_sec = (time_t)(due_ns / 1000000000ull),
+					      .tv_nsec = (long)(due_ns % 1000000000ull)}};
+
+	if (timerfd_settime(pe->tfd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
+		notify_signal(pe); /* wake early rather than never */
+}
+
 /* Writes the handle if the PE is armed and something is deliverable; disarms it then. */
 static void kick_if_work(struct doca_pe *pe)
 {
 	bool work = pe->graph_done != NULL;
+	uint64_t due = 0;
 
 	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL && !work; ctx = ctx->pe_next)
 		work = ctx_has_work(ctx);
-	if (work && atomic_exchange(&pe->notify.armed, 0))
-		notify_signal(pe);
+	if (work) {
+		if (atomic_exchange(&pe->notify.armed, 0))
+			notify_signal(pe);
+		return;
+	}
+	/* Nothing deliverable now; a completion held back by SOFTDOCA_FAULT wakes when due. */
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
+		uint64_t d = ctx_next_due(ctx);
+
+		if (d != 0 && (due == 0 || d < due))
+			due = d;
+	}
+	if (due == 0)
+		return;
+	if (pe->tfd >= 0)
+		timer_set(pe, due);
+	else if (atomic_exchange(&pe->notify.armed, 0))
+		notify_signal(pe); /* a handle of the application's own: no timer in it, wake early */
 }
 
 /*
@@ -287,6 +326,11 @@ DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 	ret = ensure_efd(pe);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	if (pe->tfd >= 0) {
+		struct itimerspec off = {0};
+
+		(void)timerfd_settime(pe->tfd, 0, &off, NULL); /* kick_if_work sets it anew if needed */
+	}
 	atomic_store(&pe->notify.armed, 1);
 	kick_if_work(pe);
 	return DOCA_SUCCESS;
@@ -302,6 +346,11 @@ DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_not
 	atomic_store(&pe->notify.armed, 0);
 	if (pe->notify.efd < 0)
 		return DOCA_SUCCESS;
+	if (pe->tfd >= 0) {
+		struct itimerspec off = {0};
+
+		(void)timerfd_settime(pe->tfd, 0, &off, NULL); /* disarms and clears expirations */
+	}
 	if (read(pe->notify.efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "doca_pe_clear_notification: read failed: %s",
 				 strerror(errno));

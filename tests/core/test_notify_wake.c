@@ -11,7 +11,8 @@
  * and wait on the handle in epoll for up to 3 s. Also after arming: a task refused at submit
  * (its error completion is deliverable at once), a stop with tasks in flight (flushed tasks
  * are deliverable) and a task submitted from a callback of a progress call made while armed.
- * Finally, with nothing in flight, an armed handle stays quiet (no busy wake-ups).
+ * Finally, with nothing in flight, an armed handle stays quiet (no busy wake-ups), and with
+ * SOFTDOCA_FAULT delays it fires when a held-back completion is due, not in a loop before.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -279,6 +280,70 @@ static int run_body(const char *engine)
 	return T_EXIT_PASS;
 }
 
+/*
+ * SOFTDOCA_FAULT=delay_us holds each completion back: an armed handle must wake when it is
+ * due, not before (a wakeup after which progress delivers nothing is a busy wake-up).
+ */
+static int run_delayed(void)
+{
+	doca_notification_handle_t fd;
+	struct epoll_event ev = {.events = EPOLLIN};
+	int useless = 0;
+
+	src_mem = malloc(MAX_SIZE);
+	dst_mem = calloc(1, MAX_SIZE);
+	CHECK(src_mem != NULL && dst_mem != NULL);
+	memset(src_mem, 0x5a, MAX_SIZE);
+	CHECK_OK(doca_mmap_create(&src_map));
+	CHECK_OK(doca_mmap_add_dev(src_map, check_open_dev_cached()));
+	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, MAX_SIZE));
+	CHECK_OK(doca_mmap_start(src_map));
+	CHECK_OK(doca_mmap_create(&dst_map));
+	CHECK_OK(doca_mmap_add_dev(dst_map, check_open_dev_cached()));
+	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, MAX_SIZE));
+	CHECK_OK(doca_mmap_start(dst_map));
+	CHECK_OK(doca_buf_inventory_create(8, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	CHECK(ep >= 0);
+	CHECK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0);
+	start_ctx();
+	for (int i = 0; i < 10; i++) {
+		int before = nb_ok;
+
+		drain();
+		CHECK_OK(doca_task_submit(make_task(0, 4096, 4096, 0)));
+		while (nb_ok == before) {
+			CHECK_OK(doca_pe_request_notification(pe));
+			if (!wait_handle(WAIT_MS)) {
+				fprintf(stderr, "[delay] delayed completion: no wakeup in %d ms\n", WAIT_MS);
+				return T_EXIT_FAIL;
+			}
+			CHECK_OK(doca_pe_clear_notification(pe, fd));
+			if (doca_pe_progress(pe) == 0)
+				useless++;
+		}
+	}
+	/* One wakeup per task may find nothing to deliver: the one for the copy itself (the inline
+	 * engine copies inside that progress call), before the delay ends. More means the armed
+	 * handle fired while the delayed completion was not yet due: a busy loop. */
+	if (useless > 10) {
+		fprintf(stderr, "[delay] %d wakeups with nothing to deliver for 10 tasks: the handle fired before the delay ended\n",
+			useless);
+		return T_EXIT_FAIL;
+	}
+	stop_ctx();
+	CHECK_OK(doca_pe_destroy(pe));
+	close(ep);
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_mmap_destroy(src_map));
+	CHECK_OK(doca_mmap_destroy(dst_map));
+	printf("test_notify_wake[delay]: 10 delayed completions, %d wakeup(s) before a delay ended\n", useless);
+	return T_EXIT_PASS;
+}
+
 static int run_with_engine(const char *engine)
 {
 	int status;
@@ -289,8 +354,16 @@ static int run_with_engine(const char *engine)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		setenv("SOFTDOCA_ENGINE", engine, 1);
-		int rc = run_body(engine);
+		int rc;
+
+		if (strcmp(engine, "delay") == 0) {
+			setenv("SOFTDOCA_ENGINE", "inline", 1);
+			setenv("SOFTDOCA_FAULT", "delay_us=20000", 1);
+			rc = run_delayed();
+		} else {
+			setenv("SOFTDOCA_ENGINE", engine, 1);
+			rc = run_body(engine);
+		}
 
 		fflush(stdout);
 		_exit(rc);
@@ -305,7 +378,7 @@ static int run_with_engine(const char *engine)
 
 int main(void)
 {
-	static const char *const engines[] = {"inline", "cpu", "auto"};
+	static const char *const engines[] = {"inline", "cpu", "auto", "delay"};
 	int rc = T_EXIT_PASS;
 
 	unsetenv("SOFTDOCA_CONFIG");
