@@ -9,10 +9,10 @@
 #define DOCA_COMMON_DEFINES_H_
 
 #if defined(__GNUC__) || defined(__clang__)
-#define doca_likely(x) __builtin_expect(!!(x), 1)
+#define doca_likely(x)	 __builtin_expect(!!(x), 1)
 #define doca_unlikely(x) __builtin_expect(!!(x), 0)
 #else
-#define doca_likely(x) (x)
+#define doca_likely(x)	 (x)
 #define doca_unlikely(x) (x)
 #endif
 

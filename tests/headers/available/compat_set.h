@@ -31,7 +31,7 @@ size_t compat_set_use(const char *text)
 	free(zeroed);
 	free(copy);
 
-	DOCA_STRUCT_MEMSET_CTOR(v); /* doca_compat.h */
+	DOCA_STRUCT_MEMSET_CTOR(v);			/* doca_compat.h */
 	v.value = (uint32_t)(UINT32_MAX - (uint32_t)n); /* <stdint.h> */
 	if (DOCA_STRUCT_GET_VERSION(&v) != DOCA_VERSION_EXACT || v.value == 0)
 		abort();

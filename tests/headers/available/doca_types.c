@@ -5,7 +5,7 @@ uint64_t types_use(struct doca_gather_list *list);
 uint64_t types_use(struct doca_gather_list *list)
 {
 	union doca_data d;
-	doca_be32_t be = (__be32)0;	/* <linux/types.h> */
+	doca_be32_t be = (__be32)0; /* <linux/types.h> */
 	__u16 raw = 1;
 	doca_notification_handle_t h = doca_event_invalid_handle;
 	enum doca_mtu_size mtu = DOCA_MTU_SIZE_1K_BYTES;
