@@ -34,6 +34,10 @@ struct doca_argp_param;
 
 /** Receives (value, program_config). Any error makes doca_argp_start() fail. */
 typedef doca_error_t (*doca_argp_param_cb_t)(void *, void *);
+/** Callback of a sub-command, receives (program_config). */
+typedef doca_error_t (*doca_argp_cmd_cb_t)(void *);
+/** Entry point of a DPDK-based program: receives the arguments argp left for DPDK. */
+typedef doca_error_t (*doca_argp_dpdk_cb_t)(int argc, char **argv);
 /** Receives (program_config) once all flags were handled. */
 typedef doca_error_t (*doca_argp_validation_cb_t)(void *);
 /** Where argp's own messages go (softdoca prints them through the SDK log). */

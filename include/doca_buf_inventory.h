@@ -9,6 +9,7 @@
 
 #include <doca_compat.h>
 #include <doca_error.h>
+#include <doca_types.h>
 
 #ifdef __cplusplus
 extern "C" {

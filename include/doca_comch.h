@@ -15,6 +15,7 @@
 #ifndef DOCA_COMCH_H_
 #define DOCA_COMCH_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <doca_compat.h>
@@ -125,6 +126,14 @@ DOCA_STABLE doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comc
  */
 DOCA_STABLE doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
 						      struct doca_comch_connection *connection);
+/** Per-connection statistics kinds (the values DOCA assigns). */
+enum doca_comch_counter {
+	DOCA_COMCH_COUNTER_SENT_MESSAGES = 1,	/**< messages sent from this side */
+	DOCA_COMCH_COUNTER_SENT_BYTES = 2,	/**< bytes sent from this side */
+	DOCA_COMCH_COUNTER_RECV_MESSAGES = 3,	/**< messages received on this side */
+	DOCA_COMCH_COUNTER_RECV_BYTES = 4,	/**< bytes received on this side */
+};
+
 /** The server owning @connection; NULL for a client's connection. */
 DOCA_STABLE struct doca_comch_server *doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection);
 

@@ -41,6 +41,7 @@ enum doca_devinfo_rep_filter {
 #define DOCA_DEVINFO_VUID_SIZE 128
 #define DOCA_DEVINFO_REP_VUID_SIZE 128
 #define DOCA_DEVINFO_REP_PCI_ADDR_SIZE 13
+#define DOCA_DEVINFO_REP_PCI_BDF_SIZE 8
 
 /**
  * Lists the local devices. Free with doca_devinfo_destroy_list(); opened devices outlive the list.

@@ -7,6 +7,7 @@
 #ifndef DOCA_ERROR_H_
 #define DOCA_ERROR_H_
 
+#include <doca_common_defines.h>
 #include <doca_compat.h>
 
 #ifdef __cplusplus
@@ -54,14 +55,6 @@ typedef enum doca_error {
 		if (r == DOCA_SUCCESS) \
 			r = t; \
 	} while (0)
-
-#if defined(__GNUC__) || defined(__clang__)
-#define doca_unlikely(x) __builtin_expect(!!(x), 0)
-#define doca_likely(x) __builtin_expect(!!(x), 1)
-#else
-#define doca_unlikely(x) (x)
-#define doca_likely(x) (x)
-#endif
 
 /** True when @r is a failure. */
 #define DOCA_IS_ERROR(r) doca_unlikely((r) != DOCA_SUCCESS)

@@ -7,6 +7,7 @@
 #ifndef DOCA_GRAPH_H_
 #define DOCA_GRAPH_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <doca_compat.h>

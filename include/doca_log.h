@@ -13,6 +13,7 @@
 #ifndef DOCA_LOG_H_
 #define DOCA_LOG_H_
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 

@@ -14,8 +14,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <doca_compat.h>
+#include <doca_ctx.h> /* contexts are connected to and progressed by a PE; see docs/headers.md */
 #include <doca_error.h>
 #include <doca_types.h>
 

@@ -50,6 +50,20 @@ enum doca_mtu_size {
 	DOCA_MTU_SIZE_RAW_ETHERNET = 0x5,
 };
 
+/** Where the memory of a GPU allocation lives and which side may access it. */
+enum doca_gpu_mem_type {
+	DOCA_GPU_MEM_TYPE_GPU = 0,	/**< GPU memory, GPU access only */
+	DOCA_GPU_MEM_TYPE_GPU_CPU = 1,	/**< GPU memory, also mapped for the CPU */
+	DOCA_GPU_MEM_TYPE_CPU_GPU = 2,	/**< CPU (pinned host) memory, also mapped for the GPU */
+};
+
+/** How an Ethernet send queue can hold a packet until a given time. */
+enum doca_eth_wait_on_time_type {
+	DOCA_ETH_WAIT_ON_TIME_TYPE_NONE = 0,	/**< not supported */
+	DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE = 1,	/**< by the device itself */
+	DOCA_ETH_WAIT_ON_TIME_TYPE_DPDK = 2,	/**< through DPDK's scheme */
+};
+
 /** An operating-system handle that can be waited on; a file descriptor on Linux. */
 typedef int doca_event_handle_t;
 /** The handle type used by the progress-engine notification calls. */
