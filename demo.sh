@@ -20,8 +20,15 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-demo.XXXXXX")
 mkdir -p "$work/host" "$work/dpu" "$work/run"
 chmod 700 "$work/run"
 export XDG_RUNTIME_DIR="$work/run" # the Comch rendezvous directory of this demo
-trap 'kill $dpid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 dpid=
+# Under dash with set -e a failing command in the EXIT trap (kill with no pid) would change the
+# exit status and skip the clean-up, so every step of it is made to succeed.
+cleanup() {
+	[ -z "$dpid" ] || kill "$dpid" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 echo "softdoca $(sed -n "s/^\tversion: '\(.*\)',/\1/p" meson.build | head -1) (DOCA $(PKG_CONFIG_PATH=$dir/pkgconfig/dpu pkg-config --modversion doca-dma))"
 echo "generating a ${size_mib} MiB test file"
