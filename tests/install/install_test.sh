@@ -1,9 +1,11 @@
 #!/bin/sh
 # Installs the build into a temporary root and builds a consumer through pkg-config with each
 # personality (dpu, host, and the default directory), then runs it against the installed libs.
-# usage: install_test.sh <build dir> <prefix> <libdir> <cc> <consumer.c>
+# Then runs the installed programs with no LD_LIBRARY_PATH (they find the libraries through
+# their install rpath): doca_caps --version and a doca_dma_copy host/DPU pair.
+# usage: install_test.sh <build dir> <prefix> <libdir> <cc> <consumer.c> [<bindir> <libexecdir>]
 set -eu
-build=$1; prefix=$2; libdir=$3; cc=$4; src=$5
+build=$1; prefix=$2; libdir=$3; cc=$4; src=$5; bindir=${6:-bin}; libexecdir=${7:-libexec}
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 DESTDIR=$root meson install -C "$build" --no-rebuild --quiet >/dev/null
@@ -25,4 +27,23 @@ for p in dpu host default; do
 	echo "$out" | grep -q "personality $want" || { echo "FAIL: $p built with the wrong personality"; exit 1; }
 	echo "$out" | grep -q "copied: installed softdoca copies bytes" || { echo "FAIL: $p consumer did not copy"; exit 1; }
 done
+unset LD_LIBRARY_PATH
+case $bindir in /*) ;; *) bindir=$prefix/$bindir ;; esac
+case $libexecdir in /*) ;; *) libexecdir=$prefix/$libexecdir ;; esac
+if [ -x "$root$bindir/doca_caps" ]; then
+	out=$("$root$bindir/doca_caps" --version) || { echo "FAIL: installed doca_caps does not run"; exit 1; }
+	echo "installed doca_caps --version: $out"
+fi
+dpu=$root$libexecdir/softdoca/dpu/doca_dma_copy host=$root$libexecdir/softdoca/host/doca_dma_copy
+if [ -x "$dpu" ] && [ -x "$host" ]; then
+	mkdir -m 700 "$root/run" "$root/d" "$root/h"
+	head -c 1000000 /dev/urandom > "$root/h/f.bin"
+	XDG_RUNTIME_DIR=$root/run "$dpu" -f "$root/d/f.bin" -t 30 > "$root/dpu.log" 2>&1 &
+	dpid=$!
+	XDG_RUNTIME_DIR=$root/run "$host" -f "$root/h/f.bin" -t 30 > "$root/host.log" 2>&1 ||
+		{ cat "$root/host.log"; kill $dpid 2>/dev/null || true; echo "FAIL: installed doca_dma_copy (host)"; exit 1; }
+	wait $dpid || { cat "$root/dpu.log"; echo "FAIL: installed doca_dma_copy (DPU)"; exit 1; }
+	cmp "$root/h/f.bin" "$root/d/f.bin" || { echo "FAIL: installed doca_dma_copy pair copied wrong bytes"; exit 1; }
+	echo "installed doca_dma_copy pair: 1000000 bytes host -> DPU, verified"
+fi
 echo "install test passed (pkg-config modversion $ver)"
