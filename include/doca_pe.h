@@ -90,6 +90,25 @@ DOCA_STABLE void doca_task_set_user_data(struct doca_task *task, union doca_data
 DOCA_STABLE union doca_data doca_task_get_user_data(const struct doca_task *task);
 DOCA_STABLE struct doca_ctx *doca_task_get_ctx(const struct doca_task *task);
 
+/*
+ * Task batches: N tasks of one context, allocated by that context's *_task_batch_*_allocate
+ * call, submitted as one unit and completed through one callback run by doca_pe_progress()
+ * with the batch's status (SUCCESS, or the first failure among its tasks).
+ */
+/** Hands @task_batch to its context; the user owns it again when its callback starts. */
+DOCA_EXPERIMENTAL doca_error_t doca_task_batch_submit(struct doca_task_batch *task_batch);
+/** Validates every task of @task_batch first; on failure nothing is submitted and the reason is returned. */
+DOCA_EXPERIMENTAL doca_error_t doca_task_batch_try_submit(struct doca_task_batch *task_batch);
+/** Returns @task_batch to its context's pool; legal in its own callback or while not submitted. */
+DOCA_EXPERIMENTAL void doca_task_batch_free(struct doca_task_batch *task_batch);
+DOCA_EXPERIMENTAL doca_error_t doca_task_batch_get_status(const struct doca_task_batch *task_batch);
+DOCA_EXPERIMENTAL void doca_task_batch_set_user_data(struct doca_task_batch *task_batch, union doca_data user_data);
+DOCA_EXPERIMENTAL union doca_data doca_task_batch_get_user_data(const struct doca_task_batch *task_batch);
+DOCA_EXPERIMENTAL struct doca_ctx *doca_task_batch_get_ctx(const struct doca_task_batch *task_batch);
+DOCA_EXPERIMENTAL union doca_data doca_task_batch_get_ctx_user_data(const struct doca_task_batch *task_batch);
+/** Number of tasks in @task_batch (at most its context's configured maximum). */
+DOCA_EXPERIMENTAL uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch *task_batch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -154,6 +154,8 @@ struct doca_task {
 	struct engine_job job;
 };
 
+struct task_batch_pool;
+
 struct ctx_ops {
 	const char *name; /* "dma" */
 	/*
@@ -224,6 +226,9 @@ struct doca_ctx {
 	/* Engine. */
 	const struct engine_ops *engine;
 	struct engine_queue *queue;
+
+	/* Task batches (task_batch.h); NULL unless the module configured batches. */
+	struct task_batch_pool *batches;
 
 	/* Statistics, logged at stop when debug is on. */
 	uint64_t st_tasks, st_bytes, st_errors, st_again;

@@ -29,6 +29,7 @@
 #include <doca_pe.h>
 
 #include "core.h"
+#include "task_batch.h"
 
 #define COMP "ctx"
 /* Status of flushed tasks. DOCA does not document it; hardware reports a flushed work request
@@ -90,6 +91,7 @@ static void pool_release(struct doca_ctx *ctx)
 	ctx->pool = NULL;
 	ctx->free_tasks = NULL;
 	ctx->pool_size = 0;
+	task_batch_pool_release(ctx);
 }
 
 static void log_stats(struct doca_ctx *ctx)
@@ -544,6 +546,8 @@ bool ctx_has_work(const struct doca_ctx *ctx)
 			return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
 		return true;
 	}
+	if (SD_UNLIKELY(ctx->batches != NULL) && task_batch_has_work(ctx))
+		return true;
 	return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
 }
 
@@ -643,6 +647,8 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 		deliver_one(ctx, task);
 		n++;
 	}
+	if (SD_UNLIKELY(ctx->batches != NULL))
+		n += task_batch_progress(ctx, CTX_PROGRESS_BUDGET);
 	if (can_finish_stop(ctx)) {
 		to_idle(ctx);
 		n++;

@@ -1,0 +1,219 @@
+/*
+ * buf_array.c - DOCA buf arrays: equal-sized elements carved from one mmap.
+ *
+ *   create(n) --set_params(mmap, elem_size, offset)--> configured --start--> started
+ *        ^                                                                      |
+ *        +------------------------------ stop ----------------------------------+
+ *
+ * A started array holds its element table in host memory: element i is the address
+ * mmap.addr + offset + i * elem_size, elem_size bytes long. softdoca's own CPU data paths read
+ * it through priv_doca_buf_arr_elem(). GPU and DPA tables (set_target_gpu/_dpa,
+ * get_gpu_handle/_dpa_handle) come with GPUNetIO and answer NOT_SUPPORTED, with a line.
+ *
+ * The mmap must stay started while the array is started (as for a buf); the array does not
+ * pin it.
+ */
+#include <stdlib.h>
+
+#include <doca_buf_array.h>
+
+#include "core.h"
+#include "buf_array.h"
+
+#define COMP "buf_arr"
+
+struct doca_buf_arr {
+	size_t num_elem;
+	struct doca_mmap *mmap; /* NULL until set_params */
+	size_t elem_size;
+	uint64_t start_offset;
+	bool started;
+	uint8_t *base; /* first element, while started */
+};
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_buf_arr **buf_arr)
+{
+	struct doca_buf_arr *a;
+
+	if (buf_arr == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_buf_arr_create: NULL output argument");
+	if (num_elem == 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_buf_arr_create: 0 elements requested; an array holds at least one");
+	a = calloc(1, sizeof(*a));
+	if (a == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_buf_arr_create: out of memory");
+	a->num_elem = num_elem;
+	*buf_arr = a;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t check_configurable(const struct doca_buf_arr *a, const char *call)
+{
+	if (a->started)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: buf array %p is started; call doca_buf_arr_stop() before reconfiguring it", call,
+				 (const void *)a);
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *buf_arr, struct doca_gpu *gpu_handler)
+{
+	const char *call = "doca_buf_arr_set_target_gpu";
+	doca_error_t ret;
+
+	if (buf_arr == NULL || gpu_handler == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
+				 buf_arr == NULL ? "buf array" : "GPU handler");
+	ret = check_configurable(buf_arr, call);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "%s: buf array %p: softdoca has no GPU data path yet (it comes with GPUNetIO); start the "
+			 "array without a target for CPU use",
+			 call, (void *)buf_arr);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr, struct doca_dpa *dpa_handler)
+{
+	const char *call = "doca_buf_arr_set_target_dpa";
+	doca_error_t ret;
+
+	if (buf_arr == NULL || dpa_handler == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
+				 buf_arr == NULL ? "buf array" : "DPA handler");
+	ret = check_configurable(buf_arr, call);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "%s: buf array %p: softdoca emulates no DPA; start the array without a target for CPU use",
+			 call, (void *)buf_arr);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_arr, struct doca_mmap *mmap,
+						       size_t elem_size, uint64_t start_offset)
+{
+	const char *call = "doca_buf_arr_set_params";
+	doca_error_t ret;
+
+	if (buf_arr == NULL || mmap == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
+				 buf_arr == NULL ? "buf array" : "mmap");
+	if (elem_size == 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: buf array %p: element size 0; pass the size of one element",
+				 call, (void *)buf_arr);
+	ret = check_configurable(buf_arr, call);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	buf_arr->mmap = mmap;
+	buf_arr->elem_size = elem_size;
+	buf_arr->start_offset = start_offset;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_start(struct doca_buf_arr *buf_arr)
+{
+	const char *call = "doca_buf_arr_start";
+	const struct doca_mmap *m;
+	doca_error_t ret;
+	uint64_t need;
+
+	if (buf_arr == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL buf array", call);
+	ret = check_configurable(buf_arr, call);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	m = buf_arr->mmap;
+	if (m == NULL)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: buf array %p has no mmap; call doca_buf_arr_set_params() first", call,
+				 (void *)buf_arr);
+	if (!m->started)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: buf array %p: mmap %p is not started; call doca_mmap_start() before "
+				 "doca_buf_arr_start()",
+				 call, (void *)buf_arr, (const void *)m);
+	if (m->kind == MMAP_FROM_EXPORT)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "%s: buf array %p: mmap %p is a from-export mmap; the CPU-side table holds local "
+				 "memory only",
+				 call, (void *)buf_arr, (const void *)m);
+	if (__builtin_mul_overflow((uint64_t)buf_arr->num_elem, (uint64_t)buf_arr->elem_size, &need) ||
+	    __builtin_add_overflow(need, buf_arr->start_offset, &need) || need > m->len)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP,
+				 "%s: buf array %p: %zu elements of %zu bytes from offset %llu need more than the %zu "
+				 "bytes of mmap %p; use fewer or smaller elements or a larger mmap",
+				 call, (void *)buf_arr, buf_arr->num_elem, buf_arr->elem_size,
+				 (unsigned long long)buf_arr->start_offset, m->len, (const void *)m);
+	buf_arr->base = m->addr + buf_arr->start_offset;
+	buf_arr->started = true;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_stop(struct doca_buf_arr *buf_arr)
+{
+	if (buf_arr == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_buf_arr_stop: NULL buf array");
+	buf_arr->started = false;
+	buf_arr->base = NULL;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr)
+{
+	if (buf_arr == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_buf_arr_destroy: NULL buf array");
+	free(buf_arr);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t check_handle(const struct doca_buf_arr *a, const void *out, const char *call)
+{
+	if (a == NULL || out == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call, a == NULL ? "buf array" : "output");
+	if (!a->started)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: buf array %p is not started; call doca_buf_arr_start() first",
+				 call, (const void *)a);
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf_arr *buf_arr,
+							   struct doca_gpu_buf_arr **gpu_buf_arr)
+{
+	const char *call = "doca_buf_arr_get_gpu_handle";
+	doca_error_t ret = check_handle(buf_arr, gpu_buf_arr, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "%s: buf array %p has no GPU table: softdoca has no GPU data path yet (it comes with "
+			 "GPUNetIO)",
+			 call, (const void *)buf_arr);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf_arr *buf_arr,
+							   doca_dpa_dev_buf_arr_t *dpa_buf_arr)
+{
+	const char *call = "doca_buf_arr_get_dpa_handle";
+	doca_error_t ret = check_handle(buf_arr, dpa_buf_arr, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP, "%s: buf array %p has no DPA table: softdoca emulates no DPA",
+			 call, (const void *)buf_arr);
+}
+
+SD_PRIV doca_error_t priv_doca_buf_arr_elem(const struct doca_buf_arr *buf_arr, size_t i, void **addr, size_t *len)
+{
+	if (!buf_arr->started || i >= buf_arr->num_elem)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "buf array %p: element %zu of %zu%s", (const void *)buf_arr,
+				 i, buf_arr->num_elem, buf_arr->started ? " does not exist" : ": array not started");
+	*addr = buf_arr->base + i * buf_arr->elem_size;
+	*len = buf_arr->elem_size;
+	return DOCA_SUCCESS;
+}
+
+SD_PRIV size_t priv_doca_buf_arr_num_elem(const struct doca_buf_arr *buf_arr)
+{
+	return buf_arr->num_elem;
+}
