@@ -16,6 +16,7 @@
 
 #include <arpa/inet.h>
 #include <stdint.h>
+#include <stdlib.h> /* DOCA's doca_bitfield.h includes it */
 
 #include <doca_types.h>
 
