@@ -253,6 +253,7 @@ struct engine_queue {
 	uint32_t nwaits;
 	uint32_t last_seq;
 	uint32_t polls;
+	bool look_now; /* pending() saw the exporter gone: the next poll() fails the waits */
 	/* Fixed once the context starts. */
 	_Atomic uint32_t *seq;
 	_Atomic uint32_t *sleepers;
@@ -430,10 +431,11 @@ static unsigned int seq_poll(struct engine_queue *q, unsigned int budget)
 		return 0;
 	s = atomic_load(q->seq);
 	/* An exporter killed without a word is noticed through its pidfd, looked at now and then. */
-	tick = q->pidfd >= 0 && (++q->polls & 1023) == 0;
+	tick = q->pidfd >= 0 && ((++q->polls & 1023) == 0 || q->look_now);
 	if (s == q->last_seq && !q->user_val && !tick)
 		return 0;
 	q->last_seq = s;
+	q->look_now = false;
 	return check_waits(q, peer_status(q, tick));
 }
 
@@ -448,8 +450,10 @@ static bool seq_pending(const struct engine_queue *cq)
 	/* seq before the value: a change after this read moves seq, and the watcher sees it. */
 	s = atomic_load(q->seq);
 	v = atomic_load(q->val);
-	if (peer_status(q, true) != DOCA_SUCCESS)
+	if (peer_status(q, true) != DOCA_SUCCESS) {
+		q->look_now = true;
 		return true;
+	}
 	for (const struct se_task *t = q->waits; t != NULL; t = t->wnext)
 		if (cond_met(t->kind, v, t->val, t->mask))
 			return true;
@@ -611,6 +615,7 @@ static doca_error_t se_alloc(struct doca_sync_event **out)
 	if (se == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	priv_doca_ctx_init(&se->ctx, &se_ctx_ops, NULL);
+	se->ctx.unordered = true; /* a wait must not hold back the tasks behind it */
 	se->memfd = -1;
 	se->owner = getpid();
 	*out = se;
