@@ -55,8 +55,7 @@ struct doca_sync_event_task_wait_neq;
 
 /** Completion (and error) callback of a get task; runs inside doca_pe_progress(). */
 typedef void (*doca_sync_event_task_get_completion_cb_t)(struct doca_sync_event_task_get *task,
-							 union doca_data task_user_data,
-							 union doca_data ctx_user_data);
+							 union doca_data task_user_data, union doca_data ctx_user_data);
 /** Completion (and error) callback of a notify-set task. */
 typedef void (*doca_sync_event_task_notify_set_completion_cb_t)(struct doca_sync_event_task_notify_set *task,
 								union doca_data task_user_data,
@@ -244,7 +243,8 @@ doca_error_t doca_sync_event_cap_task_wait_eq_is_supported(const struct doca_dev
 DOCA_EXPERIMENTAL
 doca_error_t doca_sync_event_task_wait_eq_set_conf(struct doca_sync_event *event,
 						   doca_sync_event_task_wait_eq_completion_cb_t completion_cb,
-						   doca_sync_event_task_wait_eq_completion_cb_t error_cb, uint32_t num_tasks);
+						   doca_sync_event_task_wait_eq_completion_cb_t error_cb,
+						   uint32_t num_tasks);
 /**
  * A task that completes once (value & @mask) == @wait_val. @mask is 0 or 1, 2, 4 or 8 bytes of
  * 0xff at a multiple of their own size.
@@ -274,8 +274,8 @@ doca_error_t doca_sync_event_task_wait_neq_set_conf(struct doca_sync_event *even
 						    uint32_t num_tasks);
 /** A task that completes once (value & @mask) != @wait_val; @mask as for wait-equal. */
 DOCA_EXPERIMENTAL
-doca_error_t doca_sync_event_task_wait_neq_alloc_init(struct doca_sync_event *event, uint64_t wait_val,
-						      uint64_t mask, union doca_data user_data,
+doca_error_t doca_sync_event_task_wait_neq_alloc_init(struct doca_sync_event *event, uint64_t wait_val, uint64_t mask,
+						      union doca_data user_data,
 						      struct doca_sync_event_task_wait_neq **task);
 DOCA_EXPERIMENTAL
 struct doca_task *doca_sync_event_task_wait_neq_as_doca_task(struct doca_sync_event_task_wait_neq *task);

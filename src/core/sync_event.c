@@ -53,12 +53,12 @@
 
 #define COMP "sync_event"
 
-#define SE_SHM_MAGIC 0x31455341434f4453ull /* "SDOCASE1" */
-#define SE_TRAILER_MAGIC "SDOCASE1"
+#define SE_SHM_MAGIC	   0x31455341434f4453ull /* "SDOCASE1" */
+#define SE_TRAILER_MAGIC   "SDOCASE1"
 #define SE_TRAILER_VERSION 1
-#define SE_TRAILER_LEN 48
-#define SE_DESC_LEN (EXPORT_DESC_LEN + SE_TRAILER_LEN)
-#define SE_ID_LEN 16
+#define SE_TRAILER_LEN	   48
+#define SE_DESC_LEN	   (EXPORT_DESC_LEN + SE_TRAILER_LEN)
+#define SE_ID_LEN	   16
 
 enum se_shm_state { SE_LIVE = 1, SE_DESTROYED = 2 };
 
@@ -462,8 +462,9 @@ static bool seq_pending(const struct engine_queue *cq)
 	atomic_store(&q->watching, 1);
 	if (!q->thr_started) {
 		if (pthread_create(&q->thr, NULL, se_watch, q) != 0) {
-			SD_WARN(COMP, "cannot start the watcher thread (%s); a sleeping application is not woken by "
-				      "sync event changes: keep calling doca_pe_progress()",
+			SD_WARN(COMP,
+				"cannot start the watcher thread (%s); a sleeping application is not woken by "
+				"sync event changes: keep calling doca_pe_progress()",
 				strerror(errno));
 			return true;
 		}
@@ -480,14 +481,14 @@ static void seq_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 static const struct engine_ops se_engine_ops = {
-	.name = "sync_event",
-	.desc = "sync event tasks: act at submit, waits checked when the value changes",
-	.queue_create = seq_create,
-	.queue_destroy = seq_destroy,
-	.submit = seq_submit,
-	.poll = seq_poll,
-	.pending = seq_pending,
-	.cancel = seq_cancel,
+    .name = "sync_event",
+    .desc = "sync event tasks: act at submit, waits checked when the value changes",
+    .queue_create = seq_create,
+    .queue_destroy = seq_destroy,
+    .submit = seq_submit,
+    .poll = seq_poll,
+    .pending = seq_pending,
+    .cancel = seq_cancel,
 };
 
 /* ---- context ops ---- */
@@ -521,10 +522,11 @@ static doca_error_t se_ctx_start(struct doca_ctx *ctx)
 	for (int k = 0; k < K_NB; k++)
 		n += se->conf[k].num;
 	if (n == 0)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_ctx_start: %s has no task configuration; call doca_sync_event_task_<type>_set_conf() "
-				 "before doca_ctx_start(), or use doca_sync_event_start() for synchronous calls only",
-				 se_name(se));
+		return SD_REJECT(
+		    DOCA_ERROR_BAD_STATE, COMP,
+		    "doca_ctx_start: %s has no task configuration; call doca_sync_event_task_<type>_set_conf() "
+		    "before doca_ctx_start(), or use doca_sync_event_start() for synchronous calls only",
+		    se_name(se));
 	if (n > UINT32_MAX / 2)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_start: %s: %" PRIu64 " tasks are too many",
 				 se_name(se), n);
@@ -600,10 +602,10 @@ static void se_deliver(struct doca_task *task, bool success)
 }
 
 static const struct ctx_ops se_ctx_ops = {
-	.name = "sync_event",
-	.start = se_ctx_start,
-	.prepare = se_prepare,
-	.deliver = se_deliver,
+    .name = "sync_event",
+    .start = se_ctx_start,
+    .prepare = se_prepare,
+    .deliver = se_deliver,
 };
 
 /* ---- creation and destruction ---- */
@@ -754,18 +756,19 @@ static doca_error_t trailer_decode(const uint8_t *desc, uint8_t id[SE_ID_LEN], i
 	if (memcmp(t, SE_TRAILER_MAGIC, 8) != 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": not a sync event export (no sync event part); pass the bytes of "
-				 "doca_sync_event_export_to_remote_pci(), not those of doca_mmap_export_pci()");
+				     "doca_sync_event_export_to_remote_pci(), not those of doca_mmap_export_pci()");
 	if (sum != export_desc_checksum(desc, SE_DESC_LEN - 8))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": the export data is corrupted (checksum mismatch); pass the bytes unchanged");
 	if (t[8] != SE_TRAILER_VERSION || t[9] != 0 || t[10] != SE_TRAILER_LEN || t[11] != 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": export data of version %u; this softdoca reads version %u (use the same "
-				 "softdoca on both sides)",
+				     "softdoca on both sides)",
 				 t[8], SE_TRAILER_VERSION);
 	for (int i = 12; i < 16; i++)
 		if (t[i] != 0)
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, IMP ": reserved bytes are set; data corrupted");
+			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+					 IMP ": reserved bytes are set; data corrupted");
 	for (int i = 0; i < 4; i++)
 		fd |= (uint32_t)t[32 + i] << (8 * i);
 	if ((int32_t)fd < 0)
@@ -776,8 +779,7 @@ static doca_error_t trailer_decode(const uint8_t *desc, uint8_t id[SE_ID_LEN], i
 }
 
 /* Maps the exporter's page read-write and checks it is the page the export names. */
-static doca_error_t open_page(const struct doca_mmap *m, const uint8_t id[SE_ID_LEN], int memfd,
-			      struct se_shm **out)
+static doca_error_t open_page(const struct doca_mmap *m, const uint8_t id[SE_ID_LEN], int memfd, struct se_shm **out)
 {
 	struct se_shm *shm;
 	char path[64];
@@ -790,19 +792,20 @@ static doca_error_t open_page(const struct doca_mmap *m, const uint8_t id[SE_ID_
 		err = errno;
 		if (err == EACCES || err == EPERM)
 			return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-					 IMP ": opening the value page of exporter pid %d: %s; both processes must run as "
+					 IMP
+					 ": opening the value page of exporter pid %d: %s; both processes must run as "
 					 "the same user (see docs/cross-process.md, Security)",
 					 (int)m->pid, strerror(err));
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale export: fd %d of exporter pid %d cannot be opened (%s): the event was "
-				 "destroyed; export again",
+				     "destroyed; export again",
 				 memfd, (int)m->pid, strerror(err));
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < page_size()) {
 		close(fd);
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 IMP ": stale or forged export: fd %d of exporter pid %d is not a sync event page", memfd,
-				 (int)m->pid);
+				 IMP ": stale or forged export: fd %d of exporter pid %d is not a sync event page",
+				 memfd, (int)m->pid);
 	}
 	shm = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	err = errno;
@@ -838,16 +841,19 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_de
 
 	if (dev == NULL || data == NULL || event == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, IMP ": NULL %s",
-				 dev == NULL ? "device" : data == NULL ? "export data" : "output argument");
+				 dev == NULL	? "device"
+				 : data == NULL ? "export data"
+						: "output argument");
 	if (!dev->info.profile->import_pci)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-				 IMP ": device %s may not import (profile '%s' sets import_pci = no); pick a device for "
+				 IMP
+				 ": device %s may not import (profile '%s' sets import_pci = no); pick a device for "
 				 "which doca_sync_event_cap_is_create_from_export_supported() succeeds",
 				 priv_doca_dev_name(&dev->info), dev->info.profile->name);
 	if (sz != SE_DESC_LEN)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": %zu bytes of export data; a softdoca sync event export is %d bytes: pass "
-				 "exactly what doca_sync_event_export_to_remote_pci() returned",
+				     "exactly what doca_sync_event_export_to_remote_pci() returned",
 				 sz, SE_DESC_LEN);
 	ret = trailer_decode(data, id, &memfd);
 	if (ret != DOCA_SUCCESS)
@@ -907,7 +913,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_pci(struct doca_
 
 	if (event == NULL || dev == NULL || data == NULL || sz == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
-				 event == NULL ? "event" : dev == NULL ? "device" : "output argument");
+				 event == NULL ? "event"
+				 : dev == NULL ? "device"
+					       : "output argument");
 	if (event->imported)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: %s was itself created from an export; only the creating process exports", call,
@@ -983,8 +991,8 @@ static doca_error_t check_config_call(const struct doca_sync_event *se, const ch
 				 "exporting side",
 				 call, se_name(se));
 	if (se->started || se->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is started; configure it before starting it",
-				 call, se_name(se));
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is started; configure it before starting it", call,
+				 se_name(se));
 	return DOCA_SUCCESS;
 }
 
@@ -1016,8 +1024,8 @@ static doca_error_t unsupported_loc(const void *se, const void *obj, const char 
 {
 	if (se == NULL || obj == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "%s: softdoca has no %s; use the cpu or remote PCI locations", call, what);
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP, "%s: softdoca has no %s; use the cpu or remote PCI locations",
+			 call, what);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_add_publisher_location_cpu(struct doca_sync_event *event,
@@ -1115,13 +1123,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_set_doca_buf(struct doca_sync_eve
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (buf->mmap == NULL || !buf->is_head || buf->next != NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: buf %p is %s; pass one allocated buf, not a list", call, (void *)buf,
-				 buf->mmap == NULL ? "released" : "part of a list");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: buf %p is %s; pass one allocated buf, not a list",
+				 call, (void *)buf, buf->mmap == NULL ? "released" : "part of a list");
 	if (buf->mmap->kind != MMAP_LOCAL)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-				 "%s: buf %p lies in memory of another process; the value must be in this process", call,
-				 (void *)buf);
+				 "%s: buf %p lies in memory of another process; the value must be in this process",
+				 call, (void *)buf);
 	if (!(buf->mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) || buf->data_len != 8)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: buf %p must hold exactly 8 data bytes (it has %zu) in an mmap granting "
@@ -1174,8 +1181,9 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_sync_event_as_ctx(struct doca_sync_event
 	if (event == NULL)
 		return NULL;
 	if (event->mode == SE_MODE_STANDALONE) {
-		SD_ERR(COMP, "doca_sync_event_as_ctx: %s was started with doca_sync_event_start(); an event is either "
-			     "stand-alone or a context: convert it before starting it",
+		SD_ERR(COMP,
+		       "doca_sync_event_as_ctx: %s was started with doca_sync_event_start(); an event is either "
+		       "stand-alone or a context: convert it before starting it",
 		       se_name(event));
 		return NULL;
 	}
@@ -1248,7 +1256,7 @@ static inline void cpu_relax(void)
 }
 
 /* Looks this many times (spinning, or yielding) before sleeping in the kernel until seq moves. */
-#define SE_SPINS 4096
+#define SE_SPINS  4096
 #define SE_YIELDS 64
 
 static doca_error_t se_wait(struct doca_sync_event *se, int kind, uint64_t value, uint64_t mask, bool yield,
@@ -1285,10 +1293,10 @@ static doca_error_t se_wait(struct doca_sync_event *se, int kind, uint64_t value
 	}
 }
 
-#define WAIT_CALL(name, kind, yield)                                                                           \
-	DOCA_EXPERIMENTAL doca_error_t name(struct doca_sync_event *event, uint64_t value, uint64_t mask)      \
-	{                                                                                                      \
-		return se_wait(event, kind, value, mask, yield, #name);                                        \
+#define WAIT_CALL(name, kind, yield)                                                                                   \
+	DOCA_EXPERIMENTAL doca_error_t name(struct doca_sync_event *event, uint64_t value, uint64_t mask)              \
+	{                                                                                                              \
+		return se_wait(event, kind, value, mask, yield, #name);                                                \
 	}
 
 #define K_WAIT_GT K_NB
@@ -1385,7 +1393,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_get_alloc_init(struct doca_s
 	doca_error_t ret;
 
 	if (ret_val_ptr == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_sync_event_task_get_alloc_init: NULL ret_val_ptr");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_sync_event_task_get_alloc_init: NULL ret_val_ptr");
 	ret = task_alloc(event, K_GET, user_data, task, &t);
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -1418,10 +1427,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_cap_task_notify_set_is_supported(
 	return cap_yes(devinfo, "doca_sync_event_cap_task_notify_set_is_supported");
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_sync_event_task_notify_set_set_conf(struct doca_sync_event *event,
-					 doca_sync_event_task_notify_set_completion_cb_t completion_cb,
-					 doca_sync_event_task_notify_set_completion_cb_t error_cb, uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_notify_set_set_conf(
+    struct doca_sync_event *event, doca_sync_event_task_notify_set_completion_cb_t completion_cb,
+    doca_sync_event_task_notify_set_completion_cb_t error_cb, uint32_t num_tasks)
 {
 	return set_conf(event, K_SET, (union se_cb){.set = completion_cb}, (union se_cb){.set = error_cb}, num_tasks);
 }
@@ -1453,7 +1461,8 @@ DOCA_EXPERIMENTAL void doca_sync_event_task_notify_set_set_set_val(struct doca_s
 		task->t.val = set_val;
 }
 
-DOCA_EXPERIMENTAL uint64_t doca_sync_event_task_notify_set_get_set_val(const struct doca_sync_event_task_notify_set *task)
+DOCA_EXPERIMENTAL uint64_t
+doca_sync_event_task_notify_set_get_set_val(const struct doca_sync_event_task_notify_set *task)
 {
 	return task ? task->t.val : 0;
 }
@@ -1465,10 +1474,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_cap_task_notify_add_is_supported(
 	return cap_yes(devinfo, "doca_sync_event_cap_task_notify_add_is_supported");
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_sync_event_task_notify_add_set_conf(struct doca_sync_event *event,
-					 doca_sync_event_task_notify_add_completion_cb_t completion_cb,
-					 doca_sync_event_task_notify_add_completion_cb_t error_cb, uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_notify_add_set_conf(
+    struct doca_sync_event *event, doca_sync_event_task_notify_add_completion_cb_t completion_cb,
+    doca_sync_event_task_notify_add_completion_cb_t error_cb, uint32_t num_tasks)
 {
 	return set_conf(event, K_ADD, (union se_cb){.add = completion_cb}, (union se_cb){.add = error_cb}, num_tasks);
 }
@@ -1506,7 +1514,8 @@ DOCA_EXPERIMENTAL void doca_sync_event_task_notify_add_set_inc_val(struct doca_s
 		task->t.val = inc_val;
 }
 
-DOCA_EXPERIMENTAL uint64_t doca_sync_event_task_notify_add_get_inc_val(const struct doca_sync_event_task_notify_add *task)
+DOCA_EXPERIMENTAL uint64_t
+doca_sync_event_task_notify_add_get_inc_val(const struct doca_sync_event_task_notify_add *task)
 {
 	return task ? task->t.val : 0;
 }
@@ -1549,17 +1558,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_cap_task_wait_eq_is_supported(con
 	return cap_yes(devinfo, "doca_sync_event_cap_task_wait_eq_is_supported");
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_sync_event_task_wait_eq_set_conf(struct doca_sync_event *event,
-				      doca_sync_event_task_wait_eq_completion_cb_t completion_cb,
-				      doca_sync_event_task_wait_eq_completion_cb_t error_cb, uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_eq_set_conf(
+    struct doca_sync_event *event, doca_sync_event_task_wait_eq_completion_cb_t completion_cb,
+    doca_sync_event_task_wait_eq_completion_cb_t error_cb, uint32_t num_tasks)
 {
 	return set_conf(event, K_WAIT_EQ, (union se_cb){.eq = completion_cb}, (union se_cb){.eq = error_cb}, num_tasks);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_eq_alloc_init(struct doca_sync_event *event,
-								       uint64_t wait_val, uint64_t mask,
-								       union doca_data user_data,
+DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_eq_alloc_init(struct doca_sync_event *event, uint64_t wait_val,
+								       uint64_t mask, union doca_data user_data,
 								       struct doca_sync_event_task_wait_eq **task)
 {
 	struct se_task *t = NULL;
@@ -1603,12 +1610,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_cap_task_wait_neq_is_supported(co
 	return cap_yes(devinfo, "doca_sync_event_cap_task_wait_neq_is_supported");
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_sync_event_task_wait_neq_set_conf(struct doca_sync_event *event,
-				       doca_sync_event_task_wait_neq_completion_cb_t completion_cb,
-				       doca_sync_event_task_wait_neq_completion_cb_t error_cb, uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_neq_set_conf(
+    struct doca_sync_event *event, doca_sync_event_task_wait_neq_completion_cb_t completion_cb,
+    doca_sync_event_task_wait_neq_completion_cb_t error_cb, uint32_t num_tasks)
 {
-	return set_conf(event, K_WAIT_NEQ, (union se_cb){.neq = completion_cb}, (union se_cb){.neq = error_cb}, num_tasks);
+	return set_conf(event, K_WAIT_NEQ, (union se_cb){.neq = completion_cb}, (union se_cb){.neq = error_cb},
+			num_tasks);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_neq_alloc_init(struct doca_sync_event *event,
@@ -1642,8 +1649,7 @@ DOCA_EXPERIMENTAL uint64_t doca_sync_event_task_wait_neq_get_wait_val(const stru
 	return task ? task->t.val : 0;
 }
 
-DOCA_EXPERIMENTAL void doca_sync_event_task_wait_neq_set_mask(struct doca_sync_event_task_wait_neq *task,
-							      uint64_t mask)
+DOCA_EXPERIMENTAL void doca_sync_event_task_wait_neq_set_mask(struct doca_sync_event_task_wait_neq *task, uint64_t mask)
 {
 	if (task != NULL)
 		task->t.mask = mask;
@@ -1660,8 +1666,9 @@ static doca_error_t no_unit(const void *a, const void *b, const char *call, cons
 {
 	if (a == NULL || b == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP, "%s: softdoca has no %s; share events between CPUs "
-							 "(doca_sync_event_export_to_remote_pci)",
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "%s: softdoca has no %s; share events between CPUs "
+			 "(doca_sync_event_export_to_remote_pci)",
 			 call, what);
 }
 
@@ -1740,7 +1747,8 @@ doca_sync_event_remote_net_get_dpa_handle(struct doca_sync_event_remote_net *eve
 					  doca_dpa_dev_sync_event_remote_net_t *dpa_remote_event)
 {
 	if (dpa_remote_event == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_sync_event_remote_net_get_dpa_handle: NULL output");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_sync_event_remote_net_get_dpa_handle: NULL output");
 	return no_unit(event, dpa, "doca_sync_event_remote_net_get_dpa_handle", "DPA");
 }
 
@@ -1755,7 +1763,8 @@ doca_sync_event_remote_net_get_gpu_handle(struct doca_sync_event_remote_net *eve
 					  doca_gpu_dev_sync_event_remote_net_t *gpu_remote_event)
 {
 	if (gpu_remote_event == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_sync_event_remote_net_get_gpu_handle: NULL output");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_sync_event_remote_net_get_gpu_handle: NULL output");
 	return no_unit(event, gpu, "doca_sync_event_remote_net_get_gpu_handle", "GPU");
 }
 
