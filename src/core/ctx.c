@@ -614,6 +614,8 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
 			pp = &task->next;
 			continue;
 		}
+		if (SD_UNLIKELY(ctx->traced))
+			priv_doca_trace(TR_ENGINE_DONE, ctx, task->trace_id, 0, ctx->inflight - 1);
 		*pp = task->next;
 		if (ctx->fifo_tail == task)
 			ctx->fifo_tail = prev;
