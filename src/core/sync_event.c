@@ -340,7 +340,11 @@ static void seq_destroy(struct engine_queue *q)
 		atomic_store(&q->quit, 1);
 		atomic_fetch_add(&q->ctl, 1);
 		futex_wake_all(&q->ctl);
-		/* The watcher may sleep on seq: one look is harmless to other sleepers. */
+		/*
+		 * The watcher may be about to sleep on seq, having looked at quit already: moving seq
+		 * makes that FUTEX_WAIT return at once. Other waiters merely look again.
+		 */
+		atomic_fetch_add(q->seq, 1);
 		futex_wake_all(q->seq);
 		pthread_join(q->thr, NULL);
 	}
@@ -461,11 +465,13 @@ static bool seq_pending(const struct engine_queue *cq)
 	atomic_store(&q->watch_val, v);
 	atomic_store(&q->watching, 1);
 	if (!q->thr_started) {
-		if (pthread_create(&q->thr, NULL, se_watch, q) != 0) {
+		int err = pthread_create(&q->thr, NULL, se_watch, q);
+
+		if (err != 0) {
 			SD_WARN(COMP,
 				"cannot start the watcher thread (%s); a sleeping application is not woken by "
 				"sync event changes: keep calling doca_pe_progress()",
-				strerror(errno));
+				strerror(err));
 			return true;
 		}
 		q->thr_started = true;
