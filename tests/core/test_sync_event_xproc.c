@@ -5,6 +5,7 @@
  * exporter killed while the importer waits.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/wait.h>
@@ -225,17 +226,23 @@ static void test_task_wakes_importer(void)
 	close(p[0]), close(p[1]), close(q[0]), close(q[1]);
 }
 
-/* SIGKILL of the exporter: a pending task and a blocking wait fail with IO_FAILED. */
-static void test_exporter_killed(void)
+/*
+ * SIGKILL of the exporter: a pending task and a blocking wait fail with IO_FAILED. With
+ * @asleep the exporter dies on its own shortly after the importer armed its notification, so
+ * that the importer is (most likely) asleep in epoll when it happens; the outcome must be the
+ * same either way.
+ */
+static void test_exporter_killed(bool asleep)
 {
 	struct doca_dev *host = check_open_dev("b1:00.0");
 	struct doca_sync_event *imp, *imp2, *imp3;
 	struct doca_pe *pe;
 	struct blob b;
-	int p[2];
+	int p[2], q[2];
+	char go;
 	pid_t pid;
 
-	CHECK(pipe(p) == 0);
+	CHECK(pipe(p) == 0 && pipe(q) == 0);
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
@@ -243,6 +250,9 @@ static void test_exporter_killed(void)
 
 		exporter(dpu, &b);
 		put(p[1], &b, sizeof(b));
+		get(q[0], &go, 1);
+		usleep(20000);
+		raise(SIGKILL);
 		for (;;)
 			pause();
 	}
@@ -251,23 +261,30 @@ static void test_exporter_killed(void)
 	imp = import_ctx(host, &b, &pe, 1);
 	CHECK_OK(doca_sync_event_create_from_export(host, b.bytes, b.len, &imp2));
 	CHECK_OK(doca_sync_event_start(imp2));
-	CHECK(kill(pid, SIGKILL) == 0);
-	CHECK(wait_child(pid) == 128 + SIGKILL);
+	if (asleep) {
+		put(q[1], "k", 1);
+	} else {
+		CHECK(kill(pid, SIGKILL) == 0);
+		CHECK(wait_child(pid) == 128 + SIGKILL);
+	}
 	sleep_until_completion(pe);
+	if (asleep)
+		CHECK(wait_child(pid) == 128 + SIGKILL);
 	CHECK(eq_done == 0 && eq_failed == 1 && eq_status == DOCA_ERROR_IO_FAILED);
 	CHECK_ERR(doca_sync_event_wait_eq(imp2, 1, UINT64_MAX), DOCA_ERROR_IO_FAILED);
 	CHECK_ERR(doca_sync_event_create_from_export(host, b.bytes, b.len, &imp3), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_sync_event_destroy(imp2));
 	stop_destroy(imp, pe);
 	CHECK_OK(doca_dev_close(host));
-	close(p[0]), close(p[1]);
+	close(p[0]), close(p[1]), close(q[0]), close(q[1]);
 }
 
 int main(void)
 {
 	test_ping_pong();
 	test_task_wakes_importer();
-	test_exporter_killed();
+	test_exporter_killed(false);
+	test_exporter_killed(true);
 	printf("sync event across processes: all checks passed\n");
 	return T_EXIT_PASS;
 }
