@@ -153,6 +153,37 @@ static void test_config_rules(void)
 	CHECK_ERR(doca_sync_event_get_dpa_handle(se, dpa, &v), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_export_to_remote_net(se, &blob, &sz), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_remote_net_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
+	{
+		struct doca_sync_event_remote_net *rn;
+		doca_gpu_dev_sync_event_t *gh;
+		doca_dpa_dev_sync_event_remote_net_t rd;
+		doca_gpu_dev_sync_event_remote_net_t rg;
+		uint8_t junk[8] = {0};
+
+		CHECK_ERR(doca_sync_event_get_gpu_handle(se, gpu, &gh), DOCA_ERROR_NOT_SUPPORTED);
+		CHECK_ERR(doca_sync_event_get_gpu_handle(se, gpu, NULL), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(doca_sync_event_remote_net_create_from_export(dpu, junk, sizeof(junk), &rn),
+			  DOCA_ERROR_NOT_SUPPORTED);
+		CHECK_ERR(doca_sync_event_remote_net_create_from_export(dpu, junk, sizeof(junk), NULL),
+			  DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(doca_sync_event_remote_net_get_dpa_handle((struct doca_sync_event_remote_net *)(void *)junk,
+								    dpa, &rd),
+			  DOCA_ERROR_NOT_SUPPORTED);
+		CHECK_ERR(doca_sync_event_remote_net_get_gpu_handle((struct doca_sync_event_remote_net *)(void *)junk,
+								    gpu, &rg),
+			  DOCA_ERROR_NOT_SUPPORTED);
+	}
+	/* Task setters and getters tolerate NULL. */
+	doca_sync_event_task_get_set_ret_val_ptr(NULL, &v);
+	doca_sync_event_task_notify_set_set_set_val(NULL, 1);
+	doca_sync_event_task_notify_add_set_inc_val(NULL, 1);
+	doca_sync_event_task_notify_add_set_fetched_val_ptr(NULL, &v);
+	doca_sync_event_task_wait_eq_set_mask(NULL, 1);
+	doca_sync_event_task_wait_neq_set_wait_val(NULL, 1);
+	CHECK(doca_sync_event_task_get_get_ret_val_ptr(NULL) == NULL);
+	CHECK(doca_sync_event_task_notify_set_get_set_val(NULL) == 0);
+	CHECK(doca_sync_event_task_notify_add_get_fetched_val_ptr(NULL) == NULL);
+	CHECK(doca_sync_event_task_wait_neq_get_mask(NULL) == 0);
 
 	/* Not started: no synchronous operation; no locations: no start, no export. */
 	CHECK_ERR(doca_sync_event_get(se, &v), DOCA_ERROR_BAD_STATE);
@@ -360,7 +391,19 @@ static void test_task_rules(void)
 	/* Nothing configured: nothing to start. */
 	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_BAD_STATE);
 	CHECK_OK(doca_sync_event_task_get_set_conf(se, get_cb, get_err, 2));
+	/* Configured but not started: no task yet. */
+	CHECK_ERR(doca_sync_event_task_get_alloc_init(se, &v, ud, &get), DOCA_ERROR_BAD_STATE);
 	CHECK_OK(doca_ctx_start(ctx));
+	/* The pool holds what was configured: 2 get tasks. */
+	{
+		struct doca_sync_event_task_get *g1, *g2, *g3;
+
+		CHECK_OK(doca_sync_event_task_get_alloc_init(se, &v, ud, &g1));
+		CHECK_OK(doca_sync_event_task_get_alloc_init(se, &v, ud, &g2));
+		CHECK_ERR(doca_sync_event_task_get_alloc_init(se, &v, ud, &g3), DOCA_ERROR_NO_MEMORY);
+		doca_task_free(doca_sync_event_task_get_as_doca_task(g1));
+		doca_task_free(doca_sync_event_task_get_as_doca_task(g2));
+	}
 	CHECK_ERR(doca_sync_event_task_wait_eq_set_conf(se, eq_cb, eq_err, 2), DOCA_ERROR_NOT_PERMITTED);
 	CHECK_ERR(doca_sync_event_task_wait_eq_alloc_init(se, 1, UINT64_MAX, ud, &eq), DOCA_ERROR_NOT_PERMITTED);
 	CHECK_ERR(doca_sync_event_task_get_alloc_init(se, NULL, ud, &get), DOCA_ERROR_INVALID_VALUE);
