@@ -75,7 +75,8 @@ struct se_shm {
 
 enum se_mode { SE_MODE_UNSET, SE_MODE_STANDALONE, SE_MODE_CTX };
 enum se_loc { SE_LOC_NONE, SE_LOC_CPU, SE_LOC_REMOTE_PCI };
-enum se_kind { K_GET, K_SET, K_ADD, K_WAIT_EQ, K_WAIT_NEQ, K_NB };
+/* Task types; K_WAIT_GT exists only for the blocking calls. */
+enum se_kind { K_GET, K_SET, K_ADD, K_WAIT_EQ, K_WAIT_NEQ, K_NB, K_WAIT_GT = K_NB };
 
 static const char *const kind_name[K_NB] = {"get", "notify_set", "notify_add", "wait_eq", "wait_neq"};
 
@@ -165,11 +166,16 @@ static void futex_wake_all(_Atomic uint32_t *addr)
 }
 
 /* After every change of the value: waiters (here or in the peer) look again. */
+static inline void value_changed(_Atomic uint32_t *seq, _Atomic uint32_t *sleepers)
+{
+	atomic_fetch_add(seq, 1);
+	if (SD_UNLIKELY(atomic_load(sleepers) != 0))
+		futex_wake_all(seq);
+}
+
 static inline void se_changed(struct doca_sync_event *se)
 {
-	atomic_fetch_add(se->seq, 1);
-	if (SD_UNLIKELY(atomic_load(se->sleepers) != 0))
-		futex_wake_all(se->seq);
+	value_changed(se->seq, se->sleepers);
 }
 
 static bool pidfd_gone(int pidfd)
@@ -218,7 +224,7 @@ static inline bool cond_met(int kind, uint64_t v, uint64_t val, uint64_t mask)
 		return v == val;
 	case K_WAIT_NEQ:
 		return v != val;
-	default: /* greater than */
+	default: /* K_WAIT_GT */
 		return v > val;
 	}
 }
@@ -370,15 +376,11 @@ static int seq_submit(struct engine_queue *q, struct engine_job *job)
 		break;
 	case K_SET:
 		atomic_store(q->val, t->val);
-		atomic_fetch_add(q->seq, 1);
-		if (atomic_load(q->sleepers) != 0)
-			futex_wake_all(q->seq);
+		value_changed(q->seq, q->sleepers);
 		break;
 	case K_ADD:
 		*t->ptr = atomic_fetch_add(q->val, t->val);
-		atomic_fetch_add(q->seq, 1);
-		if (atomic_load(q->sleepers) != 0)
-			futex_wake_all(q->seq);
+		value_changed(q->seq, q->sleepers);
 		break;
 	default:
 		v = atomic_load(q->val);
@@ -1305,7 +1307,6 @@ static doca_error_t se_wait(struct doca_sync_event *se, int kind, uint64_t value
 		return se_wait(event, kind, value, mask, yield, #name);                                                \
 	}
 
-#define K_WAIT_GT K_NB
 WAIT_CALL(doca_sync_event_wait_gt, K_WAIT_GT, false)
 WAIT_CALL(doca_sync_event_wait_gt_yield, K_WAIT_GT, true)
 WAIT_CALL(doca_sync_event_wait_eq, K_WAIT_EQ, false)
