@@ -206,6 +206,9 @@ struct doca_ctx {
 	/* Set by the module: a failed task does not stop the context (comch: one bad peer must not
 	 * stop a server). */
 	bool keep_running_on_error;
+	/* Set by the module: tasks complete in any order (sync event waits), so progress delivers
+	 * every finished task, not only the FIFO head. */
+	bool unordered;
 
 	/* Task pool (set up by the library in start through priv_doca_ctx_pool_init). */
 	uint8_t *pool;

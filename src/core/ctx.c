@@ -16,6 +16,8 @@
  * Submitted tasks sit in a per-context FIFO in submission order. An engine marks a task's job
  * done (engine_task_complete); doca_pe_progress() delivers from the FIFO head while the head is
  * done, so callbacks always run in submission order, on the PE thread, never inside submit.
+ * A module whose tasks finish in any order (sync event waits) sets ctx->unordered: progress then
+ * delivers every finished task, still on the PE thread.
  *
  * Flush: when the context leaves RUNNING, every task not yet delivered is marked flushed; it is
  * delivered (after its engine job, if started, has finished) through the error callback with
@@ -546,6 +548,10 @@ bool ctx_has_work(const struct doca_ctx *ctx)
 			return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
 		return true;
 	}
+	/* Unordered contexts (sync events) deliver any finished task, not only the head. */
+	for (const struct doca_task *t = head ? head->next : NULL; ctx->unordered && t != NULL; t = t->next)
+		if (atomic_load_explicit(&((struct doca_task *)t)->job.done, memory_order_acquire))
+			return true;
 	if (SD_UNLIKELY(ctx->batches != NULL) && task_batch_has_work(ctx))
 		return true;
 	return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
@@ -620,6 +626,37 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		run_callback(ctx, task, status);
 }
 
+/*
+ * Unordered contexts: deliver every finished task wherever it sits in the FIFO. A callback may
+ * submit (appends at the tail, behind @pp) or stop the context; neither unlinks other tasks.
+ */
+static unsigned int deliver_unordered(struct doca_ctx *ctx)
+{
+	struct doca_task **pp = &ctx->fifo_head, *prev = NULL;
+	unsigned int n = 0;
+
+	while (*pp != NULL && n < CTX_PROGRESS_BUDGET) {
+		struct doca_task *task = *pp;
+
+		if (!atomic_load_explicit(&task->job.done, memory_order_acquire) ||
+		    (SD_UNLIKELY(ctx->instrumented) && task->fault_due_ns != 0 && fault_now_ns() < task->fault_due_ns)) {
+			prev = task;
+			pp = &task->next;
+			continue;
+		}
+		if (SD_UNLIKELY(ctx->traced))
+			priv_doca_trace(TR_ENGINE_DONE, ctx, task->trace_id, 0, ctx->inflight - 1);
+		*pp = task->next;
+		if (ctx->fifo_tail == task)
+			ctx->fifo_tail = prev;
+		task->next = NULL;
+		task->in_engine = false;
+		deliver_one(ctx, task);
+		n++;
+	}
+	return n;
+}
+
 unsigned int ctx_progress(struct doca_ctx *ctx)
 {
 	unsigned int n = 0, ev = 0;
@@ -628,6 +665,14 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 		ev = ctx->ops->events(ctx);
 	if (ctx->queue != NULL)
 		ctx->engine->poll(ctx->queue, CTX_PROGRESS_BUDGET);
+	if (SD_UNLIKELY(ctx->unordered)) {
+		n = deliver_unordered(ctx);
+		if (can_finish_stop(ctx)) {
+			to_idle(ctx);
+			n++;
+		}
+		return n + ev;
+	}
 	while (n < CTX_PROGRESS_BUDGET) {
 		struct doca_task *task = ctx->fifo_head;
 
