@@ -49,6 +49,9 @@
 #define COMCH_CAP_MAX_RECV_QUEUE 8192
 #define COMCH_CAP_MAX_SEND_TASKS 65536
 #define COMCH_DEFAULT_RECV_QUEUE 64
+#define COMCH_CAP_MAX_CLIENTS	 512 /* connections one server holds */
+
+enum { COMCH_CNT_SENT_MSGS, COMCH_CNT_SENT_BYTES, COMCH_CNT_RECV_MSGS, COMCH_CNT_RECV_BYTES };
 
 enum conn_state {
 	CONN_FREE = 0,	   /* not in use (client: not connected) */
@@ -72,6 +75,9 @@ struct doca_comch_connection {
 	struct engine_job *outq_head, *outq_tail;
 	bool out_armed;	     /* EPOLLOUT requested in the context's epoll set */
 	uint64_t deadline_ns; /* CONN_HELLO: when an unfinished handshake is dropped */
+	/* Counters (doca_comch_counter order, from 0) and the snapshot update_info took. */
+	uint64_t counters[4];
+	uint64_t snapshot[4];
 	struct doca_comch_connection *next, *prev; /* server: live list or free list */
 };
 
@@ -117,6 +123,7 @@ struct doca_comch_server {
 	struct comch_ep ep;
 	doca_comch_event_connection_status_changed_cb_t connect_cb;
 	doca_comch_event_connection_status_changed_cb_t disconnect_cb;
+	struct doca_dev_rep *repr;
 	int lfd;
 	dev_t sock_dev;
 	ino_t sock_ino;
@@ -143,6 +150,13 @@ struct doca_comch_task_send {
 	uint32_t len; /* payload bytes */
 	uint8_t pkt[]; /* header + payload, as sent */
 };
+
+/* Counts one message of @len bytes in direction @first (COMCH_CNT_SENT_MSGS or _RECV_MSGS). */
+static inline void comch_count(struct doca_comch_connection *c, int first, uint32_t len)
+{
+	c->counters[first]++;
+	c->counters[first + 1] += len;
+}
 
 /* rundir.c */
 /* Creates or checks the private runtime directory; returns an fd on it, or -errno (logged). */

@@ -32,7 +32,7 @@
 #define EVENTS_MAX    64
 #define RECV_BUDGET   64 /* messages read from one connection per progress call */
 #define ACCEPT_BUDGET 16
-#define MAX_CONNS     512 /* per server */
+#define MAX_CONNS     COMCH_CAP_MAX_CLIENTS
 #define HANDSHAKE_NS  (5ull * 1000000000ull)
 #define RETRY_NS      (10ull * 1000000ull)
 #define WAIT_WARN_NS  (2ull * 1000000000ull)
@@ -180,6 +180,8 @@ static unsigned int conn_flush(struct doca_comch_connection *c)
 		if (c->outq_head == NULL)
 			c->outq_tail = NULL;
 		job->next = NULL;
+		if (rc == 0)
+			comch_count(c, COMCH_CNT_SENT_MSGS, t->len);
 		engine_task_complete_pe(job, rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_NOT_CONNECTED);
 		n++;
 		if (rc != 0) {
@@ -220,6 +222,7 @@ static int comch_submit(struct engine_queue *q, struct engine_job *job)
 		int rc = send_pkt(c->fd, t->pkt, COMCH_WIRE_HDR_LEN + t->len);
 
 		if (rc == 0) {
+			comch_count(c, COMCH_CNT_SENT_MSGS, t->len);
 			engine_task_complete_pe(job, DOCA_SUCCESS);
 			return 0;
 		}
@@ -300,6 +303,7 @@ static void deliver_msg(struct comch_ep *ep, struct doca_comch_connection *c, co
 		ep->warned_no_recv_cb = true;
 		return;
 	}
+	comch_count(c, COMCH_CNT_RECV_MSGS, m->len);
 	/* ep->rx stays untouched until the callback returns; the payload is not copied again. */
 	ep->recv_cb(&ep->ev_recv, (uint8_t *)m->payload, m->len, c);
 }
@@ -328,6 +332,8 @@ static struct doca_comch_connection *conn_get(struct doca_comch_server *srv)
 	c->user_data.u64 = 0;
 	c->outq_head = c->outq_tail = NULL;
 	c->out_armed = false;
+	memset(c->counters, 0, sizeof(c->counters));
+	memset(c->snapshot, 0, sizeof(c->snapshot));
 	c->prev = NULL;
 	c->next = srv->live;
 	if (srv->live != NULL)
@@ -756,6 +762,8 @@ static int client_try_connect(struct doca_comch_client *cl)
 	}
 	c->fd = fd;
 	c->state = CONN_WAIT_WELCOME;
+	memset(c->counters, 0, sizeof(c->counters));
+	memset(c->snapshot, 0, sizeof(c->snapshot));
 	c->outq_head = c->outq_tail = NULL;
 	c->out_armed = false;
 	if (conn_watch(c) != 0) {
