@@ -62,6 +62,7 @@ enum conn_state {
 };
 
 struct comch_ep;
+struct dp_remote;
 
 struct doca_comch_connection {
 	struct comch_ep *ep;
@@ -78,6 +79,7 @@ struct doca_comch_connection {
 	/* Counters (doca_comch_counter order, from 0) and the snapshot update_info took. */
 	uint64_t counters[4];
 	uint64_t snapshot[4];
+	struct dp_remote *remotes; /* consumers of the peer announced on this connection (dp.c) */
 	struct doca_comch_connection *next, *prev; /* server: live list or free list */
 };
 
@@ -117,6 +119,7 @@ struct comch_ep {
 
 	struct doca_comch_event_msg_recv ev_recv;
 	struct doca_comch_event_connection_status_changed ev_conn;
+	struct doca_comch_event_consumer ev_consumer;
 };
 
 struct doca_comch_server {
@@ -157,6 +160,12 @@ static inline void comch_count(struct doca_comch_connection *c, int first, uint3
 	c->counters[first]++;
 	c->counters[first + 1] += len;
 }
+
+/* dp.c: the producer/consumer fast path. */
+/* A CONSUMER packet arrived on @c (CONN_UP). Runs the peer's consumer callbacks of @ep. */
+void comch_dp_packet(struct comch_ep *ep, struct doca_comch_connection *c, const struct comch_wire_msg *m);
+/* @c is closing: forget the peer's consumers (no callbacks). */
+void comch_dp_conn_closed(struct doca_comch_connection *c);
 
 /* rundir.c */
 /* Creates or checks the private runtime directory; returns an fd on it, or -errno (logged). */

@@ -347,6 +347,7 @@ static struct doca_comch_connection *conn_get(struct doca_comch_server *srv)
 static void conn_close(struct doca_comch_server *srv, struct doca_comch_connection *c, doca_error_t status)
 {
 	fail_queued(c, status);
+	comch_dp_conn_closed(c);
 	if (c->prev != NULL)
 		c->prev->next = c->next;
 	else
@@ -519,6 +520,8 @@ static unsigned int server_conn_io(struct doca_comch_server *srv, struct doca_co
 		rc = comch_wire_parse(ep->rx, (size_t)r, ep->max_msg_size, &m);
 		if (c->state == CONN_HELLO) {
 			server_hello(srv, c, rc, &m);
+		} else if (rc == 0 && m.type == COMCH_WIRE_CONSUMER) {
+			comch_dp_packet(ep, c, &m);
 		} else if (rc != 0 || m.type != COMCH_WIRE_MSG) {
 			SD_WARN(COMP, "%s: client pid %u sent %s; disconnecting it", priv_doca_ctx_name(&ep->ctx),
 				c->peer_pid, rc != 0 ? parse_error_name(rc) : "an unexpected packet");
@@ -703,6 +706,7 @@ static void client_close_socket(struct doca_comch_client *cl)
 	struct doca_comch_connection *c = &cl->conn;
 
 	fail_queued(c, DOCA_ERROR_NOT_CONNECTED);
+	comch_dp_conn_closed(c);
 	if (c->fd >= 0) {
 		if (cl->ep.epfd >= 0)
 			(void)epoll_ctl(cl->ep.epfd, EPOLL_CTL_DEL, c->fd, NULL);
@@ -893,6 +897,12 @@ static unsigned int client_conn_io(struct doca_comch_client *cl, uint32_t events
 		if (c->state == CONN_WAIT_WELCOME) {
 			n += client_welcome(cl, rc, &m);
 			break;
+		}
+		if (rc == 0 && m.type == COMCH_WIRE_CONSUMER) {
+			comch_dp_packet(ep, c, &m);
+			if (ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
+				break;
+			continue;
 		}
 		if (rc != 0 || m.type != COMCH_WIRE_MSG) {
 			SD_WARN(COMP, "%s: the server sent %s", priv_doca_ctx_name(&ep->ctx),
