@@ -189,6 +189,10 @@ struct doca_ctx {
 	/* Set by the module: a failed task does not stop the context (comch: one bad peer must not
 	 * stop a server). */
 	bool keep_running_on_error;
+	/* Set by the module: a task whose job really finished keeps its success when the context
+	 * stops before delivery (comch: the message did leave); the engine's cancel still fails the
+	 * jobs it did not run. */
+	bool keep_done_on_stop;
 
 	/* Task pool (set up by the library in start through priv_doca_ctx_pool_init). */
 	uint8_t *pool;
