@@ -105,6 +105,7 @@ static doca_error_t ep_prepare_start(struct comch_ep *ep)
 	}
 	ep->warned_no_recv_cb = false;
 	ep->ctx.keep_running_on_error = true;
+	ep->ctx.keep_done_on_stop = true;
 	return DOCA_SUCCESS;
 }
 

@@ -565,6 +565,7 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 		goto fail;
 	ctx->queue->cons = cs;
 	ctx->keep_running_on_error = true;
+	ctx->keep_done_on_stop = true;
 	rc = dp_send_ctrl(cs->conn, pkt,
 			  comch_wire_consumer(pkt, COMCH_CONSUMER_NEW, cs->id, (uint32_t)cs->shm_fd, (uint32_t)cs->bell_w));
 	if (rc != 0) {
@@ -1044,6 +1045,7 @@ static doca_error_t prod_start(struct doca_ctx *ctx)
 				 "doca_ctx_start: %s: its connection went away; create producers on a live connection",
 				 priv_doca_ctx_name(ctx));
 	ctx->keep_running_on_error = true;
+	ctx->keep_done_on_stop = true;
 	return priv_doca_ctx_pool_init_engine(ctx, sizeof(struct doca_comch_producer_task_send), p->num_tasks,
 					      p->num_tasks, &producer_engine_ops);
 }
