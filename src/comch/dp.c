@@ -631,9 +631,6 @@ static unsigned int cons_events(struct doca_ctx *ctx)
 
 	if (cs->shm == NULL || (ctx->state != DOCA_CTX_STATE_STARTING && ctx->state != DOCA_CTX_STATE_RUNNING))
 		return 0;
-	atomic_store(&cs->shm->bell, 0);
-	while (read(cs->bell_r, drain, sizeof(drain)) > 0)
-		;
 	if (!conn_live(cs->conn, cs->conn_gen)) {
 		SD_INFO(COMP, "%s: its connection went away; stopping the consumer", priv_doca_ctx_name(ctx));
 		cs->announced = false;
@@ -644,12 +641,26 @@ static unsigned int cons_events(struct doca_ctx *ctx)
 		return 1;
 	}
 	if (ctx->state == DOCA_CTX_STATE_STARTING) {
-		if (!atomic_load(&cs->shm->attached))
-			return 0;
+		if (!atomic_load(&cs->shm->attached)) {
+			if (atomic_exchange(&cs->shm->bell, 0))
+				while (read(cs->bell_r, drain, sizeof(drain)) > 0)
+					;
+			return atomic_load(&cs->shm->attached) ? cons_events(ctx) : 0;
+		}
 		priv_doca_ctx_start_done(ctx, DOCA_SUCCESS);
 		n++;
 	}
-	return n + cons_reap(cs);
+	n += cons_reap(cs);
+	if (n != 0)
+		return n;
+	/*
+	 * Idle: only now re-arm the doorbell, so a busy stream costs producers no write(). A
+	 * completion pushed before a producer saw the bell armed is caught by the second look.
+	 */
+	if (atomic_exchange(&cs->shm->bell, 0))
+		while (read(cs->bell_r, drain, sizeof(drain)) > 0)
+			;
+	return cons_reap(cs);
 }
 
 /* Leaving STARTING/RUNNING: producers must stop taking posts; the peer hears it expired. */
@@ -973,13 +984,19 @@ static int prod_submit(struct engine_queue *q, struct engine_job *job)
 	doca_error_t st;
 
 	(void)q;
-	if (atomic_load_explicit(&s->gone, memory_order_acquire) || remote_dead(r)) {
+	if (SD_UNLIKELY(atomic_load_explicit(&s->gone, memory_order_acquire))) {
 		engine_task_complete_pe(job, DOCA_ERROR_NOT_CONNECTED);
 		return 0;
 	}
 	if (atomic_load_explicit(&s->post_tail, memory_order_relaxed) ==
-	    atomic_load_explicit(&s->post_head, memory_order_acquire))
+	    atomic_load_explicit(&s->post_head, memory_order_acquire)) {
+		/* Nothing posted: a dead consumer never will post (one system call, off the hot path). */
+		if (remote_dead(r)) {
+			engine_task_complete_pe(job, DOCA_ERROR_NOT_CONNECTED);
+			return 0;
+		}
 		return -EAGAIN;
+	}
 	shm_lock(s);
 	tail = atomic_load_explicit(&s->post_tail, memory_order_relaxed);
 	if (tail == atomic_load_explicit(&s->post_head, memory_order_acquire)) {
