@@ -43,6 +43,8 @@ struct dp {
 	struct doca_mmap *mmap;
 	struct doca_buf_inventory *inv;
 	enum doca_ctx_states state;
+	bool want_handle; /* take the PE's notification handle before the start */
+	doca_notification_handle_t handle;
 	/* consumer */
 	bool repost;	   /* post each buffer again from its callback */
 	bool check;	   /* check sequence, content, immediate data */
@@ -172,6 +174,8 @@ static inline void dp_common(struct dp *d)
 static inline void dp_consumer(struct dp *d, struct doca_comch_connection *c, uint32_t ntasks)
 {
 	CHECK_OK(doca_pe_create(&d->pe));
+	if (d->want_handle)
+		CHECK_OK(doca_pe_get_notification_handle(d->pe, &d->handle));
 	CHECK_OK(doca_comch_consumer_create(c, d->mmap, &d->cons));
 	d->ctx = doca_comch_consumer_as_ctx(d->cons);
 	dp_common(d);

@@ -7,9 +7,11 @@
  *                             exec'd as "consumer NAME N|die") connects and consumes; once it
  *                             finishes cleanly, once it is killed mid-stream
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/wait.h>
 
 #include "dp_test.h"
@@ -115,6 +117,7 @@ static void test_inproc(void)
 
 	/* A consumer on the server's connection; the client hears of it. */
 	dp_mem(&cons, srv.dev, 8, 100000);
+	cons.want_handle = true;
 	dp_consumer(&cons, srv.conn, 8);
 	CHECK_OK(doca_comch_consumer_get_id(cons.cons, &id));
 	CHECK(id != 0);
@@ -149,6 +152,29 @@ static void test_inproc(void)
 	SPIN(cons.recv_ok == 40 && prod.send_ok == 40, cons.pe, prod.pe);
 	CHECK(cons.bad == 0 && cons.recv_err == 0 && prod.send_err == 0);
 	CHECK(cons.last_producer == pid);
+
+	/* The consumer's notification handle: quiet while nothing comes, readable when a send did. */
+	{
+		struct epoll_event ev = {.events = EPOLLIN}, out;
+		int ep = epoll_create1(0), r;
+
+		CHECK(ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, cons.handle, &ev) == 0);
+		for (int round = 0; round < 3; round++) {
+			while (doca_pe_progress(cons.pe) != 0)
+				;
+			CHECK_OK(doca_pe_request_notification(cons.pe));
+			CHECK(epoll_wait(ep, &out, 1, 50) == 0);
+			CHECK_OK(dp_send_seq(&prod, id, seq++, false));
+			do {
+				r = epoll_wait(ep, &out, 1, 5000);
+			} while (r < 0 && errno == EINTR);
+			CHECK(r == 1);
+			CHECK_OK(doca_pe_clear_notification(cons.pe, cons.handle));
+			SPIN(cons.recv_ok == 41 + round, cons.pe, prod.pe);
+		}
+		close(ep);
+		CHECK(cons.bad == 0);
+	}
 
 	/* No such consumer: NOT_FOUND, as a completion or from try_submit. */
 	CHECK_OK(dp_send_seq(&prod, id + 1000, seq, false));
