@@ -139,6 +139,7 @@ DOCA_STABLE doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comc
 /**
  * Closes @connection; the client sees the server go away. Send tasks still queued on it
  * complete with DOCA_ERROR_NOT_CONNECTED. The connection handle is invalid afterwards.
+ * IN_USE while consumers or producers created on it are not destroyed.
  */
 DOCA_STABLE doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
 						      struct doca_comch_connection *connection);

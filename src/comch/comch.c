@@ -534,6 +534,10 @@ DOCA_STABLE doca_error_t doca_comch_server_disconnect(struct doca_comch_server *
 	if (connection->state != CONN_UP && connection->state != CONN_HELLO)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: connection %p of %s is already disconnected",
 				 call, (void *)connection, priv_doca_ctx_name(&comch_server->ep.ctx));
+	if (connection->nb_dp != 0)
+		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
+				 "%s: connection %p of %s still has %u consumers/producers; destroy them first", call,
+				 (void *)connection, priv_doca_ctx_name(&comch_server->ep.ctx), connection->nb_dp);
 	SD_DBG(COMP, "%s: disconnecting client pid %u (connection %p)", priv_doca_ctx_name(&comch_server->ep.ctx),
 	       connection->peer_pid, (void *)connection);
 	comch_server_drop(comch_server, connection, DOCA_ERROR_NOT_CONNECTED);

@@ -80,6 +80,7 @@ struct doca_comch_connection {
 	uint64_t counters[4];
 	uint64_t snapshot[4];
 	struct dp_remote *remotes; /* consumers of the peer announced on this connection (dp.c) */
+	uint32_t nb_dp;		   /* this side's consumers and producers on it (not destroyed yet) */
 	struct doca_comch_connection *next, *prev; /* server: live list or free list */
 };
 

@@ -749,6 +749,7 @@ DOCA_STABLE doca_error_t doca_comch_consumer_create(struct doca_comch_connection
 	cs->id = atomic_fetch_add(&next_consumer_id, 1);
 	cs->imm_len = DP_IMM_MAX;
 	cs->shm_fd = cs->bell_r = cs->bell_w = -1;
+	comch_connection->nb_dp++;
 	*consumer = cs;
 	return DOCA_SUCCESS;
 }
@@ -763,6 +764,8 @@ DOCA_STABLE doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer 
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	cons_close(consumer);
+	if (consumer->conn->gen == consumer->conn_gen)
+		consumer->conn->nb_dp--;
 	free(consumer);
 	return DOCA_SUCCESS;
 }
@@ -1139,6 +1142,7 @@ DOCA_STABLE doca_error_t doca_comch_producer_create(struct doca_comch_connection
 	p->conn = comch_connection;
 	p->conn_gen = comch_connection->gen;
 	p->id = atomic_fetch_add(&next_producer_id, 1);
+	comch_connection->nb_dp++;
 	*producer = p;
 	return DOCA_SUCCESS;
 }
@@ -1152,6 +1156,8 @@ DOCA_STABLE doca_error_t doca_comch_producer_destroy(struct doca_comch_producer 
 	ret = priv_doca_ctx_fini(&producer->ctx);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	if (producer->conn->gen == producer->conn_gen)
+		producer->conn->nb_dp--;
 	free(producer);
 	return DOCA_SUCCESS;
 }

@@ -334,6 +334,7 @@ static struct doca_comch_connection *conn_get(struct doca_comch_server *srv)
 	c->out_armed = false;
 	memset(c->counters, 0, sizeof(c->counters));
 	memset(c->snapshot, 0, sizeof(c->snapshot));
+	c->nb_dp = 0;
 	c->prev = NULL;
 	c->next = srv->live;
 	if (srv->live != NULL)
@@ -766,6 +767,7 @@ static int client_try_connect(struct doca_comch_client *cl)
 	}
 	c->fd = fd;
 	c->state = CONN_WAIT_WELCOME;
+	c->nb_dp = 0;
 	memset(c->counters, 0, sizeof(c->counters));
 	memset(c->snapshot, 0, sizeof(c->snapshot));
 	c->outq_head = c->outq_tail = NULL;

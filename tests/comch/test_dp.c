@@ -244,6 +244,8 @@ static void test_inproc(void)
 	SPIN(nb_expired == 2, srv.pe);
 
 	dp_free(&prod, NULL);
+	/* The server's connection still has the consumer: no disconnect. */
+	CHECK_ERR(doca_comch_server_disconnect(srv.srv, srv.conn), DOCA_ERROR_IN_USE);
 	dp_free(&cons, &cl);
 	side_free(&cl);
 	side_free(&srv);
