@@ -85,8 +85,9 @@ struct dp_shm {
 	uint32_t pad;
 	atomic_uint attached; /* the peer mapped the ring: the consumer may run */
 	atomic_uint gone;     /* the consumer stopped: take no more posts */
-	atomic_uint lock;     /* producers: taking a post, pushing a completion */
-	atomic_uint bell;     /* a doorbell byte is on its way */
+	/* One cache line each for what the two processes write at different times. */
+	_Alignas(64) atomic_uint lock; /* producers: taking a post, pushing a completion */
+	_Alignas(64) atomic_uint bell; /* a doorbell byte is on its way */
 	_Alignas(64) atomic_ullong post_head; /* consumer */
 	_Alignas(64) atomic_ullong post_tail; /* producers, under lock */
 	_Alignas(64) atomic_ullong comp_head; /* producers, under lock */
@@ -657,7 +658,7 @@ static unsigned int cons_events(struct doca_ctx *ctx)
 	 * Idle: only now re-arm the doorbell, so a busy stream costs producers no write(). A
 	 * completion pushed before a producer saw the bell armed is caught by the second look.
 	 */
-	if (atomic_exchange(&cs->shm->bell, 0))
+	if (atomic_load_explicit(&cs->shm->bell, memory_order_relaxed) != 0 && atomic_exchange(&cs->shm->bell, 0))
 		while (read(cs->bell_r, drain, sizeof(drain)) > 0)
 			;
 	return cons_reap(cs);
