@@ -225,6 +225,14 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 		return;
 	r->id = m->consumer.id;
 	r->pid = (pid_t)c->peer_pid;
+	{
+		/* The kernel's word for who is on the other end, not the pid the handshake claimed. */
+		struct ucred cr = {0};
+		socklen_t crlen = sizeof(cr);
+
+		if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) == 0 && cr.pid > 0)
+			r->pid = cr.pid;
+	}
 	r->local = r->pid == getpid();
 	r->bell_fd = -1;
 	r->pidfd = -1;
@@ -233,7 +241,7 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 		SD_ERR(COMP,
 		       "%s: cannot open the ring of consumer %u of pid %u (/proc/%u/fd/%u: %s); the kernel's ptrace "
 		       "rule must let this process reach the peer (same user, see docs/cross-process.md)",
-		       priv_doca_ctx_name(&ep->ctx), r->id, c->peer_pid, c->peer_pid, m->consumer.shm_fd,
+		       priv_doca_ctx_name(&ep->ctx), r->id, (unsigned)r->pid, (unsigned)r->pid, m->consumer.shm_fd,
 		       fd < 0 ? strerror(errno) : "too small");
 		goto fail;
 	}
@@ -268,7 +276,7 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 	atomic_store(&r->shm->attached, 1);
 	atomic_store(&r->shm->bell, 0);
 	ring_bell(r->shm, r->bell_fd);
-	SD_DBG(COMP, "%s: the peer (pid %u) has consumer %u (%u posts)", priv_doca_ctx_name(&ep->ctx), c->peer_pid,
+	SD_DBG(COMP, "%s: the peer (pid %d) has consumer %u (%u posts)", priv_doca_ctx_name(&ep->ctx), (int)r->pid,
 	       r->id, r->shm->ring);
 	if (ep->new_consumer_cb != NULL)
 		ep->new_consumer_cb(&ep->ev_consumer, c, r->id);
