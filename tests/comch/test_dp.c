@@ -254,6 +254,65 @@ static void test_inproc(void)
 	dp_mem_free(&cons);
 }
 
+/* Two producers feed one consumer; then the connection goes away under all three. */
+static void test_two_producers_and_connection_lost(void)
+{
+	struct side srv, cl;
+	struct dp cons = {0}, p1 = {0}, p2 = {0};
+	uint32_t id, id1, id2;
+	int from1 = 0, from2 = 0;
+
+	nb_new = nb_expired = 0;
+	server_new(&srv, NAME "-2p", 0, 16);
+	client_new(&cl, NAME "-2p", 0, 16);
+	CHECK_OK(doca_comch_server_event_consumer_register(srv.srv, new_consumer_cb, expired_consumer_cb));
+	connect_pair(&srv, &cl);
+	dp_mem(&cons, cl.dev, 4, 100000);
+	dp_consumer(&cons, cl.conn, 4);
+	SPIN(cons.state == DOCA_CTX_STATE_RUNNING && nb_new == 1, srv.pe, cl.pe, cons.pe);
+	CHECK_OK(doca_comch_consumer_get_id(cons.cons, &id));
+	dp_mem(&p1, srv.dev, 1, 100000);
+	dp_mem(&p2, srv.dev, 1, 100000);
+	dp_producer(&p1, srv.conn, 4);
+	dp_producer(&p2, srv.conn, 4);
+	CHECK_OK(doca_comch_producer_get_id(p1.prod, &id1));
+	CHECK_OK(doca_comch_producer_get_id(p2.prod, &id2));
+	CHECK(id1 != id2);
+	cons.check = true;
+	for (uint64_t seq = 0; seq < 20; seq++) {
+		struct dp *p = (seq & 1) ? &p2 : &p1;
+
+		CHECK_OK(dp_post(&cons, (uint32_t)(seq % 4), 0));
+		CHECK_OK(dp_send_seq(p, id, seq, false));
+		SPIN(cons.recv_ok == (int)seq + 1, cons.pe, p->pe);
+		if (cons.last_producer == id1)
+			from1++;
+		else if (cons.last_producer == id2)
+			from2++;
+	}
+	CHECK(cons.bad == 0 && from1 == 10 && from2 == 10);
+	SPIN(p1.send_ok == 10 && p2.send_ok == 10, p1.pe, p2.pe);
+
+	/* The server stops: the client follows, the consumer fails and flushes its posts, sends
+	 * on the dead connection complete with NOT_CONNECTED. */
+	CHECK_OK(dp_post(&cons, 0, 0));
+	CHECK_OK(doca_ctx_stop(srv.ctx));
+	SPIN(cl.state == DOCA_CTX_STATE_IDLE && cons.state == DOCA_CTX_STATE_IDLE, srv.pe, cl.pe, cons.pe);
+	CHECK(cons.recv_err == 1 && cons.last_recv_err == DOCA_ERROR_IO_FAILED);
+	CHECK_OK(dp_send_seq(&p1, id, 0, false));
+	SPIN(p1.send_err == 1, p1.pe);
+	CHECK(p1.last_send_err == DOCA_ERROR_NOT_CONNECTED);
+
+	dp_free(&p1, NULL);
+	dp_free(&p2, NULL);
+	dp_free(&cons, NULL);
+	side_free(&cl);
+	side_free(&srv);
+	dp_mem_free(&cons);
+	dp_mem_free(&p1);
+	dp_mem_free(&p2);
+}
+
 /* ---- two processes ---- */
 
 static const char *self_exe = "/proc/self/exe";
@@ -392,6 +451,7 @@ int main(int argc, char **argv)
 	} else {
 		test_caps_and_args();
 		test_inproc();
+		test_two_producers_and_connection_lost();
 	}
 	side_rundir_cleanup();
 	printf("test_dp: ok\n");
