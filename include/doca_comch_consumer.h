@@ -33,9 +33,17 @@ struct doca_devinfo;
 struct doca_mmap;
 struct doca_task;
 
+struct doca_dpa_thread;
+
 struct doca_comch_connection;
 struct doca_comch_consumer;
 struct doca_comch_consumer_task_post_recv;
+/* A DPA completion context for consumers (no DPA in softdoca: creating one is NOT_SUPPORTED). */
+struct doca_comch_consumer_completion;
+
+/** DPA handles of a consumer completion context and of a consumer. */
+typedef uint64_t doca_dpa_dev_comch_consumer_completion_t;
+typedef uint64_t doca_dpa_dev_comch_consumer_t;
 
 /** Completion and error callback of a post-receive task. */
 typedef void (*doca_comch_consumer_task_post_recv_completion_cb_t)(struct doca_comch_consumer_task_post_recv *task,
@@ -101,6 +109,39 @@ DOCA_STABLE const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(
 DOCA_STABLE uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(
 	const struct doca_comch_consumer_task_post_recv *task);
 DOCA_STABLE struct doca_task *doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task);
+
+/*
+ * The DPA data path. softdoca emulates no DPA: each of these logs why and returns
+ * DOCA_ERROR_NOT_SUPPORTED (INVALID_VALUE for NULL arguments).
+ */
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_create(
+	struct doca_comch_consumer_completion **consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_dpa_thread(
+	struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_destroy(
+	struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_start(
+	struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_stop(
+	struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_dpa_handle(
+	struct doca_comch_consumer_completion *consumer_comp,
+	doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_consumers(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_consumers(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_recv(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_recv(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_dev_num_recv(struct doca_comch_consumer *consumer,
+								    uint32_t dev_num_recv);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *consumer,
+								  struct doca_comch_consumer_completion *consumer_comp,
+								  uint32_t user_data);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *consumer,
+								  doca_dpa_dev_comch_consumer_t *dpa_consumer);
 
 #ifdef __cplusplus
 }

@@ -27,9 +27,14 @@ struct doca_dev;
 struct doca_devinfo;
 struct doca_task;
 
+struct doca_dpa_completion;
+
 struct doca_comch_connection;
 struct doca_comch_producer;
 struct doca_comch_producer_task_send;
+
+/** DPA handle of a producer. */
+typedef uint64_t doca_dpa_dev_comch_producer_t;
 
 /** Completion and error callback of a producer send task. */
 typedef void (*doca_comch_producer_task_send_completion_cb_t)(struct doca_comch_producer_task_send *task,
@@ -84,6 +89,14 @@ DOCA_STABLE uint32_t doca_comch_producer_task_send_get_imm_data_len(const struct
 DOCA_STABLE void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task,
 							    uint8_t *imm_data, uint32_t imm_data_len);
 DOCA_STABLE struct doca_task *doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task);
+
+/* The DPA data path: softdoca emulates no DPA, these return DOCA_ERROR_NOT_SUPPORTED. */
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_set_dev_num_send(struct doca_comch_producer *producer,
+								    uint32_t dev_num_send);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *producer,
+									 struct doca_dpa_completion *dpa_comp);
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *producer,
+								  doca_dpa_dev_comch_producer_t *dpa_producer);
 
 #ifdef __cplusplus
 }

@@ -1300,3 +1300,123 @@ DOCA_STABLE struct doca_task *doca_comch_producer_task_send_as_task(struct doca_
 {
 	return task ? &task->base : NULL;
 }
+
+/* ---- the DPA data path: not emulated ---- */
+
+static doca_error_t no_dpa(const void *obj, const char *call)
+{
+	if (obj == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "%s: softdoca emulates no DPA; run the consumer/producer data path on the CPU "
+			 "(leave doca_ctx_set_datapath_on_dpa() out)",
+			 call);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_create(
+	struct doca_comch_consumer_completion **consumer_comp)
+{
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_create");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_dpa_thread(
+	struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread)
+{
+	(void)dpa_thread;
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_set_dpa_thread");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_destroy(
+	struct doca_comch_consumer_completion *consumer_comp)
+{
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_destroy");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *consumer_comp)
+{
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_start");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_stop(struct doca_comch_consumer_completion *consumer_comp)
+{
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_stop");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_dpa_handle(
+	struct doca_comch_consumer_completion *consumer_comp, doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle)
+{
+	(void)consumer_comp_handle;
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_get_dpa_handle");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_consumers(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers)
+{
+	(void)max_num_consumers;
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_set_max_num_consumers");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_consumers(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers)
+{
+	(void)max_num_consumers;
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_get_max_num_consumers");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_recv(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv)
+{
+	(void)max_num_recv;
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_set_max_num_recv");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_recv(
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv)
+{
+	(void)max_num_recv;
+	return no_dpa(consumer_comp, "doca_comch_consumer_completion_get_max_num_recv");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_dev_num_recv(struct doca_comch_consumer *consumer,
+								    uint32_t dev_num_recv)
+{
+	(void)dev_num_recv;
+	return no_dpa(consumer, "doca_comch_consumer_set_dev_num_recv");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *consumer,
+								  struct doca_comch_consumer_completion *consumer_comp,
+								  uint32_t user_data)
+{
+	(void)consumer_comp;
+	(void)user_data;
+	return no_dpa(consumer, "doca_comch_consumer_set_completion");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *consumer,
+								  doca_dpa_dev_comch_consumer_t *dpa_consumer)
+{
+	(void)dpa_consumer;
+	return no_dpa(consumer, "doca_comch_consumer_get_dpa_handle");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_set_dev_num_send(struct doca_comch_producer *producer,
+								    uint32_t dev_num_send)
+{
+	(void)dev_num_send;
+	return no_dpa(producer, "doca_comch_producer_set_dev_num_send");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *producer,
+									 struct doca_dpa_completion *dpa_comp)
+{
+	(void)dpa_comp;
+	return no_dpa(producer, "doca_comch_producer_dpa_completion_attach");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *producer,
+								  doca_dpa_dev_comch_producer_t *dpa_producer)
+{
+	(void)dpa_producer;
+	return no_dpa(producer, "doca_comch_producer_get_dpa_handle");
+}

@@ -99,6 +99,12 @@ static void test_caps_and_args(void)
 	CHECK(doca_comch_producer_as_ctx(NULL) == NULL);
 	CHECK(doca_comch_consumer_task_post_recv_get_buf(NULL) == NULL);
 	CHECK(doca_comch_producer_task_send_get_imm_data(NULL) == NULL);
+	{
+		struct doca_comch_consumer_completion *cc;
+
+		CHECK_ERR(doca_comch_consumer_completion_create(&cc), DOCA_ERROR_NOT_SUPPORTED);
+		CHECK_ERR(doca_comch_consumer_completion_create(NULL), DOCA_ERROR_INVALID_VALUE);
+	}
 	CHECK_OK(doca_dev_close(dev));
 }
 
@@ -129,6 +135,8 @@ static void test_inproc(void)
 	dp_mem(&prod, cl.dev, 1, 100000);
 	dp_producer(&prod, cl.conn, 16);
 	CHECK_OK(doca_comch_producer_get_id(prod.prod, &pid));
+	CHECK_ERR(doca_comch_producer_set_dev_num_send(prod.prod, 4), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_ERR(doca_comch_consumer_set_dev_num_recv(cons.cons, 4), DOCA_ERROR_NOT_SUPPORTED);
 
 	/* Nothing posted yet: submit says AGAIN and the task stays the caller's. */
 	CHECK_ERR(dp_send_seq(&prod, id, 0, false), DOCA_ERROR_AGAIN);
