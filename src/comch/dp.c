@@ -748,6 +748,16 @@ DOCA_STABLE doca_error_t doca_comch_consumer_create(struct doca_comch_connection
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: mmap %p is %s; pass a started mmap of this process's memory", call, (void *)buf_mmap,
 				 buf_mmap->started ? "an imported mmap" : "not started");
+	if (!priv_doca_mmap_has_dev(buf_mmap, comch_connection->ep->ctx.dev))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: mmap %p was not given device %s of the connection; call doca_mmap_add_dev() "
+				 "before doca_mmap_start()",
+				 call, (void *)buf_mmap, priv_doca_dev_name(&comch_connection->ep->ctx.dev->info));
+	if (!(buf_mmap->access & DOCA_ACCESS_FLAG_PCI_READ_WRITE))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: mmap %p does not let the peer write; pass DOCA_ACCESS_FLAG_PCI_READ_WRITE to "
+				 "doca_mmap_set_permissions() before doca_mmap_start()",
+				 call, (void *)buf_mmap);
 	cs = calloc(1, sizeof(*cs));
 	if (cs == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -1093,6 +1103,12 @@ static doca_error_t prod_prepare(struct doca_task *task)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: send task %p: its buffer was released or is not in this process's memory",
 				 priv_doca_ctx_name(task->ctx), (void *)t);
+	if (SD_UNLIKELY(!priv_doca_mmap_has_dev(t->buf->mmap, task->ctx->dev)))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: send task %p: the buffer's mmap %p was not given device %s; call "
+				 "doca_mmap_add_dev() before doca_mmap_start()",
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)t->buf->mmap,
+				 priv_doca_dev_name(&task->ctx->dev->info));
 	if (SD_UNLIKELY(t->buf->data_len > DP_MAX_BUF_SIZE))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: send task %p: %zu bytes exceed doca_comch_producer_cap_get_max_buf_size (%u)",

@@ -121,6 +121,28 @@ static void test_inproc(void)
 	CHECK_OK(doca_comch_server_event_consumer_register(srv.srv, new_consumer_cb, expired_consumer_cb));
 	connect_pair(&srv, &cl);
 
+	/* The consumer's mmap must carry the connection's device and let the peer write. */
+	{
+		struct doca_comch_consumer *bad;
+		struct doca_mmap *m;
+		static uint8_t mem[4096];
+
+		CHECK_OK(doca_mmap_create(&m));
+		CHECK_OK(doca_mmap_add_dev(m, cl.dev));
+		CHECK_OK(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
+		CHECK_OK(doca_mmap_set_memrange(m, mem, sizeof(mem)));
+		CHECK_ERR(doca_comch_consumer_create(srv.conn, m, &bad), DOCA_ERROR_INVALID_VALUE); /* not started */
+		CHECK_OK(doca_mmap_start(m));
+		CHECK_ERR(doca_comch_consumer_create(srv.conn, m, &bad), DOCA_ERROR_NOT_PERMITTED); /* other device */
+		CHECK_OK(doca_comch_consumer_create(cl.conn, m, &bad));
+		CHECK_OK(doca_comch_consumer_destroy(bad));
+		CHECK_OK(doca_mmap_stop(m));
+		CHECK_OK(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
+		CHECK_OK(doca_mmap_start(m));
+		CHECK_ERR(doca_comch_consumer_create(cl.conn, m, &bad), DOCA_ERROR_NOT_PERMITTED); /* no PCI write */
+		CHECK_OK(doca_mmap_destroy(m));
+	}
+
 	/* A consumer on the server's connection; the client hears of it. */
 	dp_mem(&cons, srv.dev, 8, 100000);
 	cons.want_handle = true;
