@@ -568,13 +568,6 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 	cs->shm->ring = ring;
 	cs->shm->imm_max = cs->imm_len;
 	cs->next_seq = cs->comp_tail = 0;
-	ret = priv_doca_ctx_pool_init_engine(ctx, sizeof(struct doca_comch_consumer_task_post_recv), cs->num_tasks,
-					     cs->num_tasks, &consumer_engine_ops);
-	if (ret != DOCA_SUCCESS)
-		goto fail;
-	ctx->queue->cons = cs;
-	ctx->keep_running_on_error = true;
-	ctx->keep_done_on_stop = true;
 	rc = dp_send_ctrl(cs->conn, pkt,
 			  comch_wire_consumer(pkt, COMCH_CONSUMER_NEW, cs->id, (uint32_t)cs->shm_fd, (uint32_t)cs->bell_w));
 	if (rc != 0) {
@@ -583,6 +576,16 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 		goto fail;
 	}
 	cs->announced = true;
+	/* Last: a start that fails must not leave the core's pool behind. */
+	ret = priv_doca_ctx_pool_init_engine(ctx, sizeof(struct doca_comch_consumer_task_post_recv), cs->num_tasks,
+					     cs->num_tasks, &consumer_engine_ops);
+	if (ret != DOCA_SUCCESS) {
+		(void)dp_send_ctrl(cs->conn, pkt, comch_wire_consumer(pkt, COMCH_CONSUMER_GONE, cs->id, 0, 0));
+		goto fail;
+	}
+	ctx->queue->cons = cs;
+	ctx->keep_running_on_error = true;
+	ctx->keep_done_on_stop = true;
 	SD_DBG(COMP, "%s: consumer %u announced to pid %u (%u posts)", priv_doca_ctx_name(ctx), cs->id,
 	       cs->conn->peer_pid, ring);
 	return DOCA_ERROR_IN_PROGRESS;
