@@ -24,6 +24,10 @@
  * full (EPOLLOUT then wakes progress). The payload was copied into the task at alloc time,
  * behind a prebuilt header, so the caller's buffer is free as soon as alloc_init returns.
  *
+ * Consumers and producers (dp.c) are contexts of their own on top of a connection: a consumer
+ * announces itself with a CONSUMER packet on the connection's socket, and the bytes then move
+ * through a shared ring and process_vm_writev, never through the socket (see dp.c).
+ *
  * Connection objects stay allocated until the context is destroyed: a connection that goes
  * away is recycled for the next one with its generation bumped. Send tasks remember the
  * generation of the connection they were allocated for, so a task aimed at a connection that
