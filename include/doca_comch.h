@@ -77,6 +77,11 @@ DOCA_STABLE doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devin
 /** Largest value accepted by the set_recv_queue_size calls. */
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo,
 								 uint32_t *size);
+/** How many clients one server accepts at a time. */
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients);
+/** Largest num_send_tasks accepted by the task_send_set_conf calls. */
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo,
+							   uint32_t *max_send_tasks);
 
 /* ---- server (DPU side) ---- */
 
@@ -95,6 +100,18 @@ DOCA_STABLE doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_se
 /** Receive queue depth (1..cap); IDLE only. */
 DOCA_STABLE doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server,
 								uint32_t size);
+/** The max message size set (or the default); any state. */
+DOCA_STABLE doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
+							    uint32_t *size);
+/** The receive queue depth set (or the default); any state. */
+DOCA_STABLE doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_server *comch_server,
+							       uint32_t *size);
+/** The device the server was created on. */
+DOCA_STABLE doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server,
+						      struct doca_dev **dev);
+/** The representor the server was created with. */
+DOCA_STABLE doca_error_t doca_comch_server_get_device_repr(const struct doca_comch_server *comch_server,
+							   struct doca_dev_rep **repr);
 /** Send task callbacks and pool size; required before start; IDLE only. */
 DOCA_STABLE doca_error_t doca_comch_server_task_send_set_conf(struct doca_comch_server *comch_server,
 							      doca_comch_task_send_completion_cb_t task_completion_cb,
@@ -123,17 +140,10 @@ DOCA_STABLE doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comc
 /**
  * Closes @connection; the client sees the server go away. Send tasks still queued on it
  * complete with DOCA_ERROR_NOT_CONNECTED. The connection handle is invalid afterwards.
+ * IN_USE while consumers or producers created on it are not destroyed.
  */
 DOCA_STABLE doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
 						      struct doca_comch_connection *connection);
-/** Per-connection statistics kinds (the values DOCA assigns). */
-enum doca_comch_counter {
-	DOCA_COMCH_COUNTER_SENT_MESSAGES = 1,	/**< messages sent from this side */
-	DOCA_COMCH_COUNTER_SENT_BYTES = 2,	/**< bytes sent from this side */
-	DOCA_COMCH_COUNTER_RECV_MESSAGES = 3,	/**< messages received on this side */
-	DOCA_COMCH_COUNTER_RECV_BYTES = 4,	/**< bytes received on this side */
-};
-
 /** The server owning @connection; NULL for a client's connection. */
 DOCA_STABLE struct doca_comch_server *doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection);
 
@@ -149,6 +159,13 @@ DOCA_STABLE struct doca_ctx *doca_comch_client_as_ctx(struct doca_comch_client *
 DOCA_STABLE doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client, uint32_t size);
 DOCA_STABLE doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client,
 								uint32_t size);
+DOCA_STABLE doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client,
+							    uint32_t *size);
+DOCA_STABLE doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client,
+							       uint32_t *size);
+/** The device the client was created on. */
+DOCA_STABLE doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client,
+						      struct doca_dev **dev);
 DOCA_STABLE doca_error_t doca_comch_client_task_send_set_conf(struct doca_comch_client *comch_client,
 							      doca_comch_task_send_completion_cb_t task_completion_cb,
 							      doca_comch_task_send_completion_cb_t task_error_cb,
@@ -175,6 +192,24 @@ DOCA_STABLE doca_error_t doca_comch_connection_set_user_data(struct doca_comch_c
 /** The cookie set with doca_comch_connection_set_user_data() (zero until set). */
 DOCA_STABLE union doca_data doca_comch_connection_get_user_data(const struct doca_comch_connection *connection);
 DOCA_STABLE struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task);
+
+/** Per-connection statistics (doca_comch_connection_get_counter). */
+enum doca_comch_counter {
+	DOCA_COMCH_COUNTER_SENT_MESSAGES = 1, /* messages sent on the connection by this side */
+	DOCA_COMCH_COUNTER_SENT_BYTES = 2,    /* their payload bytes */
+	DOCA_COMCH_COUNTER_RECV_MESSAGES = 3, /* messages this side received on the connection */
+	DOCA_COMCH_COUNTER_RECV_BYTES = 4,    /* their payload bytes */
+};
+
+/**
+ * Takes a snapshot of the connection's counters, which doca_comch_connection_get_counter()
+ * then reports. CONNECTION_ABORTED once the connection went away.
+ */
+DOCA_STABLE doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection);
+/** One counter of the last snapshot; INVALID_VALUE for an unknown counter. */
+DOCA_STABLE doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connection *comch_connection,
+							   enum doca_comch_counter counter_type,
+							   uint64_t *counter_value);
 
 #ifdef __cplusplus
 }

@@ -71,6 +71,17 @@ DOCA_STABLE doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doc
 	return cap_u32(devinfo, size, COMCH_CAP_MAX_RECV_QUEUE, "doca_comch_cap_get_max_recv_queue_size");
 }
 
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients)
+{
+	return cap_u32(devinfo, num_clients, COMCH_CAP_MAX_CLIENTS, "doca_comch_cap_get_max_clients");
+}
+
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo,
+							   uint32_t *max_send_tasks)
+{
+	return cap_u32(devinfo, max_send_tasks, COMCH_CAP_MAX_SEND_TASKS, "doca_comch_cap_get_max_send_tasks");
+}
+
 /* ---- context hooks ---- */
 
 /* What server and client starts share: checks, the receive buffer. */
@@ -94,6 +105,7 @@ static doca_error_t ep_prepare_start(struct comch_ep *ep)
 	}
 	ep->warned_no_recv_cb = false;
 	ep->ctx.keep_running_on_error = true;
+	ep->ctx.keep_done_on_stop = true;
 	return DOCA_SUCCESS;
 }
 
@@ -407,6 +419,7 @@ DOCA_STABLE doca_error_t doca_comch_server_create(struct doca_dev *dev, struct d
 	}
 	srv->ep.is_server = true;
 	srv->lfd = -1;
+	srv->repr = repr;
 	r = repr->info.trep;
 	pci_key(srv->ep.key, r->domain, r->bus, r->dev, r->fn);
 	*comch_server = srv;
@@ -521,6 +534,10 @@ DOCA_STABLE doca_error_t doca_comch_server_disconnect(struct doca_comch_server *
 	if (connection->state != CONN_UP && connection->state != CONN_HELLO)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: connection %p of %s is already disconnected",
 				 call, (void *)connection, priv_doca_ctx_name(&comch_server->ep.ctx));
+	if (connection->nb_dp != 0)
+		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
+				 "%s: connection %p of %s still has %u consumers/producers; destroy them first", call,
+				 (void *)connection, priv_doca_ctx_name(&comch_server->ep.ctx), connection->nb_dp);
 	SD_DBG(COMP, "%s: disconnecting client pid %u (connection %p)", priv_doca_ctx_name(&comch_server->ep.ctx),
 	       connection->peer_pid, (void *)connection);
 	comch_server_drop(comch_server, connection, DOCA_ERROR_NOT_CONNECTED);
@@ -532,6 +549,44 @@ DOCA_STABLE struct doca_comch_server *doca_comch_server_get_server_ctx(const str
 	if (connection == NULL || !connection->ep->is_server)
 		return NULL;
 	return (struct doca_comch_server *)connection->ep;
+}
+
+#define GETTER_ARGS(obj, out, call)                                                                            \
+	do {                                                                                                   \
+		if ((obj) == NULL || (out) == NULL)                                                            \
+			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);           \
+	} while (0)
+
+DOCA_STABLE doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
+							    uint32_t *size)
+{
+	GETTER_ARGS(comch_server, size, "doca_comch_server_get_max_msg_size");
+	*size = comch_server->ep.max_msg_size;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_server *comch_server,
+							       uint32_t *size)
+{
+	GETTER_ARGS(comch_server, size, "doca_comch_server_get_recv_queue_size");
+	*size = comch_server->ep.recv_queue_size;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server,
+						      struct doca_dev **dev)
+{
+	GETTER_ARGS(comch_server, dev, "doca_comch_server_get_device");
+	*dev = comch_server->ep.ctx.dev;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_comch_server_get_device_repr(const struct doca_comch_server *comch_server,
+							   struct doca_dev_rep **repr)
+{
+	GETTER_ARGS(comch_server, repr, "doca_comch_server_get_device_repr");
+	*repr = comch_server->repr;
+	return DOCA_SUCCESS;
 }
 
 /* ---- client ---- */
@@ -598,6 +653,30 @@ DOCA_STABLE doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch
 	if (comch_client == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_client_set_recv_queue_size: NULL client");
 	return set_recv_queue_size(&comch_client->ep, size, "doca_comch_client_set_recv_queue_size");
+}
+
+DOCA_STABLE doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client,
+							    uint32_t *size)
+{
+	GETTER_ARGS(comch_client, size, "doca_comch_client_get_max_msg_size");
+	*size = comch_client->ep.max_msg_size;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client,
+							       uint32_t *size)
+{
+	GETTER_ARGS(comch_client, size, "doca_comch_client_get_recv_queue_size");
+	*size = comch_client->ep.recv_queue_size;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client,
+						      struct doca_dev **dev)
+{
+	GETTER_ARGS(comch_client, dev, "doca_comch_client_get_device");
+	*dev = comch_client->ep.ctx.dev;
+	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_comch_client_task_send_set_conf(struct doca_comch_client *comch_client,
@@ -680,4 +759,33 @@ DOCA_STABLE union doca_data doca_comch_connection_get_user_data(const struct doc
 DOCA_STABLE struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task)
 {
 	return task ? &task->base : NULL;
+}
+
+DOCA_STABLE doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection)
+{
+	if (comch_connection == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_connection_update_info: NULL connection");
+	if (comch_connection->state == CONN_HELLO || comch_connection->state == CONN_WAIT_WELCOME)
+		return DOCA_ERROR_CONNECTION_INPROGRESS;
+	if (comch_connection->state != CONN_UP)
+		return SD_REJECT(DOCA_ERROR_CONNECTION_ABORTED, COMP,
+				 "doca_comch_connection_update_info: connection %p went away; its counters are gone with "
+				 "it",
+				 (void *)comch_connection);
+	memcpy(comch_connection->snapshot, comch_connection->counters, sizeof(comch_connection->snapshot));
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connection *comch_connection,
+							   enum doca_comch_counter counter_type,
+							   uint64_t *counter_value)
+{
+	if (comch_connection == NULL || counter_value == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_connection_get_counter: NULL argument");
+	if (counter_type < DOCA_COMCH_COUNTER_SENT_MESSAGES || counter_type > DOCA_COMCH_COUNTER_RECV_BYTES)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_comch_connection_get_counter: unknown counter %d; pass a DOCA_COMCH_COUNTER_* value",
+				 (int)counter_type);
+	*counter_value = comch_connection->snapshot[counter_type - DOCA_COMCH_COUNTER_SENT_MESSAGES];
+	return DOCA_SUCCESS;
 }

@@ -24,6 +24,10 @@
  * full (EPOLLOUT then wakes progress). The payload was copied into the task at alloc time,
  * behind a prebuilt header, so the caller's buffer is free as soon as alloc_init returns.
  *
+ * Consumers and producers (dp.c) are contexts of their own on top of a connection: a consumer
+ * announces itself with a CONSUMER packet on the connection's socket, and the bytes then move
+ * through a shared ring and process_vm_writev, never through the socket (see dp.c).
+ *
  * Connection objects stay allocated until the context is destroyed: a connection that goes
  * away is recycled for the next one with its generation bumped. Send tasks remember the
  * generation of the connection they were allocated for, so a task aimed at a connection that
@@ -49,6 +53,9 @@
 #define COMCH_CAP_MAX_RECV_QUEUE 8192
 #define COMCH_CAP_MAX_SEND_TASKS 65536
 #define COMCH_DEFAULT_RECV_QUEUE 64
+#define COMCH_CAP_MAX_CLIENTS	 512 /* connections one server holds */
+
+enum { COMCH_CNT_SENT_MSGS, COMCH_CNT_SENT_BYTES, COMCH_CNT_RECV_MSGS, COMCH_CNT_RECV_BYTES };
 
 enum conn_state {
 	CONN_FREE = 0,	   /* not in use (client: not connected) */
@@ -59,6 +66,7 @@ enum conn_state {
 };
 
 struct comch_ep;
+struct dp_remote;
 
 struct doca_comch_connection {
 	struct comch_ep *ep;
@@ -72,6 +80,11 @@ struct doca_comch_connection {
 	struct engine_job *outq_head, *outq_tail;
 	bool out_armed;	     /* EPOLLOUT requested in the context's epoll set */
 	uint64_t deadline_ns; /* CONN_HELLO: when an unfinished handshake is dropped */
+	/* Counters (doca_comch_counter order, from 0) and the snapshot update_info took. */
+	uint64_t counters[4];
+	uint64_t snapshot[4];
+	struct dp_remote *remotes; /* consumers of the peer announced on this connection (dp.c) */
+	uint32_t nb_dp;		   /* this side's consumers and producers on it (not destroyed yet) */
 	struct doca_comch_connection *next, *prev; /* server: live list or free list */
 };
 
@@ -111,12 +124,14 @@ struct comch_ep {
 
 	struct doca_comch_event_msg_recv ev_recv;
 	struct doca_comch_event_connection_status_changed ev_conn;
+	struct doca_comch_event_consumer ev_consumer;
 };
 
 struct doca_comch_server {
 	struct comch_ep ep;
 	doca_comch_event_connection_status_changed_cb_t connect_cb;
 	doca_comch_event_connection_status_changed_cb_t disconnect_cb;
+	struct doca_dev_rep *repr;
 	int lfd;
 	dev_t sock_dev;
 	ino_t sock_ino;
@@ -143,6 +158,19 @@ struct doca_comch_task_send {
 	uint32_t len; /* payload bytes */
 	uint8_t pkt[]; /* header + payload, as sent */
 };
+
+/* Counts one message of @len bytes in direction @first (COMCH_CNT_SENT_MSGS or _RECV_MSGS). */
+static inline void comch_count(struct doca_comch_connection *c, int first, uint32_t len)
+{
+	c->counters[first]++;
+	c->counters[first + 1] += len;
+}
+
+/* dp.c: the producer/consumer fast path. */
+/* A CONSUMER packet arrived on @c (CONN_UP). Runs the peer's consumer callbacks of @ep. */
+void comch_dp_packet(struct comch_ep *ep, struct doca_comch_connection *c, const struct comch_wire_msg *m);
+/* @c is closing: forget the peer's consumers (no callbacks). */
+void comch_dp_conn_closed(struct doca_comch_connection *c);
 
 /* rundir.c */
 /* Creates or checks the private runtime directory; returns an fd on it, or -errno (logged). */

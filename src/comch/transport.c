@@ -32,7 +32,7 @@
 #define EVENTS_MAX    64
 #define RECV_BUDGET   64 /* messages read from one connection per progress call */
 #define ACCEPT_BUDGET 16
-#define MAX_CONNS     512 /* per server */
+#define MAX_CONNS     COMCH_CAP_MAX_CLIENTS
 #define HANDSHAKE_NS  (5ull * 1000000000ull)
 #define RETRY_NS      (10ull * 1000000ull)
 #define WAIT_WARN_NS  (2ull * 1000000000ull)
@@ -180,6 +180,8 @@ static unsigned int conn_flush(struct doca_comch_connection *c)
 		if (c->outq_head == NULL)
 			c->outq_tail = NULL;
 		job->next = NULL;
+		if (rc == 0)
+			comch_count(c, COMCH_CNT_SENT_MSGS, t->len);
 		engine_task_complete_pe(job, rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_NOT_CONNECTED);
 		n++;
 		if (rc != 0) {
@@ -220,6 +222,7 @@ static int comch_submit(struct engine_queue *q, struct engine_job *job)
 		int rc = send_pkt(c->fd, t->pkt, COMCH_WIRE_HDR_LEN + t->len);
 
 		if (rc == 0) {
+			comch_count(c, COMCH_CNT_SENT_MSGS, t->len);
 			engine_task_complete_pe(job, DOCA_SUCCESS);
 			return 0;
 		}
@@ -300,6 +303,7 @@ static void deliver_msg(struct comch_ep *ep, struct doca_comch_connection *c, co
 		ep->warned_no_recv_cb = true;
 		return;
 	}
+	comch_count(c, COMCH_CNT_RECV_MSGS, m->len);
 	/* ep->rx stays untouched until the callback returns; the payload is not copied again. */
 	ep->recv_cb(&ep->ev_recv, (uint8_t *)m->payload, m->len, c);
 }
@@ -328,6 +332,9 @@ static struct doca_comch_connection *conn_get(struct doca_comch_server *srv)
 	c->user_data.u64 = 0;
 	c->outq_head = c->outq_tail = NULL;
 	c->out_armed = false;
+	memset(c->counters, 0, sizeof(c->counters));
+	memset(c->snapshot, 0, sizeof(c->snapshot));
+	c->nb_dp = 0;
 	c->prev = NULL;
 	c->next = srv->live;
 	if (srv->live != NULL)
@@ -341,6 +348,7 @@ static struct doca_comch_connection *conn_get(struct doca_comch_server *srv)
 static void conn_close(struct doca_comch_server *srv, struct doca_comch_connection *c, doca_error_t status)
 {
 	fail_queued(c, status);
+	comch_dp_conn_closed(c);
 	if (c->prev != NULL)
 		c->prev->next = c->next;
 	else
@@ -513,6 +521,8 @@ static unsigned int server_conn_io(struct doca_comch_server *srv, struct doca_co
 		rc = comch_wire_parse(ep->rx, (size_t)r, ep->max_msg_size, &m);
 		if (c->state == CONN_HELLO) {
 			server_hello(srv, c, rc, &m);
+		} else if (rc == 0 && m.type == COMCH_WIRE_CONSUMER) {
+			comch_dp_packet(ep, c, &m);
 		} else if (rc != 0 || m.type != COMCH_WIRE_MSG) {
 			SD_WARN(COMP, "%s: client pid %u sent %s; disconnecting it", priv_doca_ctx_name(&ep->ctx),
 				c->peer_pid, rc != 0 ? parse_error_name(rc) : "an unexpected packet");
@@ -697,6 +707,7 @@ static void client_close_socket(struct doca_comch_client *cl)
 	struct doca_comch_connection *c = &cl->conn;
 
 	fail_queued(c, DOCA_ERROR_NOT_CONNECTED);
+	comch_dp_conn_closed(c);
 	if (c->fd >= 0) {
 		if (cl->ep.epfd >= 0)
 			(void)epoll_ctl(cl->ep.epfd, EPOLL_CTL_DEL, c->fd, NULL);
@@ -756,6 +767,9 @@ static int client_try_connect(struct doca_comch_client *cl)
 	}
 	c->fd = fd;
 	c->state = CONN_WAIT_WELCOME;
+	c->nb_dp = 0;
+	memset(c->counters, 0, sizeof(c->counters));
+	memset(c->snapshot, 0, sizeof(c->snapshot));
 	c->outq_head = c->outq_tail = NULL;
 	c->out_armed = false;
 	if (conn_watch(c) != 0) {
@@ -885,6 +899,12 @@ static unsigned int client_conn_io(struct doca_comch_client *cl, uint32_t events
 		if (c->state == CONN_WAIT_WELCOME) {
 			n += client_welcome(cl, rc, &m);
 			break;
+		}
+		if (rc == 0 && m.type == COMCH_WIRE_CONSUMER) {
+			comch_dp_packet(ep, c, &m);
+			if (ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
+				break;
+			continue;
 		}
 		if (rc != 0 || m.type != COMCH_WIRE_MSG) {
 			SD_WARN(COMP, "%s: the server sent %s", priv_doca_ctx_name(&ep->ctx),

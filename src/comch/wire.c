@@ -96,6 +96,17 @@ int comch_wire_parse(const void *pkt, size_t n, uint32_t max_msg, struct comch_w
 			return -EBADMSG;
 		out->reject.reason = get_u32(out->payload);
 		return 0;
+	case COMCH_WIRE_CONSUMER:
+		if (len != 16)
+			return -EBADMSG;
+		out->consumer.op = get_u32(out->payload);
+		out->consumer.id = get_u32(out->payload + 4);
+		out->consumer.shm_fd = get_u32(out->payload + 8);
+		out->consumer.bell_fd = get_u32(out->payload + 12);
+		if ((out->consumer.op != COMCH_CONSUMER_NEW && out->consumer.op != COMCH_CONSUMER_GONE) ||
+		    out->consumer.id == 0)
+			return -EBADMSG;
+		return 0;
 	default:
 		return -EBADMSG;
 	}
@@ -132,6 +143,19 @@ size_t comch_wire_reject(void *buf, uint32_t reason)
 	comch_wire_put_hdr(p, COMCH_WIRE_REJECT, 4);
 	put_u32(p + COMCH_WIRE_HDR_LEN, reason);
 	return COMCH_WIRE_HDR_LEN + 4;
+}
+
+size_t comch_wire_consumer(void *buf, uint32_t op, uint32_t id, uint32_t shm_fd, uint32_t bell_fd)
+{
+	uint8_t *p = buf;
+
+	comch_wire_put_hdr(p, COMCH_WIRE_CONSUMER, 16);
+	p += COMCH_WIRE_HDR_LEN;
+	put_u32(p, op);
+	put_u32(p + 4, id);
+	put_u32(p + 8, shm_fd);
+	put_u32(p + 12, bell_fd);
+	return COMCH_WIRE_HDR_LEN + 16;
 }
 
 const char *comch_reject_reason_name(uint32_t reason)

@@ -13,6 +13,8 @@
  *     <------------------------------------- WELCOME {max_msg, pid}    (or REJECT {reason})
  *     client RUNNING                          connect callback
  *     MSG {bytes} <------------------------> MSG {bytes}
+ *     CONSUMER {NEW, id, fds} <------------> CONSUMER {NEW, ...}  (either side, see dp.c)
+ *     CONSUMER {GONE, id} <----------------> CONSUMER {GONE, id}
  *     close() / process death ------------->  EOF: disconnect callback
  *
  * Header (12 bytes, little-endian): magic "SDCH", version, type, reserved (0), payload length.
@@ -39,6 +41,12 @@ enum comch_wire_type {
 	COMCH_WIRE_WELCOME = 2, /* server -> client: accepted */
 	COMCH_WIRE_REJECT = 3,	/* server -> client: refused, then closed */
 	COMCH_WIRE_MSG = 4,	/* either way, after WELCOME: one application message */
+	COMCH_WIRE_CONSUMER = 5, /* either way, after WELCOME: a consumer appeared or went away */
+};
+
+enum comch_consumer_op {
+	COMCH_CONSUMER_NEW = 1,	 /* shm_fd and bell_fd name the sender's fds of its ring and doorbell */
+	COMCH_CONSUMER_GONE = 2, /* the consumer stopped; its fds are meaningless */
 };
 
 enum comch_reject_reason {
@@ -67,6 +75,12 @@ struct comch_wire_msg {
 		struct {
 			uint32_t reason;
 		} reject;
+		struct {
+			uint32_t op;
+			uint32_t id;
+			uint32_t shm_fd;
+			uint32_t bell_fd;
+		} consumer;
 	};
 };
 
@@ -87,6 +101,8 @@ void comch_wire_put_hdr(void *buf, uint8_t type, uint32_t len);
 size_t comch_wire_hello(void *buf, uint32_t max_msg, uint32_t pid, const char *name, uint32_t name_len);
 size_t comch_wire_welcome(void *buf, uint32_t max_msg, uint32_t pid);
 size_t comch_wire_reject(void *buf, uint32_t reason);
+/* A CONSUMER packet (COMCH_WIRE_HDR_LEN + 16 bytes). */
+size_t comch_wire_consumer(void *buf, uint32_t op, uint32_t id, uint32_t shm_fd, uint32_t bell_fd);
 /* "version", "name", ... for log lines. */
 const char *comch_reject_reason_name(uint32_t reason);
 

@@ -209,6 +209,10 @@ struct doca_ctx {
 	/* Set by the module: tasks complete in any order (sync event waits), so progress delivers
 	 * every finished task, not only the FIFO head. */
 	bool unordered;
+	/* Set by the module: a task whose job really finished keeps its success when the context
+	 * stops before delivery (comch: the message did leave); the engine's cancel still fails the
+	 * jobs it did not run. */
+	bool keep_done_on_stop;
 
 	/* Task pool (set up by the library in start through priv_doca_ctx_pool_init). */
 	uint8_t *pool;

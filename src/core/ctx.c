@@ -618,7 +618,7 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 
 	if (status == DOCA_SUCCESS)
 		status = task->job.status;
-	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS)
+	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS && !ctx->keep_done_on_stop)
 		status = CTX_FLUSH_STATUS;
 	if (SD_UNLIKELY(ctx->instrumented))
 		deliver_instrumented(ctx, task, status);

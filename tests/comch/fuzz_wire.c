@@ -68,6 +68,11 @@ static void check(const uint8_t *data, size_t size, uint32_t max_msg)
 		MUST(comch_reject_reason_name(m.reject.reason) != NULL);
 		n = comch_wire_reject(again, m.reject.reason);
 		break;
+	case COMCH_WIRE_CONSUMER:
+		MUST(m.consumer.id != 0);
+		MUST(m.consumer.op == COMCH_CONSUMER_NEW || m.consumer.op == COMCH_CONSUMER_GONE);
+		n = comch_wire_consumer(again, m.consumer.op, m.consumer.id, m.consumer.shm_fd, m.consumer.bell_fd);
+		break;
 	default:
 		MUST(!"an unknown type was accepted");
 		return;

@@ -32,6 +32,12 @@ static void test_caps(void)
 	CHECK_ERR(doca_comch_cap_get_max_msg_size(di, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_comch_cap_get_max_name_len(NULL, &v), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_comch_cap_get_max_recv_queue_size(di, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_comch_cap_get_max_clients(di, &v));
+	CHECK(v == 512);
+	CHECK_OK(doca_comch_cap_get_max_send_tasks(hi, &v));
+	CHECK(v == 65536);
+	CHECK_ERR(doca_comch_cap_get_max_clients(NULL, &v), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_cap_get_max_send_tasks(di, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_dev_close(dpu));
 	CHECK_OK(doca_dev_close(host));
 }
@@ -79,6 +85,32 @@ static void test_create_and_config(void)
 	CHECK_ERR(doca_comch_server_set_recv_queue_size(srv, 8193), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_comch_server_set_recv_queue_size(srv, 10));
 	CHECK_OK(doca_comch_client_set_recv_queue_size(cl, 8192));
+	{
+		struct doca_dev *d = NULL;
+		struct doca_dev_rep *r = NULL;
+		uint32_t v = 0;
+
+		CHECK_OK(doca_comch_server_get_max_msg_size(srv, &v));
+		CHECK(v == 4080);
+		CHECK_OK(doca_comch_client_get_max_msg_size(cl, &v));
+		CHECK(v == 1);
+		CHECK_OK(doca_comch_server_get_recv_queue_size(srv, &v));
+		CHECK(v == 10);
+		CHECK_OK(doca_comch_client_get_recv_queue_size(cl, &v));
+		CHECK(v == 8192);
+		CHECK_OK(doca_comch_server_get_device(srv, &d));
+		CHECK(d == dpu);
+		CHECK_OK(doca_comch_server_get_device_repr(srv, &r));
+		CHECK(r == rep);
+		CHECK_OK(doca_comch_client_get_device(cl, &d));
+		CHECK(d == host);
+		CHECK_ERR(doca_comch_server_get_max_msg_size(NULL, &v), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(doca_comch_client_get_recv_queue_size(cl, NULL), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(doca_comch_server_get_device(srv, NULL), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(doca_comch_server_get_device_repr(NULL, &r), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(doca_comch_client_get_device(NULL, &d), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(doca_comch_connection_update_info(NULL), DOCA_ERROR_INVALID_VALUE);
+	}
 	CHECK_ERR(doca_comch_client_set_recv_queue_size(NULL, 10), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_comch_server_task_send_set_conf(srv, NULL, side_send_err, 4), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_comch_server_task_send_set_conf(srv, side_send_done, side_send_err, 0),

@@ -58,6 +58,27 @@ static void test_lifecycle_and_messages(void)
 		memset(msg, 'X', sizeof(msg));
 		CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(t)));
 		CHECK(PROGRESS_UNTIL(&srv, &cl, srv.recvs == 1 && cl.send_ok == 1, 5000));
+		{
+			uint64_t v = 99;
+
+			/* Counters: what update_info saw, per side and direction. */
+			CHECK_OK(doca_comch_connection_update_info(cl.conn));
+			CHECK_OK(doca_comch_connection_update_info(srv.conn));
+			CHECK_OK(doca_comch_connection_get_counter(cl.conn, DOCA_COMCH_COUNTER_SENT_MESSAGES, &v));
+			CHECK(v == 1);
+			CHECK_OK(doca_comch_connection_get_counter(cl.conn, DOCA_COMCH_COUNTER_SENT_BYTES, &v));
+			CHECK(v == sizeof(msg));
+			CHECK_OK(doca_comch_connection_get_counter(cl.conn, DOCA_COMCH_COUNTER_RECV_MESSAGES, &v));
+			CHECK(v == 0);
+			CHECK_OK(doca_comch_connection_get_counter(srv.conn, DOCA_COMCH_COUNTER_RECV_MESSAGES, &v));
+			CHECK(v == 1);
+			CHECK_OK(doca_comch_connection_get_counter(srv.conn, DOCA_COMCH_COUNTER_RECV_BYTES, &v));
+			CHECK(v == sizeof(msg));
+			CHECK_ERR(doca_comch_connection_get_counter(srv.conn, (enum doca_comch_counter)7, &v),
+				  DOCA_ERROR_INVALID_VALUE);
+			CHECK_ERR(doca_comch_connection_get_counter(srv.conn, DOCA_COMCH_COUNTER_SENT_BYTES, NULL),
+				  DOCA_ERROR_INVALID_VALUE);
+		}
 		CHECK(srv.last_len == 16 && strcmp((char *)srv.last, "hello server") == 0);
 	}
 	/* Server -> client. */
