@@ -84,12 +84,14 @@ struct doca_mmap {
 	union doca_data user_data;
 	atomic_uint nb_bufs;	/* bufs currently bound to this map */
 	/*
-	 * Hot-path cache: the last device a DMA task checked this started map against, for reading
-	 * (rd_ok_dev) and for writing (wr_ok_dev). Cleared whenever the map stops, so a cached
-	 * answer is never older than the configuration it was computed from.
+	 * Access decided once: bit i set when topology device i (doca_devinfo.index) may read
+	 * (read_devs) or write (write_devs) this map. Computed by doca_mmap_start() from the device
+	 * list and the access flags, zero while the map is stopped and for from-export maps, and
+	 * never written while the map is started, so threads sharing the map read them without
+	 * synchronisation. Modules only read them (the DMA fast path).
 	 */
-	const struct doca_dev *rd_ok_dev;
-	const struct doca_dev *wr_ok_dev;
+	uint64_t read_devs;
+	uint64_t write_devs;
 	pid_t pid;		/* owner of the memory; 0 = this process */
 	struct mmap_export *exp;    /* exporter side: export state (export.h), NULL if never exported */
 	struct mmap_remote *remote; /* from-export maps: the exporter and its grant (export.h) */
@@ -130,6 +132,17 @@ struct doca_buf_inventory {
 static inline bool priv_doca_mmap_local_writable(const struct doca_mmap *mmap)
 {
 	return (mmap->access & MMAP_LOCAL_WRITE_FLAGS) != 0;
+}
+
+/* True when the started local @mmap may be read / written by @dev (one load, no lock). */
+static inline bool priv_doca_mmap_dev_reads(const struct doca_mmap *mmap, const struct doca_dev *dev)
+{
+	return (mmap->read_devs >> (dev->info.index & 63u)) & 1u;
+}
+
+static inline bool priv_doca_mmap_dev_writes(const struct doca_mmap *mmap, const struct doca_dev *dev)
+{
+	return (mmap->write_devs >> (dev->info.index & 63u)) & 1u;
 }
 
 /* True when @dev was added to @mmap (from-export maps: the importing device). */

@@ -250,6 +250,15 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 				 "doca_mmap_start: mmap %p has no memory range; call doca_mmap_set_memrange() before "
 				 "doca_mmap_start()",
 				 (void *)mmap);
+	/* The map's rights per device are fixed now, for as long as it is started (core.h). */
+	mmap->read_devs = mmap->write_devs = 0;
+	for (uint32_t i = 0; i < mmap->nb_devs; i++) {
+		uint64_t bit = UINT64_C(1) << (mmap->devs[i]->info.index & 63u);
+
+		mmap->read_devs |= bit;
+		if (priv_doca_mmap_local_writable(mmap))
+			mmap->write_devs |= bit;
+	}
 	mmap->started = true;
 	return DOCA_SUCCESS;
 }
@@ -281,8 +290,7 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	mmap->started = false;
-	mmap->rd_ok_dev = NULL;
-	mmap->wr_ok_dev = NULL;
+	mmap->read_devs = mmap->write_devs = 0;
 	/* Importers' tasks fail from now on (export.h); the descriptors handed out are freed. */
 	export_revoke(mmap);
 	return DOCA_SUCCESS;

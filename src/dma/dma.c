@@ -19,8 +19,8 @@
  *
  * Cross-process tasks (a from-export mmap on one side, see export.h): the job carries the
  * exporter's pid on that side and its engine_peer; the engine copies with
- * process_vm_readv/writev. From-export maps never enter the hot-path cache (rd_ok_dev and
- * wr_ok_dev stay NULL), so such tasks always take prepare_full().
+ * process_vm_readv/writev. From-export maps have no device bits (read_devs and write_devs are
+ * 0, core.h), so such tasks always take prepare_full().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,11 +265,6 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 					 "DOCA_ACCESS_FLAG_PCI_READ_WRITE) to doca_mmap_set_permissions() before "
 					 "doca_mmap_start()",
 					 priv_doca_ctx_name(&dma->ctx), (void *)t, (const void *)m);
-		/* Remember the answer: the map cannot change while started (see core.h). */
-		if (is_dst)
-			((struct doca_mmap *)m)->wr_ok_dev = dma->ctx.dev;
-		else
-			((struct doca_mmap *)m)->rd_ok_dev = dma->ctx.dev;
 		if (is_dst) {
 			/* Destination room: from the data pointer to the end of the element. */
 			segs[n].addr = b->data;
@@ -303,8 +298,8 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 		return false;
 	if (s->next != NULL || d->next != NULL || !s->is_head || !d->is_head)
 		return false;
-	/* Only started local maps are ever cached, so both sides are in this process. */
-	if (s->mmap->rd_ok_dev != dev || d->mmap->wr_ok_dev != dev)
+	/* Only started local maps have device bits, so both sides are in this process. */
+	if (!priv_doca_mmap_dev_reads(s->mmap, dev) || !priv_doca_mmap_dev_writes(d->mmap, dev))
 		return false;
 	len = s->data_len;
 	room = (uint64_t)(d->head + d->len - d->data);
