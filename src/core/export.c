@@ -248,12 +248,15 @@ static doca_error_t export_create(struct doca_mmap *map, struct mmap_export **ou
 		goto fail_fd;
 	}
 	rec->magic = EXPORT_RECORD_MAGIC;
-	rec->version = EXPORT_DESC_VERSION;
+	rec->version = EXPORT_RECORD_VERSION;
 	rec->pid = (int32_t)e->owner;
 	rec->access = map->access & PCI_RIGHTS;
 	rec->start_time = start;
 	rec->addr = (uint64_t)(uintptr_t)map->addr;
 	rec->len = map->len;
+	rec->pidns = self_pidns();
+	rec->uid = (uint32_t)getuid();
+	atomic_init(&rec->ndevs, 0);
 	atomic_store_explicit(&rec->state, ENGINE_PEER_LIVE, memory_order_release);
 	ptracer_get();
 	*out = e;
@@ -304,16 +307,29 @@ doca_error_t export_pci(struct doca_mmap *mmap, const struct doca_dev *dev, cons
 	d.pid = e->rec->pid;
 	d.memfd = e->memfd;
 	d.start_time = e->rec->start_time;
-	d.pidns = self_pidns();
+	d.pidns = e->rec->pidns;
 	d.addr = e->rec->addr;
 	d.len = e->rec->len;
 	d.access = e->rec->access;
-	d.uid = (uint32_t)getuid();
+	d.uid = e->rec->uid;
 	d.domain = td->domain;
 	d.bus = td->bus;
 	d.dev = td->dev;
 	d.fn = td->fn;
 	d.side = td->side == TOPO_SIDE_HOST ? EXPORT_SIDE_HOST : EXPORT_SIDE_DPU;
+	{
+		/* The record lists the device before any descriptor naming it exists. */
+		uint32_t n = atomic_load_explicit(&e->rec->ndevs, memory_order_relaxed);
+
+		if (n == EXPORT_RECORD_MAX_DEVS)
+			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP,
+					 "doca_mmap_export_pci: mmap %p is already exported through %d devices, the most "
+					 "one map can be; export another map",
+					 (void *)mmap, EXPORT_RECORD_MAX_DEVS);
+		e->rec->devs[n] = (struct export_record_dev){
+		    .domain = d.domain, .bus = d.bus, .dev = d.dev, .fn = d.fn, .side = d.side};
+		atomic_store_explicit(&e->rec->ndevs, n + 1, memory_order_release);
+	}
 	e->descs[e->ndescs].dev = dev;
 	export_desc_encode(&d, e->descs[e->ndescs].bytes);
 	*desc = e->descs[e->ndescs].bytes;
@@ -478,6 +494,43 @@ static doca_error_t check_same_process(const struct export_desc *d)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * The first field of descriptor @d that disagrees with the exporter's own record (which only
+ * the exporter writes), or NULL. Every field but the record's fd number and the checksum is
+ * compared; the device must be one the map was exported through.
+ */
+static const char *record_mismatch(const struct export_record *rec, const struct export_desc *d)
+{
+	uint32_t n;
+
+	if (rec->version != EXPORT_RECORD_VERSION)
+		return "format (the exporter runs another softdoca version)";
+	if (rec->pid != d->pid)
+		return "exporter pid";
+	if (rec->start_time != d->start_time)
+		return "exporter start time";
+	if (rec->pidns != d->pidns)
+		return "PID namespace";
+	if (rec->uid != d->uid)
+		return "exporter user id";
+	if (rec->addr != d->addr)
+		return "start address";
+	if (rec->len != d->len)
+		return "length";
+	if (rec->access != d->access)
+		return "access rights field";
+	n = atomic_load_explicit(&rec->ndevs, memory_order_acquire);
+	if (n > EXPORT_RECORD_MAX_DEVS)
+		return "device list";
+	for (uint32_t i = 0; i < n; i++) {
+		const struct export_record_dev *e = &rec->devs[i];
+
+		if (e->domain == d->domain && e->bus == d->bus && e->dev == d->dev && e->fn == d->fn)
+			return e->side == d->side ? NULL : "device side";
+	}
+	return "exporting device (the map was not exported through it)";
+}
+
 /* Maps the exporter's record and checks it is the export the descriptor describes. */
 static doca_error_t open_record(const struct export_desc *d, const struct export_record **out)
 {
@@ -510,16 +563,19 @@ static doca_error_t open_record(const struct export_desc *d, const struct export
 				 "fd %d now holds something else); export again",
 				 (int)d->pid, (int)d->memfd);
 	}
-	if (rec->pid != d->pid || rec->start_time != d->start_time || rec->addr != d->addr || rec->len != d->len ||
-	    rec->access != d->access) {
-		doca_error_t ret = SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-					     IMP ": forged descriptor: it claims range 0x%" PRIx64 " + %" PRIu64
-						 " with rights 0x%x but exporter pid %d exported 0x%" PRIx64 " + %" PRIu64
-						 " with rights 0x%x",
-					     d->addr, d->len, d->access, (int)d->pid, rec->addr, rec->len, rec->access);
+	{
+		const char *field = record_mismatch(rec, d);
 
-		munmap((void *)rec, page_size());
-		return ret;
+		if (field != NULL) {
+			doca_error_t ret = SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+						     IMP ": forged descriptor: its %s does not match the export record of "
+							 "exporter pid %d (range 0x%" PRIx64 " + %" PRIu64 ", rights 0x%x); "
+							 "use the descriptor doca_mmap_export_pci() returned, unmodified",
+						     field, (int)d->pid, rec->addr, rec->len, rec->access);
+
+			munmap((void *)rec, page_size());
+			return ret;
+		}
 	}
 	if (atomic_load_explicit(&rec->state, memory_order_acquire) != ENGINE_PEER_LIVE) {
 		munmap((void *)rec, page_size());

@@ -110,6 +110,18 @@ uint64_t export_desc_checksum(const uint8_t *bytes, size_t len);
 
 #define EXPORT_RECORD_MAGIC 0x31434552414f4453ull /* "SDOAREC1" */
 
+/* Record layout version: 2 added uid, pidns and the devices (an older importer refuses it). */
+#define EXPORT_RECORD_VERSION 2
+/* Most devices one mmap is exported through (one descriptor each). */
+#define EXPORT_RECORD_MAX_DEVS 32
+
+struct export_record_dev {
+	uint16_t domain;
+	uint8_t bus, dev, fn;
+	uint8_t side; /* enum export_side */
+	uint8_t reserved[2];
+};
+
 struct export_record {
 	uint64_t magic;
 	uint32_t version;
@@ -120,6 +132,16 @@ struct export_record {
 	uint64_t start_time;
 	uint64_t addr;
 	uint64_t len;
+	uint64_t pidns;
+	uint32_t uid;
+	/*
+	 * The devices this map was exported through: an entry is written before the descriptor
+	 * naming it exists, then published by a release-store of ndevs (importers of earlier
+	 * descriptors may read the record meanwhile). Importers accept a descriptor only for a
+	 * device listed here, so its device fields cannot be edited.
+	 */
+	_Atomic uint32_t ndevs;
+	struct export_record_dev devs[EXPORT_RECORD_MAX_DEVS];
 };
 
 /* Exporter side, hanging off doca_mmap.exp from the first doca_mmap_export_pci() on. */

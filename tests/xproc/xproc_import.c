@@ -242,6 +242,88 @@ static void edit_fd(struct export_desc *d)
 	d->memfd = 0; /* the exporter's stdin: not an export record */
 }
 
+static void edit_uid(struct export_desc *d)
+{
+	d->uid += 1;
+}
+static void edit_pidns(struct export_desc *d)
+{
+	d->pidns += 1;
+}
+static void edit_fn(struct export_desc *d)
+{
+	d->fn = 1; /* b1:00.0 -> b1:00.1: pairs with 03:00.1, but the map was not exported there */
+}
+static void edit_side(struct export_desc *d)
+{
+	d->side = d->side == EXPORT_SIDE_HOST ? EXPORT_SIDE_DPU : EXPORT_SIDE_HOST;
+}
+static void edit_dpu_dev(struct export_desc *d)
+{
+	d->bus = 0x03; /* claims DPU device 03:00.0, which b1:00.0 represents */
+	d->side = EXPORT_SIDE_DPU;
+}
+static void edit_domain(struct export_desc *d)
+{
+	d->domain = 1;
+}
+static void edit_devno(struct export_desc *d)
+{
+	d->dev = 1;
+}
+
+static int import_via(const struct xp_peer *p, const char *pci, doca_error_t want, const char *word);
+
+/*
+ * Every field of a descriptor forged with a valid checksum, imported through a device it pairs
+ * with where possible: refused, with the disagreeing field named.
+ */
+static int test_forged_fields(void)
+{
+	static const struct {
+		void (*edit)(struct export_desc *);
+		const char *via;
+		doca_error_t want;
+		const char *word;
+	} cases[] = {
+	    {edit_len, "03:00.0", DOCA_ERROR_INVALID_VALUE, "its length does not match"},
+	    {edit_rw, "03:00.0", DOCA_ERROR_INVALID_VALUE, "its access rights field does not match"},
+	    {edit_addr, "03:00.0", DOCA_ERROR_INVALID_VALUE, "its start address does not match"},
+	    {edit_uid, "03:00.0", DOCA_ERROR_INVALID_VALUE, "its exporter user id does not match"},
+	    {edit_fn, "03:00.1", DOCA_ERROR_INVALID_VALUE, "its exporting device"},
+	    {edit_dpu_dev, "b1:00.0", DOCA_ERROR_INVALID_VALUE, "its exporting device"},
+	    {edit_side, "03:00.0", DOCA_ERROR_NOT_PERMITTED, "on the other side"},
+	    {edit_domain, "03:00.0", DOCA_ERROR_NOT_PERMITTED, "not in this process's topology"},
+	    {edit_devno, "03:00.0", DOCA_ERROR_NOT_PERMITTED, "not in this process's topology"},
+	    {edit_pidns, "03:00.0", DOCA_ERROR_NOT_PERMITTED, "PID namespace"},
+	    {edit_start, "03:00.0", DOCA_ERROR_INVALID_VALUE, "another process"},
+	    {edit_id, "03:00.0", DOCA_ERROR_INVALID_VALUE, "no export with this id"},
+	    {edit_pid_self, "03:00.0", DOCA_ERROR_INVALID_VALUE, "another process"},
+	    {edit_fd, "03:00.0", DOCA_ERROR_INVALID_VALUE, "not an export record"},
+	};
+	uint8_t bad[EXPORT_DESC_LEN];
+	struct xp_peer p;
+
+	CHECK(xp_start(&p, "-d", "b1:00.0") == 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct doca_dev *dev = NULL;
+
+		CHECK(forge(&p, cases[i].edit, bad) == 0);
+		CHECK_ERR(open_dev(cases[i].via, &dev), DOCA_SUCCESS);
+		if (expect_refused(bad, EXPORT_DESC_LEN, dev, cases[i].want, cases[i].word) != 0) {
+			fprintf(stderr, "  forged field case %zu (import through %s) was not refused as expected\n", i,
+				cases[i].via);
+			return 1;
+		}
+		CHECK_ERR(doca_dev_close(dev), DOCA_SUCCESS);
+	}
+	/* The genuine descriptor still imports through both devices it pairs with. */
+	CHECK(import_via(&p, "03:00.0", DOCA_SUCCESS, NULL) == 0);
+	CHECK(import_via(&p, "b1:00.0", DOCA_SUCCESS, NULL) == 0);
+	CHECK(xp_finish(&p) == 0);
+	return 0;
+}
+
 static int test_descriptors(void)
 {
 	struct xp_peer p;
@@ -465,7 +547,8 @@ int main(void)
 	if (in_child(case_profile_closed, "profile without export/import") != 0 ||
 	    in_child(case_topology_differs, "topology without the exporting device") != 0)
 		return T_EXIT_FAIL;
-	if (test_export_rules() != 0 || test_descriptors() != 0 || test_pairing() != 0 || test_stale() != 0 ||
+	if (test_export_rules() != 0 || test_descriptors() != 0 || test_forged_fields() != 0 || test_pairing() != 0 ||
+	    test_stale() != 0 ||
 	    test_permission() != 0)
 		return T_EXIT_FAIL;
 	printf("xproc_import: ok\n");
