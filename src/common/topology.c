@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define TOPO_MAX_LINE	  1024	       /* bytes in a line, without its line ending */
@@ -1121,10 +1122,20 @@ static int topo_load(const char *path, struct topology *t, char *err, size_t err
 	size_t len = 0;
 	int fd, ret = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking, so that a FIFO or a device named by mistake cannot hang the open. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		snprintf(err, err_len, "cannot open the file: %s", strerror_r(errno, ebuf, sizeof(ebuf)));
 		return -1;
+	}
+	{
+		struct stat st;
+
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			snprintf(err, err_len, "not a regular file (a FIFO, device or directory cannot hold a configuration)");
+			close(fd);
+			return -1;
+		}
 	}
 	/* One byte more than the limit tells "exactly 1 MiB" from "bigger". */
 	buf = malloc(TOPO_MAX_FILE + 1);

@@ -1179,7 +1179,16 @@ static void test_topo_get(void)
 	check_log(__LINE__, log, path, "cannot open the file: No such file or directory");
 
 	CHECK(run_child(tmpdir, child_null, NULL, log, sizeof(log)) == 0);
-	check_log(__LINE__, log, tmpdir, "cannot read the file: Is a directory");
+	check_log(__LINE__, log, tmpdir, "not a regular file");
+
+	/* A FIFO with no writer would block open() forever: refused at once instead. */
+	snprintf(path, sizeof(path), "%s/fifo.ini", tmpdir);
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
+	check_log(__LINE__, log, path, "not a regular file");
+	unlink(path);
+	CHECK(run_child("/dev/null", child_null, NULL, log, sizeof(log)) == 0);
+	check_log(__LINE__, log, "/dev/null", "not a regular file");
 
 	/* Exactly 1 MiB is read; one byte more is refused. */
 	while (t.len < (1u << 20) - 100)
