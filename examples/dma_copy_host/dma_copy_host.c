@@ -10,10 +10,13 @@
  * Each file is written under a temporary name and renamed, so the DPU side never reads half
  * of one.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <doca_argp.h>
 #include <doca_log.h>
@@ -23,21 +26,38 @@
 
 DOCA_LOG_REGISTER(DMA_COPY_HOST);
 
-/* Writes @len bytes to @path through "@path.tmp" and a rename. */
+/*
+ * Writes @len bytes to @path through a temporary file in the same directory and a rename. The
+ * temporary name is made by mkstemp() (O_CREAT | O_EXCL, mode 0600): in a shared directory such
+ * as /tmp another user's symlink cannot redirect the write, and rename() replaces a link at
+ * @path itself rather than following it.
+ */
 static doca_error_t write_file(const char *path, const void *data, size_t len)
 {
-	char tmp[PAIR_PATH_MAX + 8];
-	FILE *f;
+	char tmp[PAIR_PATH_MAX + 16];
+	size_t done = 0;
+	int fd;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "wb");
-	if (f == NULL) {
-		DOCA_LOG_ERR("cannot create %s", tmp);
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		DOCA_LOG_ERR("cannot create a temporary file next to %s: %s", path, strerror(errno));
 		return DOCA_ERROR_IO_FAILED;
 	}
-	if (fwrite(data, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0) {
-		DOCA_LOG_ERR("cannot write %s", path);
-		remove(tmp);
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	if (done != len || fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+		DOCA_LOG_ERR("cannot write %s: %s", path, strerror(errno));
+		if (done != len)
+			close(fd);
+		unlink(tmp);
 		return DOCA_ERROR_IO_FAILED;
 	}
 	return DOCA_SUCCESS;

@@ -105,6 +105,9 @@ static int run_dpu(const char *prog, const char *pci, char *out, size_t out_len)
 	return st;
 }
 
+#define VICTIM "not to be overwritten"
+static char victim_path[512], link_path[2][600];
+
 static int fail(const char *what)
 {
 	fprintf(stderr, "xproc_pair: %s\n", what);
@@ -130,6 +133,21 @@ int main(int argc, char **argv)
 		return fail("mkdtemp");
 	snprintf(desc_path, sizeof(desc_path), "%s/export_desc.txt", dir);
 	snprintf(buf_path, sizeof(buf_path), "%s/buffer_info.txt", dir);
+	/*
+	 * Someone else's symlinks where a naive writer puts its temporary files ("<name>.tmp", as
+	 * in a shared /tmp): the host must neither follow them nor write through them.
+	 */
+	snprintf(victim_path, sizeof(victim_path), "%s/victim", dir);
+	snprintf(link_path[0], sizeof(link_path[0]), "%s.tmp", desc_path);
+	snprintf(link_path[1], sizeof(link_path[1]), "%s.tmp", buf_path);
+	{
+		int fd = open(victim_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+		if (fd < 0 || write(fd, VICTIM, sizeof(VICTIM) - 1) != (ssize_t)(sizeof(VICTIM) - 1) || close(fd) != 0)
+			return fail("cannot create the victim file");
+		if (symlink(victim_path, link_path[0]) != 0 || symlink(victim_path, link_path[1]) != 0)
+			return fail("symlink");
+	}
 	if (pipe2(in, O_CLOEXEC) != 0)
 		return fail("pipe");
 	{
@@ -149,6 +167,19 @@ int main(int argc, char **argv)
 		if (now_ms() > deadline)
 			return fail("dma_copy_host wrote no files in time");
 		usleep(5000);
+	}
+
+	{
+		char got[64] = "";
+		int fd = open(victim_path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, got, sizeof(got) - 1) : -1;
+
+		if (fd >= 0)
+			close(fd);
+		if (n != (ssize_t)(sizeof(VICTIM) - 1) || memcmp(got, VICTIM, sizeof(VICTIM) - 1) != 0)
+			return fail("dma_copy_host wrote through a symlink planted next to its files");
+		if (lstat(desc_path, &sb) != 0 || !S_ISREG(sb.st_mode))
+			return fail("the descriptor file is not a regular file");
 	}
 
 	/* DPU defaults: 03:00.0, the representor of the host's b1:00.0. */
@@ -178,6 +209,9 @@ int main(int argc, char **argv)
 
 	unlink(desc_path);
 	unlink(buf_path);
+	unlink(link_path[0]);
+	unlink(link_path[1]);
+	unlink(victim_path);
 	rmdir(dir);
 	printf("xproc_pair: ok\n");
 	return 0;
