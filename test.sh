@@ -1,6 +1,7 @@
 #!/bin/sh
 # softdoca's test command: installs build dependencies if needed, then builds and runs the
-# test suite with gcc (warnings are errors), with clang, under ASan+UBSan and under TSan.
+# test suite with gcc (warnings are errors), with clang, under ASan+UBSan and under TSan (every
+# suite that starts threads or processes).
 # Ends with one line: "N passed, N failed".
 #   ./test.sh            everything (what CI runs)
 #   ./test.sh quick      gcc build and the fast suite only
@@ -50,7 +51,7 @@ if [ "$mode" != quick ]; then
 	run clang clang "fast" -Dbuildtype=debugoptimized
 	run asan clang "fast multi-process" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
 		-Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all
-	run tsan clang "conformance core" -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false
+	run tsan clang "fast multi-process stress" -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false
 	run stress gcc "stress" -Dbuildtype=release
 fi
 echo "$passed passed, $failed failed, $skipped skipped"

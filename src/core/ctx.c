@@ -409,10 +409,17 @@ static __attribute__((noinline)) void instrument_submit(struct doca_ctx *ctx, st
 {
 	task->fault_due_ns = ctx->fault ? fault_delay_ns() : 0;
 	if (ctx->traced) {
-		task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
-		task->job.trace_id = task->trace_id;
+		if (!task->in_engine) /* refused at submit: never numbered by trace_number() */
+			task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
 		priv_doca_trace(TR_SUBMIT, ctx, task->trace_id, task->job.len, ctx->inflight);
 	}
+}
+
+/* SOFTDOCA_TRACE: numbers the submission before the engine sees the job (its threads read it). */
+static __attribute__((noinline)) void trace_number(struct doca_task *task)
+{
+	task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
+	task->job.trace_id = task->trace_id;
 }
 
 static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
@@ -470,6 +477,8 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 	task->status = DOCA_SUCCESS;
 	task->in_engine = true;
 	atomic_store_explicit(&task->job.done, 0, memory_order_relaxed);
+	if (SD_UNLIKELY(ctx->traced))
+		trace_number(task);
 	rc = ctx->engine->submit(ctx->queue, &task->job);
 	if (SD_UNLIKELY(rc != 0)) {
 		task->in_engine = false;

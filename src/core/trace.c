@@ -42,9 +42,11 @@ static atomic_uint_least64_t ring_next;
 static char trace_path[4096];
 static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Published entries never change: written under ctx_lock, then made visible by the
+ * release-store of nb_ctx, so lookups read them without the lock. */
 static const void *ctx_ids[256];
 static char ctx_names[256][48];
-static int nb_ctx;
+static atomic_int nb_ctx;
 
 static uint64_t now_ns(void)
 {
@@ -56,18 +58,21 @@ static uint64_t now_ns(void)
 
 static uint16_t ctx_index(const void *ctx)
 {
-	int i;
+	int i, n = atomic_load_explicit(&nb_ctx, memory_order_acquire);
 
 	/* Contexts are few; the lookup is lock-free once a context has been seen. */
-	for (i = 0; i < nb_ctx && i < 256; i++)
+	for (i = 0; i < n; i++)
 		if (ctx_ids[i] == ctx)
 			return (uint16_t)i;
 	pthread_mutex_lock(&ctx_lock);
-	for (i = 0; i < nb_ctx; i++)
+	n = atomic_load_explicit(&nb_ctx, memory_order_relaxed);
+	for (i = 0; i < n; i++)
 		if (ctx_ids[i] == ctx)
 			break;
-	if (i == nb_ctx && nb_ctx < 256)
-		ctx_ids[nb_ctx++] = ctx;
+	if (i == n && n < 256) {
+		ctx_ids[n] = ctx;
+		atomic_store_explicit(&nb_ctx, n + 1, memory_order_release);
+	}
 	pthread_mutex_unlock(&ctx_lock);
 	return (uint16_t)(i < 256 ? i : 255);
 }
