@@ -32,6 +32,17 @@ struct depth {
 	int inflight;
 };
 
+/* The string member @key of @e, "" when it is missing or null (untrusted input: never NULL). */
+static const char *str_of(struct json_object *e, const char *key)
+{
+	struct json_object *o;
+	const char *v;
+
+	if (!json_object_object_get_ex(e, key, &o) || (v = json_object_get_string(o)) == NULL)
+		return "";
+	return v;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -108,40 +119,38 @@ int main(int argc, char **argv)
 	if (root == NULL || !json_object_object_get_ex(root, "traceEvents", &events) ||
 	    !json_object_is_type(events, json_type_array)) {
 		fprintf(stderr, "softdoca-trace: %s is not a trace written by SOFTDOCA_TRACE (%s)\n", argv[1],
-			json_util_get_last_err() ? json_util_get_last_err() : "no traceEvents array");
+			root == NULL && json_util_get_last_err() ? json_util_get_last_err() : "no traceEvents array");
+		json_object_put(root);
 		return 1;
 	}
 	nev = json_object_array_length(events);
 	tasks = calloc(nev + 1, sizeof(*tasks));
 	depths = calloc(nev + 1, sizeof(*depths));
-	if (tasks == NULL || depths == NULL)
+	if (tasks == NULL || depths == NULL) {
+		fprintf(stderr, "softdoca-trace: out of memory for %zu events\n", nev);
+		free(tasks);
+		free(depths);
+		json_object_put(root);
 		return 1;
+	}
 	/* Pass 1: one record per task submission ("b" of "task"). */
 	for (size_t i = 0; i < nev; i++) {
 		struct json_object *e = json_object_array_get_idx(events, i), *o;
-		const char *ph = "", *name = "";
+		const char *ph = str_of(e, "ph"), *name = str_of(e, "name");
 
-		if (json_object_object_get_ex(e, "ph", &o))
-			ph = json_object_get_string(o);
-		if (json_object_object_get_ex(e, "name", &o))
-			name = json_object_get_string(o);
 		if (strcmp(ph, "b") == 0 && strcmp(name, "task") == 0) {
 			struct task *t = &tasks[ntasks++];
 
-			json_object_object_get_ex(e, "id", &o);
-			t->id = strtoull(json_object_get_string(o), NULL, 16);
-			json_object_object_get_ex(e, "ts", &o);
-			t->submit = json_object_get_double(o);
-			json_object_object_get_ex(e, "tid", &o);
-			t->ctx = json_object_get_int(o);
+			t->id = strtoull(str_of(e, "id"), NULL, 16);
+			t->submit = json_object_object_get_ex(e, "ts", &o) ? json_object_get_double(o) : 0;
+			t->ctx = json_object_object_get_ex(e, "tid", &o) ? json_object_get_int(o) : 0;
 			if (json_object_object_get_ex(e, "args", &o) && json_object_object_get_ex(o, "bytes", &o))
 				t->bytes = (uint64_t)json_object_get_int64(o);
 			t->engine = t->end = -1;
 		} else if (strcmp(ph, "C") == 0 && ndepth < nev) {
 			struct json_object *a;
 
-			json_object_object_get_ex(e, "ts", &o);
-			depths[ndepth].ts = json_object_get_double(o);
+			depths[ndepth].ts = json_object_object_get_ex(e, "ts", &o) ? json_object_get_double(o) : 0;
 			sscanf(name, "inflight ctx %d", &depths[ndepth].ctx);
 			if (json_object_object_get_ex(e, "args", &a) && json_object_object_get_ex(a, "inflight", &a))
 				depths[ndepth].inflight = json_object_get_int(a);
@@ -155,19 +164,14 @@ int main(int argc, char **argv)
 		const char *ph, *name;
 		struct task *t;
 
-		if (!json_object_object_get_ex(e, "ph", &o))
+		ph = str_of(e, "ph");
+		name = str_of(e, "name");
+		if (*ph == '\0' || *name == '\0' || !json_object_object_get_ex(e, "id", &o))
 			continue;
-		ph = json_object_get_string(o);
-		if (!json_object_object_get_ex(e, "name", &o))
-			continue;
-		name = json_object_get_string(o);
-		if (!json_object_object_get_ex(e, "id", &o))
-			continue;
-		t = find(tasks, ntasks, strtoull(json_object_get_string(o), NULL, 16));
+		t = find(tasks, ntasks, strtoull(str_of(e, "id"), NULL, 16));
 		if (t == NULL)
 			continue;
-		json_object_object_get_ex(e, "ts", &o);
-		double ts = json_object_get_double(o);
+		double ts = json_object_object_get_ex(e, "ts", &o) ? json_object_get_double(o) : 0;
 
 		if (strcmp(ph, "e") == 0 && strcmp(name, "engine") == 0)
 			t->engine = ts;
@@ -175,7 +179,7 @@ int main(int argc, char **argv)
 			t->end = ts;
 		else if (strcmp(ph, "b") == 0 && strcmp(name, "callback") == 0 &&
 			 json_object_object_get_ex(e, "args", &o) && json_object_object_get_ex(o, "status", &o))
-			snprintf(t->status, sizeof(t->status), "%s", json_object_get_string(o));
+			snprintf(t->status, sizeof(t->status), "%s", json_object_get_string(o) ? json_object_get_string(o) : "");
 	}
 	/* Report. */
 	uint64_t ctx_tasks[MAX_CTX] = {0}, ctx_bytes[MAX_CTX] = {0};

@@ -41,6 +41,13 @@ PY
 	echo "$out" | grep -q "DOCA_SUCCESS  *100" || fail "summary status: $out"
 done
 "$summ" /dev/null >/dev/null 2>&1; [ $? = 1 ] || fail "softdoca-trace must refuse a non-trace"
+# Hostile traces: refused or summarised, never a crash or (under LeakSanitizer) a leak.
+echo '{}' > "$tmp/empty.json"
+"$summ" "$tmp/empty.json" >/dev/null 2>&1; [ $? = 1 ] || fail "softdoca-trace on {} (exit status $?)"
+printf '%s' '{"traceEvents":[{"ph":null,"name":"task"},{"ph":"b","name":"task","id":null,"tid":-5},' \
+	'{"ph":"b","name":"task","tid":99999,"ts":"x"},{"ph":"e","name":"task","id":null},5,"x",[1],null]}' \
+	> "$tmp/hostile.json"
+"$summ" "$tmp/hostile.json" >/dev/null 2>&1 || fail "softdoca-trace on a hostile trace (exit status $?)"
 
 # AGAIN on half the submits: the example retries after progress and still verifies.
 out=$(SOFTDOCA_FAULT=again=0.5,seed=3 "$copy" -n 500 2>&1) || fail "AGAIN injection: the example must still succeed: $out"
