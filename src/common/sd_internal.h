@@ -57,6 +57,16 @@ SD_PRIV doca_error_t priv_doca_reject(doca_error_t err, const char *component, c
 	__attribute__((format(printf, 3, 4)));
 #define SD_REJECT(err, comp, ...) priv_doca_reject(err, comp, __VA_ARGS__)
 
+/*
+ * Strict parsers for SOFTDOCA_* values (env.c). Decimal digits only, no sign or space, no wrap:
+ * 0, -EINVAL (not a number) or -ERANGE (outside [min, max] or too large). Probabilities are
+ * plain decimals in 0..1 ("0.25", "1e-3"; no "inf", "nan" or hex). @out is written only on 0.
+ */
+SD_PRIV int priv_sd_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+SD_PRIV int priv_sd_parse_prob(const char *s, double *out);
+/* "not a number" / "out of range", for the one line that refuses a value. */
+SD_PRIV const char *priv_sd_parse_error(int rc);
+
 /* Parses a level given as a number (10..70) or a name ("debug", "WARNING", "err", ...). -1 if bad. */
 SD_PRIV int priv_doca_log_level_parse(const char *text);
 SD_PRIV const char *priv_doca_log_level_name(uint32_t level);

@@ -339,8 +339,21 @@ SD_PRIV const char *priv_doca_ctx_state_name(enum doca_ctx_states s);
 SD_PRIV const char *priv_doca_ctx_name(const struct doca_ctx *ctx);
 
 /* Fault injection (fault.c): decisions for the next submit / completion. */
-struct fault_config;
+struct fault_config {
+	double again_p;
+	double error_p;
+	uint64_t nth;
+	uint64_t delay_ns;
+	uint64_t stall_nth;
+	uint64_t stall_ns;
+	doca_error_t error;
+	uint64_t seed;
+};
+/* Parses a SOFTDOCA_FAULT value (pure; see fault.c and tests/fuzz/fuzz_env.c). */
+SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsigned int *given, char *err, size_t err_len);
 bool fault_enabled(void);
+/* Why SOFTDOCA_FAULT was refused ("SOFTDOCA_FAULT='...': ..."), or NULL when it is usable or unset. */
+const char *fault_config_error(void);
 bool fault_submit_again(void);
 doca_error_t fault_complete_status(void);
 /* When the task submitted now may be delivered at the earliest (ns, fault_now_ns clock); 0 = no delay. */

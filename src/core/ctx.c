@@ -142,6 +142,18 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 	char owner[64];
 
 	trace_init(); /* before the engine queue exists, so its threads see tracing on */
+	{
+		/* A SOFTDOCA_* value that cannot be used is refused, never ignored. */
+		const char *bad = fault_config_error();
+
+		if (bad == NULL)
+			bad = trace_config_error();
+		if (bad == NULL)
+			bad = engine_env_error();
+		if (bad != NULL)
+			return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP, "doca_ctx_start: %s: %s; fix the value or unset the variable",
+					 priv_doca_ctx_name(ctx), bad);
+	}
 
 	/* Keep every task on its own cache lines: the engine thread writes job->done. */
 	task_size = (task_size + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);

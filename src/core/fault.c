@@ -11,10 +11,14 @@
  *   stall=N:MS     the N-th submitted task (1-based) completes MS milliseconds late, and every
  *                  task behind it waits too (completions keep their order): an engine stall
  *   seed=S         seed of the random choices (default 1, so runs repeat)
- * Off unless set; when on, one line at first use says what is injected. A malformed value is
- * reported and the whole setting ignored, never half-applied.
+ * Off unless set; when on, one line at first use says what is injected. A value that cannot be
+ * used whole (unknown key, a number out of range or malformed, a key given twice, more than 511
+ * bytes) is refused: every context start then fails with DOCA_ERROR_BAD_CONFIG and one line
+ * naming the variable, the value and what is accepted. Nothing is ever half-applied.
  */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +28,6 @@
 
 #define COMP "fault"
 
-struct fault_config {
-	double again_p;
-	double error_p;
-	uint64_t nth;
-	uint64_t delay_ns;
-	uint64_t stall_nth;
-	uint64_t stall_ns;
-	doca_error_t error;
-	uint64_t seed;
-};
 
 static struct fault_config fcfg;
 static bool fault_on;
@@ -54,87 +48,167 @@ static doca_error_t error_by_name(const char *name)
 	return DOCA_SUCCESS;
 }
 
-static bool parse_prob(const char *v, double *out)
-{
-	char *end;
-	double p = strtod(v, &end);
+/* Keys given in SOFTDOCA_FAULT, for the banner and to refuse a key given twice. */
+enum {
+	F_AGAIN = 1 << 0,
+	F_ERROR = 1 << 1,
+	F_ERROR_PROB = 1 << 2,
+	F_NTH = 1 << 3,
+	F_DELAY = 1 << 4,
+	F_STALL = 1 << 5,
+	F_SEED = 1 << 6,
+};
 
-	if (*end != '\0' || end == v || !(p >= 0.0 && p <= 1.0))
+#define FAULT_MAX_LEN 511		    /* longer values are refused, never cut */
+#define FAULT_MAX_DELAY_US 60000000ull	    /* 60 s */
+#define FAULT_MAX_STALL_MS 600000ull	    /* 10 min */
+#define FAULT_MAX_COUNT (UINT64_C(1) << 62) /* task numbers */
+
+/*
+ * Parses a SOFTDOCA_FAULT value into @c (defaults first) and the keys given into @given.
+ * Pure, so the fuzz target drives it. Returns false with the reason in @err; @c is then
+ * unspecified and must not be used: a setting is applied whole or not at all.
+ */
+SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsigned int *given, char *err, size_t err_len)
+{
+	char buf[FAULT_MAX_LEN + 1], *save = NULL, *tok;
+	size_t len = strlen(env);
+
+	*c = (struct fault_config){.error = DOCA_ERROR_DRIVER, .seed = 1};
+	*given = 0;
+	if (len > FAULT_MAX_LEN) {
+		snprintf(err, err_len, "the value is %zu bytes long, more than %d", len, FAULT_MAX_LEN);
 		return false;
-	*out = p;
+	}
+	memcpy(buf, env, len + 1);
+	if (len == 0 || buf[0] == ',' || buf[len - 1] == ',' || strstr(buf, ",,") != NULL) {
+		snprintf(err, err_len, "empty setting between commas");
+		return false;
+	}
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		const char *k = tok, *v, *why = NULL;
+		unsigned int key = 0;
+		uint64_t a = 0, b = 0;
+		int rc = 0;
+
+		if (eq == NULL) {
+			snprintf(err, err_len, "'%.64s' is not key=value", tok);
+			return false;
+		}
+		*eq = '\0';
+		v = eq + 1;
+		if (strcmp(k, "again") == 0) {
+			key = F_AGAIN;
+			rc = priv_sd_parse_prob(v, &c->again_p);
+		} else if (strcmp(k, "error_prob") == 0) {
+			key = F_ERROR_PROB;
+			rc = priv_sd_parse_prob(v, &c->error_p);
+		} else if (strcmp(k, "nth") == 0) {
+			key = F_NTH;
+			rc = priv_sd_parse_u64(v, 1, FAULT_MAX_COUNT, &c->nth);
+		} else if (strcmp(k, "delay_us") == 0) {
+			key = F_DELAY;
+			rc = priv_sd_parse_u64(v, 0, FAULT_MAX_DELAY_US, &a);
+			c->delay_ns = a * 1000u;
+		} else if (strcmp(k, "stall") == 0) {
+			char *colon = strchr(v, ':');
+
+			key = F_STALL;
+			if (colon == NULL) {
+				rc = -EINVAL;
+			} else {
+				*colon = '\0';
+				rc = priv_sd_parse_u64(v, 1, FAULT_MAX_COUNT, &a);
+				if (rc == 0)
+					rc = priv_sd_parse_u64(colon + 1, 0, FAULT_MAX_STALL_MS, &b);
+				*colon = ':';
+			}
+			c->stall_nth = a;
+			c->stall_ns = b * 1000000u;
+		} else if (strcmp(k, "seed") == 0) {
+			key = F_SEED;
+			rc = priv_sd_parse_u64(v, 0, UINT64_MAX, &c->seed);
+		} else if (strcmp(k, "error") == 0) {
+			key = F_ERROR;
+			c->error = error_by_name(v);
+			if (c->error == DOCA_SUCCESS)
+				why = "not a DOCA error name (e.g. DRIVER, IO_FAILED)";
+		} else {
+			snprintf(err, err_len, "unknown key '%.32s'", k);
+			return false;
+		}
+		if (rc != 0)
+			why = key == F_AGAIN || key == F_ERROR_PROB ? "not a probability in 0..1"
+			      : key == F_STALL			? "not N:MS (N >= 1, MS <= 600000)"
+			      : key == F_DELAY			? "not a number of microseconds in 0..60000000"
+			      : key == F_NTH			? "not a task number >= 1"
+								: priv_sd_parse_error(rc);
+		if (why == NULL && (*given & key))
+			why = "given twice";
+		if (why != NULL) {
+			snprintf(err, err_len, "'%s=%.64s': %s", k, v, why);
+			return false;
+		}
+		*given |= key;
+	}
+	if ((*given & F_ERROR) && !(*given & (F_ERROR_PROB | F_NTH))) {
+		snprintf(err, err_len, "error=NAME needs error_prob=P or nth=N to say which tasks fail");
+		return false;
+	}
 	return true;
 }
+
+static char fault_err[640];
+static bool fault_bad;
 
 static void fault_init(void)
 {
 	const char *env = getenv("SOFTDOCA_FAULT");
-	struct fault_config c = {.error = DOCA_ERROR_DRIVER, .seed = 1};
-	char buf[512], *save = NULL, *tok;
+	struct fault_config c;
+	unsigned int given;
+	char why[256], banner[256];
+	size_t n = 0;
 
 	if (env == NULL || *env == '\0')
 		return;
-	snprintf(buf, sizeof(buf), "%s", env);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		char *end;
-		bool ok = eq != NULL;
-
-		if (ok) {
-			*eq = '\0';
-			const char *k = tok, *v = eq + 1;
-
-			if (strcmp(k, "again") == 0) {
-				ok = parse_prob(v, &c.again_p);
-			} else if (strcmp(k, "error_prob") == 0) {
-				ok = parse_prob(v, &c.error_p);
-			} else if (strcmp(k, "nth") == 0) {
-				c.nth = strtoull(v, &end, 10);
-				ok = *v != '\0' && *end == '\0' && c.nth > 0;
-			} else if (strcmp(k, "delay_us") == 0) {
-				c.delay_ns = strtoull(v, &end, 10) * 1000ull;
-				ok = *v != '\0' && *end == '\0' && c.delay_ns <= 60000000000ull;
-			} else if (strcmp(k, "stall") == 0) {
-				unsigned long long nth, ms;
-				int used = 0;
-
-				ok = sscanf(v, "%llu:%llu%n", &nth, &ms, &used) == 2 && v[used] == '\0' && nth > 0 &&
-				     ms <= 600000;
-				c.stall_nth = nth;
-				c.stall_ns = ms * 1000000ull;
-			} else if (strcmp(k, "seed") == 0) {
-				c.seed = strtoull(v, &end, 10);
-				ok = *v != '\0' && *end == '\0';
-			} else if (strcmp(k, "error") == 0) {
-				c.error = error_by_name(v);
-				ok = c.error != DOCA_SUCCESS;
-			} else {
-				ok = false;
-			}
-			if (!ok)
-				*eq = '=';
-		}
-		if (!ok) {
-			SD_ERR(COMP,
-			       "SOFTDOCA_FAULT='%s': cannot use '%s'; expected again=P, error=NAME, error_prob=P, "
-			       "nth=N, delay_us=U, stall=N:MS, seed=S (P in 0..1); no fault is injected",
-			       env, tok);
-			return;
-		}
+	if (!priv_sd_fault_parse(env, &c, &given, why, sizeof(why))) {
+		snprintf(fault_err, sizeof(fault_err), "SOFTDOCA_FAULT='%.256s': %s", env, why);
+		fault_bad = true;
+		return;
 	}
 	fcfg = c;
 	fault_on = true;
-	SD_WARN(COMP,
-		"fault injection on: submit AGAIN p=%.3f; completion %s p=%.3f, on task #%llu (0 = none); "
-		"delay %llu us; stall of task #%llu by %llu ms (0 = none); seed %llu",
-		c.again_p, doca_error_get_name(c.error), c.error_p, (unsigned long long)c.nth,
-		(unsigned long long)(c.delay_ns / 1000), (unsigned long long)c.stall_nth,
-		(unsigned long long)(c.stall_ns / 1000000), (unsigned long long)c.seed);
+	/* The banner names what was asked for, and nothing else. */
+	banner[0] = '\0';
+#define ADD(...) (n += (size_t)snprintf(banner + n, n < sizeof(banner) ? sizeof(banner) - n : 0, __VA_ARGS__))
+	if (given & F_AGAIN)
+		ADD("; submit AGAIN with p=%g", c.again_p);
+	if (given & F_ERROR_PROB)
+		ADD("; completion %s with p=%g", doca_error_get_name(c.error), c.error_p);
+	if (given & F_NTH)
+		ADD("; task #%llu completes with %s", (unsigned long long)c.nth, doca_error_get_name(c.error));
+	if (given & F_DELAY)
+		ADD("; every completion at least %llu us late", (unsigned long long)(c.delay_ns / 1000));
+	if (given & F_STALL)
+		ADD("; task #%llu and those behind it %llu ms late", (unsigned long long)c.stall_nth,
+		    (unsigned long long)(c.stall_ns / 1000000));
+	if (given & F_SEED)
+		ADD("; seed %llu", (unsigned long long)c.seed);
+#undef ADD
+	SD_WARN(COMP, "fault injection on (SOFTDOCA_FAULT)%s", banner);
 }
 
 bool fault_enabled(void)
 {
 	pthread_once(&fault_once, fault_init);
 	return fault_on;
+}
+
+const char *fault_config_error(void)
+{
+	pthread_once(&fault_once, fault_init);
+	return fault_bad ? fault_err : NULL;
 }
 
 static double rnd(void)

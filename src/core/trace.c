@@ -183,6 +183,8 @@ static void trace_write(void)
 	SD_INFO(COMP, "trace of %" PRIu64 " events written to %s", n - start, trace_path);
 }
 
+static char trace_err[200];
+
 static void trace_setup(void)
 {
 	const char *path = getenv("SOFTDOCA_TRACE");
@@ -193,12 +195,13 @@ static void trace_setup(void)
 		return;
 	ring_size = DEFAULT_EVENTS;
 	if (ev != NULL && *ev != '\0') {
-		char *end;
-		unsigned long long v = strtoull(ev, &end, 10);
+		uint64_t v;
+		int rc = priv_sd_parse_u64(ev, 16, UINT64_C(1) << 28, &v);
 
-		if (*end != '\0' || v < 16 || v > (1ull << 28)) {
-			SD_ERR(COMP, "SOFTDOCA_TRACE_EVENTS='%s' is not a number of events in 16..268435456; tracing is off",
-			       ev);
+		if (rc != 0) {
+			snprintf(trace_err, sizeof(trace_err),
+				 "SOFTDOCA_TRACE_EVENTS='%.64s': %s; expected a number of events in 16..268435456", ev,
+				 priv_sd_parse_error(rc));
 			return;
 		}
 		ring_size = v;
@@ -221,4 +224,10 @@ static void trace_setup(void)
 void trace_init(void)
 {
 	pthread_once(&trace_once, trace_setup);
+}
+
+const char *trace_config_error(void)
+{
+	trace_init();
+	return trace_err[0] ? trace_err : NULL;
 }

@@ -39,6 +39,8 @@ SD_PRIV void priv_doca_trace_track(const void *key, const char *name);
 
 /* Starts tracing if SOFTDOCA_TRACE is set; called once when the first context starts. */
 void trace_init(void);
+/* Why SOFTDOCA_TRACE_EVENTS was refused (tracing stays off and context starts fail), or NULL. */
+const char *trace_config_error(void);
 
 #define TRACE(ev, ctx, id, a, b)                                      \
 	do {                                                          \

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -63,6 +64,37 @@ const struct engine_ops *engine_default(void)
 {
 	pthread_once(&default_once, pick_default);
 	return default_engine;
+}
+
+static uint64_t cpu_workers_env;
+static char engine_err[256];
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+
+static void check_env(void)
+{
+	const char *w = getenv("SOFTDOCA_CPU_WORKERS");
+	int rc;
+
+	if (w == NULL || *w == '\0')
+		return;
+	rc = priv_sd_parse_u64(w, 1, ENGINE_MAX_WORKERS, &cpu_workers_env);
+	if (rc != 0) {
+		cpu_workers_env = 0;
+		snprintf(engine_err, sizeof(engine_err), "SOFTDOCA_CPU_WORKERS='%.64s': %s; expected a number of worker threads in 1..%d",
+			 w, priv_sd_parse_error(rc), ENGINE_MAX_WORKERS);
+	}
+}
+
+const char *engine_env_error(void)
+{
+	pthread_once(&env_once, check_env);
+	return engine_err[0] ? engine_err : NULL;
+}
+
+uint32_t engine_env_cpu_workers(void)
+{
+	pthread_once(&env_once, check_env);
+	return (uint32_t)cpu_workers_env;
 }
 
 void engine_task_complete(struct engine_job *job, doca_error_t status)

@@ -183,6 +183,12 @@ const struct engine_ops *engine_find(const char *name);
  * NULL (after logging why) when the name is unknown.
  */
 const struct engine_ops *engine_default(void);
+/* Most worker threads of one cpu engine queue. */
+#define ENGINE_MAX_WORKERS 16
+/* Why SOFTDOCA_CPU_WORKERS cannot be used, or NULL (a context start is refused then). */
+const char *engine_env_error(void);
+/* SOFTDOCA_CPU_WORKERS when it is set and valid, else 0. */
+uint32_t engine_env_cpu_workers(void);
 /* Comma-separated names of all engines, for messages. */
 const char *engine_names(void);
 

@@ -59,6 +59,14 @@ echo "$out" | grep -q "Driver" || fail "the example did not report the injected 
 # Event-driven example under an injected stall still completes and verifies.
 SOFTDOCA_FAULT=stall=2:100 "$event" -n 8 >/dev/null 2>&1 || fail "stall injection"
 # A malformed setting is refused as a whole, with the reason.
-out=$(SOFTDOCA_FAULT=again=2 "$copy" -n 1 2>&1) || fail "bad SOFTDOCA_FAULT must not break the program"
-echo "$out" | grep -q "cannot use 'again=2'" || fail "bad SOFTDOCA_FAULT not explained: $out"
+# A setting that cannot be used is refused: the program fails, with the variable and the reason.
+out=$(SOFTDOCA_FAULT=again=2 "$copy" -n 1 2>&1) && fail "a bad SOFTDOCA_FAULT must be refused, not ignored"
+echo "$out" | grep -q "SOFTDOCA_FAULT='again=2': 'again=2': not a probability in 0..1" ||
+	fail "bad SOFTDOCA_FAULT not explained: $out"
+echo "$out" | grep -q "DOCA_ERROR_BAD_CONFIG\|BAD_CONFIG\|fix the value or unset" || fail "refusal without the fix: $out"
+# The banner names only what was asked for.
+out=$(SOFTDOCA_FAULT=delay_us=10 "$copy" -n 1 2>&1) || fail "delay injection"
+echo "$out" | grep -q "fault injection on (SOFTDOCA_FAULT); every completion at least 10 us late" ||
+	fail "banner: $out"
+echo "$out" | grep -q "AGAIN\|seed" && fail "banner lists knobs that were not asked for: $out"
 echo "tracing and fault injection: all checks passed"

@@ -57,7 +57,7 @@
 #define CPU_SPIN_NS 50000ull
 #define CPU_CHUNK (1ull << 20)
 #define CPU_SPLIT_MIN (2 * CPU_CHUNK)
-#define CPU_MAX_WORKERS 16
+#define CPU_MAX_WORKERS ENGINE_MAX_WORKERS
 
 struct engine_queue;
 
@@ -400,12 +400,12 @@ static void wake_owner(struct engine_queue *q)
 
 static int default_workers(uint32_t hint)
 {
-	const char *env = getenv("SOFTDOCA_CPU_WORKERS");
+	uint32_t env = engine_env_cpu_workers(); /* validated; a bad value refused the start */
 	const struct topology *t = topo_get();
 	long n;
 
-	if (env != NULL && *env != '\0')
-		n = strtol(env, NULL, 10);
+	if (env != 0)
+		n = env;
 	else if (hint != 0)
 		n = hint;
 	else if (t != NULL && t->workers != 0)
@@ -414,7 +414,7 @@ static int default_workers(uint32_t hint)
 		n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n < 1)
 		n = 1;
-	if (n > 4 && (env == NULL || *env == '\0'))
+	if (n > 4 && env == 0)
 		n = 4; /* more rarely helps a memory-bound copy */
 	if (n > CPU_MAX_WORKERS)
 		n = CPU_MAX_WORKERS;

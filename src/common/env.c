@@ -1,0 +1,83 @@
+/*
+ * env.c - the one strict parser behind every SOFTDOCA_* value.
+ *
+ * A value is either used whole or refused whole: no sign, space or trailing character is
+ * skipped, no number wraps or is clamped, nothing is truncated. Each function is pure (it
+ * touches no global state), so the fuzz target tests/fuzz/fuzz_env.c drives it directly.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sd_internal.h"
+
+SD_PRIV int priv_sd_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (s == NULL || *s == '\0')
+		return -EINVAL;
+	for (const char *p = s; *p != '\0'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (d > 9)
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* digits [ '.' digits ] [ ('e'|'E') ['+'|'-'] digits ], at least one digit before the exponent. */
+static int is_plain_decimal(const char *s)
+{
+	int digits = 0;
+
+	while (*s >= '0' && *s <= '9')
+		s++, digits++;
+	if (*s == '.') {
+		s++;
+		while (*s >= '0' && *s <= '9')
+			s++, digits++;
+	}
+	if (digits == 0)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+SD_PRIV int priv_sd_parse_prob(const char *s, double *out)
+{
+	char *end;
+	double p;
+
+	if (s == NULL || !is_plain_decimal(s))
+		return -EINVAL;
+	errno = 0;
+	p = strtod(s, &end);
+	if (*end != '\0' || errno == ERANGE || !isfinite(p))
+		return -EINVAL;
+	if (!(p >= 0.0 && p <= 1.0))
+		return -ERANGE;
+	*out = p;
+	return 0;
+}
+
+SD_PRIV const char *priv_sd_parse_error(int rc)
+{
+	return rc == -ERANGE ? "out of range" : "not a number";
+}
