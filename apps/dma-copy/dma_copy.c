@@ -56,6 +56,7 @@ struct file_map {
 	uint8_t *data;
 	uint64_t size;
 	bool is_dest;
+	bool force; /* the final rename may replace an existing regular file */
 };
 
 struct app {
@@ -231,7 +232,8 @@ static doca_error_t open_source(struct file_map *fm, const char *path)
 
 	memset(fm, 0, sizeof(*fm));
 	snprintf(fm->path, sizeof(fm->path), "%s", path);
-	fm->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: a FIFO or device named by mistake is refused below instead of hanging here. */
+	fm->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fm->fd < 0 || fstat(fm->fd, &st) != 0) {
 		DOCA_LOG_ERR("cannot read %s: %s", path, strerror(errno));
 		return DOCA_ERROR_IO_FAILED;
@@ -258,9 +260,19 @@ static doca_error_t check_dest(const char *path, uint64_t size, bool force, char
 	struct statvfs vfs;
 	char dir[4096], *slash;
 
-	if (access(path, F_OK) == 0 && !force) {
-		snprintf(why, why_len, "%.200s already exists; pass --force to replace it", path);
-		return DOCA_ERROR_ALREADY_EXIST;
+	struct stat st;
+
+	if (lstat(path, &st) == 0) {
+		/* --force replaces a regular file, never a directory, device, FIFO, socket or link. */
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(why, why_len, "%.200s exists and is not a regular file; it is never replaced, not even with --force",
+				 path);
+			return DOCA_ERROR_ALREADY_EXIST;
+		}
+		if (!force) {
+			snprintf(why, why_len, "%.200s already exists; pass --force to replace it", path);
+			return DOCA_ERROR_ALREADY_EXIST;
+		}
 	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
@@ -287,12 +299,13 @@ static doca_error_t check_dest(const char *path, uint64_t size, bool force, char
  * copying straight into a shared file mapping costs a file-system fault per page (block
  * allocation on first write), several times slower than write().
  */
-static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t size, bool buffer)
+static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t size, bool buffer, bool force)
 {
 	int err;
 
 	memset(fm, 0, sizeof(*fm));
 	fm->is_dest = true;
+	fm->force = force;
 	snprintf(fm->path, sizeof(fm->path), "%s", path);
 	snprintf(fm->tmp, sizeof(fm->tmp), "%s.partial.%d", path, (int)getpid());
 	fm->fd = open(fm->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -322,6 +335,47 @@ static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t si
 }
 
 /*
+ * Moves the verified temporary file to its final name. Without --force nothing that appeared
+ * there during the copy is replaced (RENAME_NOREPLACE); with it, only a regular file is.
+ */
+static doca_error_t place_dest(struct file_map *fm)
+{
+	struct stat st;
+
+	if (!fm->force) {
+		if (renameat2(AT_FDCWD, fm->tmp, AT_FDCWD, fm->path, RENAME_NOREPLACE) == 0)
+			goto placed;
+		if (errno == EEXIST) {
+			DOCA_LOG_ERR("%s appeared during the copy; not replaced (pass --force to replace a regular file)",
+				     fm->path);
+			return DOCA_ERROR_ALREADY_EXIST;
+		}
+		if (errno != EINVAL && errno != ENOSYS) {
+			DOCA_LOG_ERR("cannot rename %s to %s: %s", fm->tmp, fm->path, strerror(errno));
+			return DOCA_ERROR_IO_FAILED;
+		}
+		/* A file system without RENAME_NOREPLACE: a link() fails if the name exists. */
+		if (link(fm->tmp, fm->path) != 0) {
+			DOCA_LOG_ERR("cannot move %s to %s: %s", fm->tmp, fm->path, strerror(errno));
+			return errno == EEXIST ? DOCA_ERROR_ALREADY_EXIST : DOCA_ERROR_IO_FAILED;
+		}
+		unlink(fm->tmp);
+		goto placed;
+	}
+	if (lstat(fm->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		DOCA_LOG_ERR("%s is not a regular file; it is never replaced, not even with --force", fm->path);
+		return DOCA_ERROR_ALREADY_EXIST;
+	}
+	if (rename(fm->tmp, fm->path) != 0) {
+		DOCA_LOG_ERR("cannot rename %s to %s: %s", fm->tmp, fm->path, strerror(errno));
+		return DOCA_ERROR_IO_FAILED;
+	}
+placed:
+	fm->tmp[0] = '\0';
+	return DOCA_SUCCESS;
+}
+
+/*
  * Verified destination: write it out and move it into place. Like cp, the data is left to the
  * page cache (no fsync): the copy is complete and verified, durability is the file system's.
  */
@@ -340,12 +394,7 @@ static doca_error_t commit_dest(struct file_map *fm)
 		}
 		off += (uint64_t)n;
 	}
-	if (rename(fm->tmp, fm->path) != 0) {
-		DOCA_LOG_ERR("cannot rename %s to %s: %s", fm->tmp, fm->path, strerror(errno));
-		return DOCA_ERROR_IO_FAILED;
-	}
-	fm->tmp[0] = '\0';
-	return DOCA_SUCCESS;
+	return place_dest(fm);
 }
 
 /* Checksum of what the destination holds: its buffer, or the file written so far. */
@@ -922,7 +971,7 @@ static doca_error_t run_dpu(struct app *app)
 		app->checksum = m->start.checksum;
 		ret = check_dest(app->file, app->size, app->force, why, sizeof(why));
 		if (ret == DOCA_SUCCESS)
-			ret = open_dest(&app->fm, app->file, app->size, false);
+			ret = open_dest(&app->fm, app->file, app->size, false, app->force);
 		if (ret != DOCA_SUCCESS) {
 			if (ret != DOCA_ERROR_ALREADY_EXIST && ret != DOCA_ERROR_FULL)
 				snprintf(why, sizeof(why), "cannot create %.200s on the DPU side", app->file);
@@ -1001,8 +1050,14 @@ static doca_error_t run_dpu(struct app *app)
 		DOCA_LOG_ERR("the host reports: %.*s", (int)sizeof(m->status.text), m->status.text);
 		ret = (doca_error_t)m->status.status;
 	}
-	if (ret == DOCA_SUCCESS && app->fm.is_dest)
+	if (ret == DOCA_SUCCESS && app->fm.is_dest) {
+		/* Success means the file landed: the sending host waits for this answer. */
 		ret = commit_dest(&app->fm);
+		send_status(app, MSG_LANDED, ret,
+			    ret == DOCA_SUCCESS ? NULL : "the DPU side could not put the file in place (see its log)");
+		for (int i = 0; i < 100; i++)
+			doca_pe_progress(app->pe);
+	}
 	if (ret == DOCA_SUCCESS)
 		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
 out:
@@ -1091,7 +1146,7 @@ static doca_error_t run_host(struct app *app)
 		app->checksum = m->start.checksum;
 		ret = check_dest(app->file, app->size, app->force, why, sizeof(why));
 		if (ret == DOCA_SUCCESS)
-			ret = open_dest(&app->fm, app->file, app->size, true);
+			ret = open_dest(&app->fm, app->file, app->size, true, app->force);
 		if (ret != DOCA_SUCCESS) {
 			if (ret == DOCA_ERROR_ALREADY_EXIST || ret == DOCA_ERROR_FULL)
 				DOCA_LOG_ERR("%s", why);
@@ -1128,6 +1183,19 @@ static doca_error_t run_host(struct app *app)
 	/* Let the result reach the DPU before the connection closes. */
 	for (int i = 0; i < 100; i++)
 		doca_pe_progress(app->pe);
+	if (ret == DOCA_SUCCESS && !app->fm.is_dest) {
+		/* The host sent the file: it succeeds only once the DPU side put it in place. */
+		ret = wait_msg(app, m, sizeof(*m), &len, false);
+		if (ret == DOCA_ERROR_CONNECTION_RESET) {
+			DOCA_LOG_ERR("the DPU side went away before confirming that %s landed", app->file);
+			ret = DOCA_ERROR_IO_FAILED;
+		} else if (ret == DOCA_SUCCESS && !hdr_ok(m, len, MSG_LANDED, sizeof(struct msg_status))) {
+			ret = peer_error(m, len);
+		} else if (ret == DOCA_SUCCESS && m->status.status != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("the DPU side reports: %.*s", (int)sizeof(m->status.text), m->status.text);
+			ret = (doca_error_t)m->status.status;
+		}
+	}
 	if (ret == DOCA_SUCCESS)
 		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
 out:

@@ -13,9 +13,14 @@
  *                                         ◀─────────  DONE {bytes, checksum}  (or ERROR)
  *   verify, rename into place
  *   RESULT {status}                       ─────────▶  rename into place (if destination)
+ *                                         ◀─────────  LANDED {status}  (host -> DPU only)
  *
  * A destination is written under a temporary name and renamed only after its checksum matched,
- * so a failed or interrupted copy never leaves a file that looks complete.
+ * so a failed or interrupted copy never leaves a file that looks complete. Each side exits 0
+ * only once the file is in place under its final name: the host that sent the file waits for
+ * LANDED; a DPU that sent it waits for RESULT, which the host sends after its rename. The
+ * final rename never replaces a file that appeared meanwhile unless --force was given, and
+ * never anything but a regular file.
  */
 #ifndef DMA_COPY_H_
 #define DMA_COPY_H_
@@ -25,7 +30,7 @@
 #include <stdint.h>
 
 #define DMA_COPY_MAGIC 0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION 1
+#define DMA_COPY_VERSION 2
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {
@@ -34,6 +39,7 @@ enum dma_copy_msg_type {
 	MSG_DONE = 3,
 	MSG_RESULT = 4,
 	MSG_ERROR = 5,
+	MSG_LANDED = 6, /* destination side -> a sending host: the verified file is in place (or why not) */
 };
 
 struct msg_hdr {

@@ -57,6 +57,24 @@ run_pair force -f "$tmp/d/dst" --force -- -f "$tmp/h/src"
 [ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "--force copy"
 cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "--force copy differs"
 
+# Success means the file landed: a destination the DPU side cannot put in place (a directory)
+# fails on both sides, and --force never replaces anything but a regular file.
+make_file "$tmp/h/src" 5000
+mkdir "$tmp/d/adir"
+run_pair dest-dir -f "$tmp/d/adir" --force -- -f "$tmp/h/src"
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a directory as destination: host $rc_host, dpu $rc_dpu (both must fail)"
+[ -d "$tmp/d/adir" ] || fail "the directory was replaced"
+mkfifo "$tmp/d/fifo"
+run_pair dest-fifo -f "$tmp/d/fifo" --force -- -f "$tmp/h/src"
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a FIFO as destination: host $rc_host, dpu $rc_dpu (both must fail)"
+[ -p "$tmp/d/fifo" ] || fail "--force replaced a FIFO"
+grep -q "not a regular file" "$tmp/dest-fifo.dpu.log" || fail "refusal of a FIFO does not say why"
+mkfifo "$tmp/h/fifo"
+make_file "$tmp/d/src" 5000
+run_pair dest-fifo-host -f "$tmp/d/src" -- -f "$tmp/h/fifo" --force
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a FIFO as host destination: host $rc_host, dpu $rc_dpu"
+[ -p "$tmp/h/fifo" ] || fail "--force replaced a FIFO on the host"
+
 # The file exists on neither side.
 run_pair missing -f "$tmp/d/nothing" -- -f "$tmp/h/nothing"
 [ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "missing file must fail on both sides"
