@@ -11,12 +11,16 @@
  * then submits without progressing its PE while submit returns AGAIN (busy retry), and resubmits
  * from its completion callback; the consumer thread waits for RUNNING with progress + sleep,
  * resubmits from its callback and, when done, frees its tasks while they are still posted, then
- * stops. Every message carries its sequence number and a pattern derived from it; the consumer
+ * stops. The client's consumer thread sleeps on its PE's notification handle instead of polling,
+ * so a wake-up that goes to the wrong thread (or nowhere) shows as a wait that times out. Every
+ * message carries its sequence number and a pattern derived from it; the consumer
  * checks both and the order. A side that does not finish in time fails (no hang).
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <errno.h>
+#include <sys/epoll.h>
 #include <sys/wait.h>
 
 #include <doca_buf.h>
@@ -102,9 +106,28 @@ static void wait_state(struct doca_ctx *ctx, struct doca_pe *pe, enum doca_ctx_s
 struct cons {
 	struct doca_comch_connection *conn;
 	struct doca_dev *dev;
-	uint64_t next_seq, received;
+	bool sleep; /* wait on the PE's notification handle instead of polling */
+	int epfd;
+	doca_notification_handle_t handle;
+	uint64_t next_seq, received, sleeps;
 	bool done;
 };
+
+/* Sleeps until @pe's notification handle says there is work (the caller drained @pe first). */
+static void sleep_on_handle(struct cons *c, struct doca_pe *pe)
+{
+	struct epoll_event out;
+	int r;
+
+	CHECK_OK(doca_pe_request_notification(pe));
+	do {
+		r = epoll_wait(c->epfd, &out, 1, 5000);
+	} while (r < 0 && errno == EINTR);
+	if (r == 0)
+		fail("no wake-up within 5 s (messages so far, expected)", c->received, N_MSGS);
+	c->sleeps++;
+	CHECK_OK(doca_pe_clear_notification(pe, c->handle));
+}
 
 static void recv_done(struct doca_comch_consumer_task_post_recv *t, union doca_data tud, union doca_data cud)
 {
@@ -158,20 +181,48 @@ static void *consumer_thread(void *arg)
 
 	mem_new(&m, c->dev, (size_t)N_TASKS * MSG_LEN);
 	CHECK_OK(doca_pe_create(&pe));
+	if (c->sleep) {
+		struct epoll_event ev = {.events = EPOLLIN};
+
+		CHECK_OK(doca_pe_get_notification_handle(pe, &c->handle));
+		c->epfd = epoll_create1(EPOLL_CLOEXEC);
+		CHECK(c->epfd >= 0 && epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->handle, &ev) == 0);
+	}
 	CHECK_OK(doca_comch_consumer_create(c->conn, m.mmap, &cs));
 	CHECK_OK(doca_pe_connect_ctx(pe, doca_comch_consumer_as_ctx(cs)));
 	CHECK_OK(doca_comch_consumer_task_post_recv_set_conf(cs, recv_done, recv_err, N_TASKS));
 	CHECK_OK(doca_ctx_set_user_data(doca_comch_consumer_as_ctx(cs), (union doca_data){.ptr = c}));
 	CHECK_ERR(doca_ctx_start(doca_comch_consumer_as_ctx(cs)), DOCA_ERROR_IN_PROGRESS);
-	wait_state(doca_comch_consumer_as_ctx(cs), pe, DOCA_CTX_STATE_RUNNING, end);
+	if (c->sleep) {
+		enum doca_ctx_states st;
+
+		for (;;) {
+			while (doca_pe_progress(pe) != 0)
+				;
+			CHECK_OK(doca_ctx_get_state(doca_comch_consumer_as_ctx(cs), &st));
+			if (st == DOCA_CTX_STATE_RUNNING || atomic_load(&failed) || timed_out(end))
+				break;
+			sleep_on_handle(c, pe);
+		}
+	} else {
+		wait_state(doca_comch_consumer_as_ctx(cs), pe, DOCA_CTX_STATE_RUNNING, end);
+	}
 	for (int i = 0; i < N_TASKS && !atomic_load(&failed); i++) {
 		CHECK_OK(
 		    doca_buf_inventory_buf_get_by_addr(m.inv, m.mmap, m.base + (size_t)i * MSG_LEN, MSG_LEN, &bufs[i]));
 		CHECK_OK(doca_comch_consumer_task_post_recv_alloc_init(cs, bufs[i], &tasks[i]));
 		CHECK_OK(doca_task_submit(doca_comch_consumer_task_post_recv_as_task(tasks[i])));
 	}
-	while (!c->done && !atomic_load(&failed) && !timed_out(end))
-		(void)doca_pe_progress(pe);
+	while (!c->done && !atomic_load(&failed) && !timed_out(end)) {
+		if (!c->sleep) {
+			(void)doca_pe_progress(pe);
+			continue;
+		}
+		while (doca_pe_progress(pe) != 0)
+			;
+		if (!c->done)
+			sleep_on_handle(c, pe);
+	}
 	for (int i = 0; i < N_TASKS; i++) {
 		doca_task_free(doca_comch_consumer_task_post_recv_as_task(tasks[i]));
 		CHECK_OK(doca_buf_dec_refcount(bufs[i], NULL));
@@ -180,6 +231,8 @@ static void *consumer_thread(void *arg)
 	wait_state(doca_comch_consumer_as_ctx(cs), pe, DOCA_CTX_STATE_IDLE, now_ms() + 5000);
 	CHECK_OK(doca_comch_consumer_destroy(cs));
 	CHECK_OK(doca_pe_destroy(pe));
+	if (c->sleep)
+		close(c->epfd);
 	mem_free(&m);
 	atomic_fetch_sub(&threads_left, 1);
 	return NULL;
@@ -362,6 +415,7 @@ static int run_side(bool server)
 	}
 	c.conn = p.conn = s.conn;
 	c.dev = p.dev = s.dev;
+	c.sleep = !server;
 	atomic_store(&threads_left, 2);
 	CHECK(pthread_create(&tc, NULL, consumer_thread, &c) == 0);
 	CHECK(pthread_create(&tp, NULL, producer_thread, &p) == 0);
@@ -372,8 +426,10 @@ static int run_side(bool server)
 	CHECK(pthread_join(tp, NULL) == 0);
 	if (c.received != N_MSGS || p.completed != N_MSGS)
 		fail("messages received, sent", c.received, p.completed);
-	printf("[%s] %llu messages sent (%llu AGAIN retries), %llu received in order\n", server ? "server" : "client",
-	       (unsigned long long)p.completed, (unsigned long long)p.again, (unsigned long long)c.received);
+	printf("[%s] %llu messages sent (%llu AGAIN retries), %llu received in order (%llu sleeps on the PE's "
+	       "notification handle)\n",
+	       server ? "server" : "client", (unsigned long long)p.completed, (unsigned long long)p.again,
+	       (unsigned long long)c.received, (unsigned long long)c.sleeps);
 	/* The server says when its consumer has everything; the client leaves only then. */
 	if (server) {
 		if (s.conn == NULL || side_send(&s, s.conn, "done", 4) != DOCA_SUCCESS)
