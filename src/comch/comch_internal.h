@@ -36,6 +36,7 @@
 #ifndef SD_COMCH_INTERNAL_H_
 #define SD_COMCH_INTERNAL_H_
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,8 +84,15 @@ struct doca_comch_connection {
 	/* Counters (doca_comch_counter order, from 0) and the snapshot update_info took. */
 	uint64_t counters[4];
 	uint64_t snapshot[4];
-	struct dp_remote *remotes; /* consumers of the peer announced on this connection (dp.c) */
-	uint32_t nb_dp;		   /* this side's consumers and producers on it (not destroyed yet) */
+	/*
+	 * Shared with the threads that progress this connection's consumers and producers (dp.c):
+	 * dp_word is (gen << 1 | up), published by the connection's thread whenever gen or the
+	 * CONN_UP state changes; remotes is written under dp.c's lock by the connection's thread
+	 * only; nb_dp is counted by whichever thread creates or destroys a consumer/producer.
+	 */
+	_Atomic uint64_t dp_word;
+	struct dp_remote *remotes;		   /* consumers of the peer announced on this connection */
+	atomic_uint nb_dp;			   /* this side's consumers and producers on it (not destroyed yet) */
 	struct doca_comch_connection *next, *prev; /* server: live list or free list */
 };
 
@@ -166,10 +174,17 @@ static inline void comch_count(struct doca_comch_connection *c, int first, uint3
 	c->counters[first + 1] += len;
 }
 
+/* Publishes @c's gen and whether it is CONN_UP to the threads of its consumers/producers. */
+static inline void comch_conn_publish(struct doca_comch_connection *c)
+{
+	atomic_store_explicit(&c->dp_word, ((uint64_t)c->gen << 1) | (c->state == CONN_UP), memory_order_release);
+}
+
 /* dp.c: the producer/consumer fast path. */
 /* A CONSUMER packet arrived on @c (CONN_UP). Runs the peer's consumer callbacks of @ep. */
 void comch_dp_packet(struct comch_ep *ep, struct doca_comch_connection *c, const struct comch_wire_msg *m);
-/* @c is closing: forget the peer's consumers (no callbacks). */
+/* @c is closing (its socket is still open): consumers and producers on other threads see it
+ * gone from here on, and the peer's consumers are forgotten (no callbacks). */
 void comch_dp_conn_closed(struct doca_comch_connection *c);
 
 /* rundir.c */

@@ -28,13 +28,25 @@
  * every completion against its own table (sequence number, length, immediate data length)
  * before touching a task, so a confused peer cannot make it write out of bounds.
  *
- * Threading: a producer or consumer and the server/client context of its connection are
- * progressed by one thread (as in DOCA's samples); the shared ring is the only thing another
- * process touches, through atomics.
+ * Threading: a consumer or producer may be progressed by another thread (its own PE) than the
+ * server/client context of its connection (NVIDIA's secure_channel runs the connection on the
+ * main thread and one thread each for its producer and consumer). What they share:
+ *   - conn->dp_word: gen and CONN_UP, published by the connection's thread (atomic);
+ *   - conn->remotes and every dp_remote: written by the connection's thread only, under
+ *     dp_lock held for writing; producers read them under dp_lock held for reading, from the
+ *     lookup to the end of the copy, so a ring is never unmapped under a producer;
+ *   - conn->fd: the control packets of consumers (CONSUMER NEW/GONE) are sent under dp_lock
+ *     held for reading after checking dp_word, and comch_dp_conn_closed() clears dp_word under
+ *     the write lock before the socket is closed, so such a send never reaches a recycled fd;
+ *   - conn->nb_dp: atomic.
+ * No lock is held across a user callback. Read locks of an uncontended rwlock are an atomic
+ * each, no system call. The shared ring is the only thing another process touches, through
+ * atomics.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -131,6 +143,41 @@ static void ring_bell(struct dp_shm *s, int fd)
 
 static atomic_uint next_consumer_id = 1, next_producer_id = 1;
 
+/* Guards every connection's remotes list (see Threading above); writers are rare. */
+static pthread_rwlock_t dp_lock;
+static pthread_once_t dp_lock_once = PTHREAD_ONCE_INIT;
+
+static void dp_lock_init(void)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+#ifdef __GLIBC__
+	/* Producers busy-retrying AGAIN take the read lock in a loop; the connection's thread must
+	 * still get in to mark a consumer gone. */
+	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+	pthread_rwlock_init(&dp_lock, &a);
+	pthread_rwlockattr_destroy(&a);
+}
+
+static void dp_rdlock(void)
+{
+	pthread_once(&dp_lock_once, dp_lock_init);
+	pthread_rwlock_rdlock(&dp_lock);
+}
+
+static void dp_wrlock(void)
+{
+	pthread_once(&dp_lock_once, dp_lock_init);
+	pthread_rwlock_wrlock(&dp_lock);
+}
+
+static void dp_unlock(void)
+{
+	pthread_rwlock_unlock(&dp_lock);
+}
+
 /* A consumer of the peer, as this side's producers see it. */
 struct dp_remote {
 	struct dp_remote *next;
@@ -144,26 +191,47 @@ struct dp_remote {
 	int pidfd; /* -1 when pidfd_open is unavailable */
 };
 
+/* Any thread: @c is still the connection of generation @gen and up. */
 static bool conn_live(const struct doca_comch_connection *c, uint32_t gen)
 {
-	return c->gen == gen && c->state == CONN_UP;
+	return atomic_load_explicit(&c->dp_word, memory_order_acquire) == (((uint64_t)gen << 1) | 1);
 }
 
-/* Sends one control packet on @c from a producer/consumer (the socket is shared, packets are
- * atomic). The socket is rarely full; then wait for it a little. */
-static int dp_send_ctrl(struct doca_comch_connection *c, const void *pkt, size_t len)
+static uint32_t conn_gen(const struct doca_comch_connection *c)
 {
+	return (uint32_t)(atomic_load_explicit(&c->dp_word, memory_order_acquire) >> 1);
+}
+
+/*
+ * Sends one control packet on connection @c of generation @gen from a consumer's thread. The
+ * socket is shared with the connection's own sends; SOCK_SEQPACKET keeps packets whole. The
+ * read lock keeps the fd open (see Threading). The socket is rarely full; then wait for it a
+ * little.
+ */
+static int dp_send_ctrl(struct doca_comch_connection *c, uint32_t gen, const void *pkt, size_t len)
+{
+	int rc = -EAGAIN;
+
+	dp_rdlock();
 	for (int tries = 0; tries < 2000; tries++) {
+		if (!conn_live(c, gen)) {
+			rc = -ENOTCONN;
+			break;
+		}
 		if (send(c->fd, pkt, len, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0) {
-			return 0;
+			rc = 0;
+			break;
 		}
 		if (errno == EINTR)
 			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS)
-			return -errno;
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS) {
+			rc = -errno;
+			break;
+		}
 		usleep(500);
 	}
-	return -EAGAIN;
+	dp_unlock();
+	return rc;
 }
 
 static void remote_unmap(struct dp_remote *r)
@@ -182,13 +250,31 @@ static void remote_unmap(struct dp_remote *r)
 
 void comch_dp_conn_closed(struct doca_comch_connection *c)
 {
-	while (c->remotes != NULL) {
-		struct dp_remote *r = c->remotes;
+	struct dp_remote *list;
 
-		c->remotes = r->next;
+	dp_wrlock();
+	atomic_store_explicit(&c->dp_word, (uint64_t)c->gen << 1, memory_order_release);
+	list = c->remotes;
+	c->remotes = NULL;
+	dp_unlock();
+	while (list != NULL) {
+		struct dp_remote *r = list;
+
+		list = r->next;
 		remote_unmap(r);
 		free(r);
 	}
+}
+
+/* Under dp_lock, or on the connection's thread. */
+static struct dp_remote *remote_find(struct doca_comch_connection *c, uint32_t id)
+{
+	struct dp_remote *r;
+
+	for (r = c->remotes; r != NULL; r = r->next)
+		if (r->id == id)
+			break;
+	return r;
 }
 
 static int open_peer_fd(pid_t pid, uint32_t fd, int flags)
@@ -202,12 +288,12 @@ static int open_peer_fd(pid_t pid, uint32_t fd, int flags)
 /* The peer announced a consumer: map its ring, tell it, run the new-consumer callback. */
 static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, const struct comch_wire_msg *m)
 {
-	struct dp_remote *r;
+	struct dp_remote *r, *old = NULL;
 	struct stat st;
 	int fd;
 
-	for (struct dp_remote **pp = &c->remotes; *pp != NULL; pp = &(*pp)->next) {
-		r = *pp;
+	/* Only this thread writes the list: reading it needs no lock. */
+	for (r = c->remotes; r != NULL; r = r->next) {
 		if (r->id != m->consumer.id)
 			continue;
 		if (!r->gone) {
@@ -215,9 +301,6 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 				priv_doca_ctx_name(&ep->ctx), c->peer_pid, m->consumer.id);
 			return;
 		}
-		/* A consumer that stopped and starts again keeps its id. */
-		*pp = r->next;
-		free(r);
 		break;
 	}
 	r = calloc(1, sizeof(*r));
@@ -271,8 +354,19 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 #ifdef SYS_pidfd_open
 	r->pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
 #endif
+	dp_wrlock();
+	/* A consumer that stopped and starts again keeps its id: its old entry goes. */
+	for (struct dp_remote **pp = &c->remotes; *pp != NULL; pp = &(*pp)->next) {
+		if ((*pp)->id == r->id) {
+			old = *pp;
+			*pp = old->next;
+			break;
+		}
+	}
 	r->next = c->remotes;
 	c->remotes = r;
+	dp_unlock();
+	free(old);
 	atomic_store(&r->shm->attached, 1);
 	atomic_store(&r->shm->bell, 0);
 	ring_bell(r->shm, r->bell_fd);
@@ -301,7 +395,10 @@ void comch_dp_packet(struct comch_ep *ep, struct doca_comch_connection *c, const
 			break;
 	if (r == NULL)
 		return;
+	/* Producers on other threads may be copying into this ring right now. */
+	dp_wrlock();
 	remote_unmap(r);
+	dp_unlock();
 	SD_DBG(COMP, "%s: consumer %u of the peer (pid %u) expired", priv_doca_ctx_name(&ep->ctx), r->id,
 	       c->peer_pid);
 	if (ep->expired_consumer_cb != NULL)
@@ -568,8 +665,9 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 	cs->shm->ring = ring;
 	cs->shm->imm_max = cs->imm_len;
 	cs->next_seq = cs->comp_tail = 0;
-	rc = dp_send_ctrl(cs->conn, pkt,
-			  comch_wire_consumer(pkt, COMCH_CONSUMER_NEW, cs->id, (uint32_t)cs->shm_fd, (uint32_t)cs->bell_w));
+	rc = dp_send_ctrl(
+	    cs->conn, cs->conn_gen, pkt,
+	    comch_wire_consumer(pkt, COMCH_CONSUMER_NEW, cs->id, (uint32_t)cs->shm_fd, (uint32_t)cs->bell_w));
 	if (rc != 0) {
 		ret = SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP, "doca_ctx_start: %s: cannot announce it to the peer: %s",
 				priv_doca_ctx_name(ctx), strerror(-rc));
@@ -580,7 +678,8 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 	ret = priv_doca_ctx_pool_init_engine(ctx, sizeof(struct doca_comch_consumer_task_post_recv), cs->num_tasks,
 					     cs->num_tasks, &consumer_engine_ops);
 	if (ret != DOCA_SUCCESS) {
-		(void)dp_send_ctrl(cs->conn, pkt, comch_wire_consumer(pkt, COMCH_CONSUMER_GONE, cs->id, 0, 0));
+		(void)dp_send_ctrl(cs->conn, cs->conn_gen, pkt,
+				   comch_wire_consumer(pkt, COMCH_CONSUMER_GONE, cs->id, 0, 0));
 		goto fail;
 	}
 	ctx->queue->cons = cs;
@@ -684,7 +783,8 @@ static void cons_stopping(struct doca_ctx *ctx)
 	if (cs->shm != NULL)
 		atomic_store(&cs->shm->gone, 1);
 	if (cs->announced && conn_live(cs->conn, cs->conn_gen))
-		(void)dp_send_ctrl(cs->conn, pkt, comch_wire_consumer(pkt, COMCH_CONSUMER_GONE, cs->id, 0, 0));
+		(void)dp_send_ctrl(cs->conn, cs->conn_gen, pkt,
+				   comch_wire_consumer(pkt, COMCH_CONSUMER_GONE, cs->id, 0, 0));
 	cs->announced = false;
 }
 
@@ -727,7 +827,7 @@ static const struct ctx_ops consumer_ops = {
 
 static doca_error_t check_conn_for_dp(struct doca_comch_connection *c, const char *call)
 {
-	if (c->state != CONN_UP)
+	if (!(atomic_load_explicit(&c->dp_word, memory_order_acquire) & 1))
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: connection %p is not established; create it from a connect event or after the "
 				 "client is RUNNING",
@@ -766,7 +866,7 @@ DOCA_STABLE doca_error_t doca_comch_consumer_create(struct doca_comch_connection
 		return DOCA_ERROR_NO_MEMORY;
 	priv_doca_ctx_init(&cs->ctx, &consumer_ops, comch_connection->ep->ctx.dev);
 	cs->conn = comch_connection;
-	cs->conn_gen = comch_connection->gen;
+	cs->conn_gen = conn_gen(comch_connection);
 	cs->mmap = buf_mmap;
 	cs->id = atomic_fetch_add(&next_consumer_id, 1);
 	cs->imm_len = DP_IMM_MAX;
@@ -786,7 +886,7 @@ DOCA_STABLE doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer 
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	cons_close(consumer);
-	if (consumer->conn->gen == consumer->conn_gen)
+	if (conn_gen(consumer->conn) == consumer->conn_gen)
 		consumer->conn->nb_dp--;
 	free(consumer);
 	return DOCA_SUCCESS;
@@ -936,7 +1036,6 @@ struct doca_comch_producer_task_send {
 	uint32_t consumer_id;
 	uint32_t imm_len;
 	uint8_t imm[DP_IMM_MAX];
-	struct dp_remote *rc; /* set by prepare, used by submit in the same call */
 };
 
 struct doca_comch_producer {
@@ -1001,32 +1100,38 @@ static int prod_submit(struct engine_queue *q, struct engine_job *job)
 {
 	struct doca_comch_producer_task_send *t = send_of_job(job);
 	struct doca_comch_producer *p = (struct doca_comch_producer *)t->base.ctx;
-	struct dp_remote *r = t->rc;
-	struct dp_shm *s = r->shm;
 	uint64_t tail, len = t->buf->data_len;
+	struct dp_remote *r;
+	struct dp_shm *s;
 	struct dp_post post;
 	struct dp_comp *cp;
-	doca_error_t st;
+	doca_error_t st = DOCA_SUCCESS;
+	int rc = -EAGAIN;
 
 	(void)q;
-	if (SD_UNLIKELY(atomic_load_explicit(&s->gone, memory_order_acquire))) {
+	/* Held to the end: the connection's thread cannot unmap the ring under the copy. */
+	dp_rdlock();
+	r = remote_find(p->conn, t->consumer_id);
+	if (SD_UNLIKELY(r == NULL || r->gone || atomic_load_explicit(&r->shm->gone, memory_order_acquire))) {
+		dp_unlock();
 		engine_task_complete_pe(job, DOCA_ERROR_NOT_CONNECTED);
 		return 0;
 	}
+	s = r->shm;
 	if (atomic_load_explicit(&s->post_tail, memory_order_relaxed) ==
 	    atomic_load_explicit(&s->post_head, memory_order_acquire)) {
 		/* Nothing posted: a dead consumer never will post (one system call, off the hot path). */
 		if (remote_dead(r)) {
-			engine_task_complete_pe(job, DOCA_ERROR_NOT_CONNECTED);
-			return 0;
+			st = DOCA_ERROR_NOT_CONNECTED;
+			rc = 0;
 		}
-		return -EAGAIN;
+		goto out;
 	}
 	shm_lock(s);
 	tail = atomic_load_explicit(&s->post_tail, memory_order_relaxed);
 	if (tail == atomic_load_explicit(&s->post_head, memory_order_acquire)) {
 		shm_unlock(s);
-		return -EAGAIN;
+		goto out;
 	}
 	post = shm_posts(s)[tail & (s->ring - 1)];
 	atomic_store_explicit(&s->post_tail, tail + 1, memory_order_relaxed);
@@ -1051,8 +1156,12 @@ static int prod_submit(struct engine_queue *q, struct engine_job *job)
 	atomic_store_explicit(&s->comp_head, tail + 1, memory_order_release);
 	shm_unlock(s);
 	ring_bell(s, r->bell_fd);
-	engine_task_complete_pe(job, st);
-	return 0;
+	rc = 0;
+out:
+	dp_unlock();
+	if (rc == 0)
+		engine_task_complete_pe(job, st);
+	return rc;
 }
 
 static void prod_cancel(struct engine_queue *q, doca_error_t status)
@@ -1097,6 +1206,7 @@ static doca_error_t prod_prepare(struct doca_task *task)
 	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)task;
 	struct doca_comch_producer *p = (struct doca_comch_producer *)task->ctx;
 	struct dp_remote *r;
+	uint32_t imm_max;
 
 	if (SD_UNLIKELY(!conn_live(p->conn, p->conn_gen)))
 		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
@@ -1116,22 +1226,26 @@ static doca_error_t prod_prepare(struct doca_task *task)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: send task %p: %zu bytes exceed doca_comch_producer_cap_get_max_buf_size (%u)",
 				 priv_doca_ctx_name(task->ctx), (void *)t, t->buf->data_len, DP_MAX_BUF_SIZE);
-	for (r = p->conn->remotes; r != NULL; r = r->next)
-		if (r->id == t->consumer_id)
-			break;
-	if (SD_UNLIKELY(r == NULL))
+	dp_rdlock();
+	r = remote_find(p->conn, t->consumer_id);
+	if (SD_UNLIKELY(r == NULL)) {
+		dp_unlock();
 		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP,
 				 "%s: send task %p: the peer has no consumer %u; use an id from the new-consumer event",
 				 priv_doca_ctx_name(task->ctx), (void *)t, t->consumer_id);
-	if (SD_UNLIKELY(r->gone))
+	}
+	if (SD_UNLIKELY(r->gone)) {
+		dp_unlock();
 		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
 				 "%s: send task %p: consumer %u of the peer expired (it stopped)",
 				 priv_doca_ctx_name(task->ctx), (void *)t, t->consumer_id);
-	if (SD_UNLIKELY(t->imm_len > r->shm->imm_max))
+	}
+	imm_max = r->shm->imm_max;
+	dp_unlock();
+	if (SD_UNLIKELY(t->imm_len > imm_max))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: send task %p: %u bytes of immediate data; consumer %u accepts %u",
-				 priv_doca_ctx_name(task->ctx), (void *)t, t->imm_len, r->id, r->shm->imm_max);
-	t->rc = r;
+				 priv_doca_ctx_name(task->ctx), (void *)t, t->imm_len, t->consumer_id, imm_max);
 	task->job.len = t->buf->data_len;
 	return DOCA_SUCCESS;
 }
@@ -1168,7 +1282,7 @@ DOCA_STABLE doca_error_t doca_comch_producer_create(struct doca_comch_connection
 		return DOCA_ERROR_NO_MEMORY;
 	priv_doca_ctx_init(&p->ctx, &producer_ops, comch_connection->ep->ctx.dev);
 	p->conn = comch_connection;
-	p->conn_gen = comch_connection->gen;
+	p->conn_gen = conn_gen(comch_connection);
 	p->id = atomic_fetch_add(&next_producer_id, 1);
 	comch_connection->nb_dp++;
 	*producer = p;
@@ -1184,7 +1298,7 @@ DOCA_STABLE doca_error_t doca_comch_producer_destroy(struct doca_comch_producer 
 	ret = priv_doca_ctx_fini(&producer->ctx);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (producer->conn->gen == producer->conn_gen)
+	if (conn_gen(producer->conn) == producer->conn_gen)
 		producer->conn->nb_dp--;
 	free(producer);
 	return DOCA_SUCCESS;
@@ -1257,7 +1371,6 @@ DOCA_STABLE doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_co
 	t = (struct doca_comch_producer_task_send *)base;
 	t->buf = buf;
 	t->consumer_id = consumer_id;
-	t->rc = NULL;
 	(void)set_imm(t, imm_data, imm_data_len);
 	base->user_data.u64 = 0;
 	*task = t;

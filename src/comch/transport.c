@@ -373,6 +373,7 @@ static void conn_put(struct doca_comch_server *srv, struct doca_comch_connection
 {
 	c->state = CONN_FREE;
 	c->gen++;
+	comch_conn_publish(c);
 	c->user_data.u64 = 0;
 	c->next = srv->free_conns;
 	srv->free_conns = c;
@@ -484,6 +485,7 @@ static void server_hello(struct doca_comch_server *srv, struct doca_comch_connec
 	srv->nb_hello--;
 	c->send_max = min_u32(ep->max_msg_size, m->hello.max_msg);
 	c->peer_pid = m->hello.pid;
+	comch_conn_publish(c);
 	SD_DBG(COMP, "%s: client pid %u connected (connection %p, messages up to %u bytes)",
 	       priv_doca_ctx_name(&ep->ctx), c->peer_pid, (void *)c, c->send_max);
 	if (srv->connect_cb != NULL)
@@ -717,6 +719,7 @@ static void client_close_socket(struct doca_comch_client *cl)
 	if (c->state != CONN_FREE)
 		c->gen++;
 	c->state = CONN_FREE;
+	comch_conn_publish(c);
 }
 
 static void client_stop_timer(struct doca_comch_client *cl)
@@ -845,6 +848,7 @@ static unsigned int client_welcome(struct doca_comch_client *cl, int rc, const s
 	c->state = CONN_UP;
 	c->send_max = min_u32(ep->max_msg_size, m->welcome.max_msg);
 	c->peer_pid = m->welcome.pid;
+	comch_conn_publish(c);
 	c->user_data.u64 = 0;
 	client_stop_timer(cl);
 	SD_DBG(COMP, "%s: connected to server '%s' (pid %u, messages up to %u bytes)", priv_doca_ctx_name(&ep->ctx),

@@ -158,6 +158,7 @@ struct doca_task {
 	doca_error_t status;
 	uint8_t state;
 	bool in_engine;	       /* job handed to the engine, not yet completed */
+	bool free_after;       /* doca_task_free() came while in flight: free once its callback returns */
 	struct doca_task *next; /* free list / ctx FIFO */
 	/* Set while the task runs as a node of a graph instance: completion goes to the graph. */
 	struct doca_graph_instance *graph_inst;
@@ -251,7 +252,7 @@ struct doca_ctx {
 	struct task_batch_pool *batches;
 
 	/* Statistics, logged at stop when debug is on. */
-	uint64_t st_tasks, st_bytes, st_errors, st_again;
+	uint64_t st_tasks, st_bytes, st_errors, st_again, st_late_free;
 	size_t st_inflight_hwm;
 };
 
@@ -327,6 +328,7 @@ static inline doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doc
 	t->next = NULL;
 	t->state = TASK_ALLOCATED;
 	t->status = DOCA_SUCCESS;
+	t->free_after = false;
 	ctx->nb_allocated++;
 	*task = t;
 	if (SD_UNLIKELY(ctx->traced))

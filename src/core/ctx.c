@@ -201,7 +201,7 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 	ctx->fault = fault_enabled();
 	ctx->traced = priv_doca_trace_on;
 	ctx->instrumented = ctx->fault || ctx->traced;
-	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = 0;
+	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = ctx->st_late_free = 0;
 	ctx->st_inflight_hwm = 0;
 	SD_DBG(COMP, "%s: %u tasks, engine %s, queue depth %u", priv_doca_ctx_name(ctx), n, engine->name, depth);
 	return DOCA_SUCCESS;
@@ -398,9 +398,23 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 	if (task == NULL)
 		return;
 	ctx = task->ctx;
+	if (task->state == TASK_SUBMITTED) {
+		/*
+		 * Applications free the tasks they left posted once they are done (secure_channel's
+		 * consumer does, right before doca_ctx_stop()). The engine still owns the task: it is
+		 * released once its completion or flush callback returns, so the stop can finish.
+		 */
+		task->free_after = true;
+		if (ctx->st_late_free++ == 0)
+			SD_WARN(COMP,
+				"doca_task_free: task %p of %s is in flight; it is freed after its completion callback "
+				"returns (free a task in its callback or before submitting it; logged once per start)",
+				(void *)task, priv_doca_ctx_name(ctx));
+		return;
+	}
 	if (task->state != TASK_ALLOCATED) {
-		SD_ERR(COMP, "doca_task_free: task %p of %s is %s; free a task in its callback or before submitting it",
-		       (void *)task, priv_doca_ctx_name(ctx), task->state == TASK_FREE ? "already free" : "in flight");
+		SD_ERR(COMP, "doca_task_free: task %p of %s is already free; free a task once", (void *)task,
+		       priv_doca_ctx_name(ctx));
 		return;
 	}
 	task->state = TASK_FREE;
@@ -588,8 +602,14 @@ uint64_t ctx_next_due(const struct doca_ctx *ctx)
 	return head->fault_due_ns;
 }
 
+static void run_callback_then_free(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status);
+
 static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status)
 {
+	if (SD_UNLIKELY(task->free_after)) {
+		run_callback_then_free(ctx, task, status);
+		return;
+	}
 	task->status = status;
 	task->state = TASK_ALLOCATED;
 	ctx->inflight--;
@@ -616,6 +636,17 @@ static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, do
 		graph_task_done(task, status);
 	else
 		ctx->ops->deliver(task, false);
+}
+
+/* A task the application freed while in flight: its callback runs, then it goes back to the pool
+ * unless the callback freed or resubmitted it. */
+static __attribute__((noinline)) void run_callback_then_free(struct doca_ctx *ctx, struct doca_task *task,
+							     doca_error_t status)
+{
+	task->free_after = false;
+	run_callback(ctx, task, status);
+	if (task->state == TASK_ALLOCATED)
+		doca_task_free(task);
 }
 
 /* Delivery with SOFTDOCA_FAULT and/or SOFTDOCA_TRACE on. */

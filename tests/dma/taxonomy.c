@@ -815,7 +815,7 @@ static int case_bad_input(void)
 	CHECK_ERR(doca_dma_task_memcpy_alloc_init(f.dma, s, d, ud, &all[4]), DOCA_ERROR_NO_MEMORY);
 	for (int i = 1; i < 4; i++)
 		doca_task_free(as_task(all[i]));
-	/* Freeing or submitting a task in flight: logged and refused; it still completes. */
+	/* Freeing a task in flight is logged and deferred, submitting it again is refused; it still completes. */
 	t = all[0];
 	CHECK_ERR(doca_task_submit(as_task(t)), DOCA_SUCCESS);
 	mark = log_mark();
