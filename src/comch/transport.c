@@ -946,21 +946,23 @@ unsigned int comch_client_events(struct doca_comch_client *cl)
 	return n;
 }
 
-static uint64_t connect_timeout_ns(void)
+/* SOFTDOCA_COMCH_CONNECT_TIMEOUT in seconds (default 30, 0 = forever); a bad value is refused. */
+static doca_error_t connect_timeout_ns(uint64_t *ns)
 {
 	const char *env = getenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT");
-	char *end;
-	unsigned long v;
+	uint64_t v = 30;
+	int rc;
 
-	if (env == NULL || env[0] == '\0')
-		return 30ull * 1000000000ull;
-	errno = 0;
-	v = strtoul(env, &end, 10);
-	if (errno != 0 || *end != '\0' || env[0] == '-' || v > 86400ul * 365) {
-		SD_WARN(COMP, "SOFTDOCA_COMCH_CONNECT_TIMEOUT=%s is not a number of seconds; using 30", env);
-		return 30ull * 1000000000ull;
+	if (env != NULL && env[0] != '\0') {
+		rc = priv_sd_parse_u64(env, 0, 86400ull * 365, &v);
+		if (rc != 0)
+			return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP,
+					 "doca_ctx_start: SOFTDOCA_COMCH_CONNECT_TIMEOUT='%.64s': %s; expected seconds in "
+					 "0..31536000 (0 = wait forever); fix the value or unset the variable",
+					 env, priv_sd_parse_error(rc));
 	}
-	return (uint64_t)v * 1000000000ull;
+	*ns = v * 1000000000ull;
+	return DOCA_SUCCESS;
 }
 
 doca_error_t comch_client_begin(struct doca_comch_client *cl)
@@ -971,6 +973,9 @@ doca_error_t comch_client_begin(struct doca_comch_client *cl)
 	doca_error_t ret;
 	int dfd;
 
+	ret = connect_timeout_ns(&cl->timeout_ns);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	dfd = comch_rundir_open(dir, sizeof(dir));
 	if (dfd < 0)
 		return rundir_error(dfd);
@@ -988,7 +993,6 @@ doca_error_t comch_client_begin(struct doca_comch_client *cl)
 		goto fail;
 	}
 	cl->start_ns = comch_now_ns();
-	cl->timeout_ns = connect_timeout_ns();
 	cl->warned_waiting = false;
 	cl->attempts = 0;
 	if (client_try_connect(cl) != 0) {

@@ -247,6 +247,16 @@ static void test_client_first_and_timeout(void)
 	CHECK_OK(doca_ctx_stop(cl.ctx));
 	CHECK(cl.state == DOCA_CTX_STATE_IDLE);
 	side_free(&cl);
+	/* A value that is not a number of seconds is refused, not replaced by the default. */
+	static const char *const bad[] = {"abc", "-1", "3x", " 5", "99999999999"};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", bad[i], 1);
+		client_new(&cl, NAME "-badenv", 0, 4);
+		CHECK_ERR(doca_ctx_start(cl.ctx), DOCA_ERROR_BAD_CONFIG);
+		CHECK(cl.state == DOCA_CTX_STATE_IDLE);
+		side_free(&cl);
+	}
 	unsetenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT");
 }
 
