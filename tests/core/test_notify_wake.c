@@ -156,34 +156,54 @@ static void stop_ctx(void)
 	dma = NULL;
 }
 
-static int run_body(const char *engine)
+/* @slots source and destination slots of MAX_SIZE bytes, an inventory, a PE with its handle in
+ * an epoll set (@fd), and a started DMA context. */
+static void setup(uint32_t slots, doca_notification_handle_t *fd)
 {
-	doca_notification_handle_t fd;
 	struct epoll_event ev = {.events = EPOLLIN};
-	int wakes = 0;
 
-	src_mem = malloc((size_t)NB_SLOTS * MAX_SIZE);
-	dst_mem = calloc(NB_SLOTS, MAX_SIZE);
+	src_mem = malloc((size_t)slots * MAX_SIZE);
+	dst_mem = calloc(slots, MAX_SIZE);
 	CHECK(src_mem != NULL && dst_mem != NULL);
-	for (size_t i = 0; i < (size_t)NB_SLOTS * MAX_SIZE; i++)
+	for (size_t i = 0; i < (size_t)slots * MAX_SIZE; i++)
 		src_mem[i] = (uint8_t)(i * 7 + 3);
 	CHECK_OK(doca_mmap_create(&src_map));
 	CHECK_OK(doca_mmap_add_dev(src_map, check_open_dev_cached()));
-	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, (size_t)NB_SLOTS * MAX_SIZE));
+	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, (size_t)slots * MAX_SIZE));
 	CHECK_OK(doca_mmap_start(src_map));
 	CHECK_OK(doca_mmap_create(&dst_map));
 	CHECK_OK(doca_mmap_add_dev(dst_map, check_open_dev_cached()));
-	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, (size_t)NB_SLOTS * MAX_SIZE));
+	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, (size_t)slots * MAX_SIZE));
 	CHECK_OK(doca_mmap_set_permissions(dst_map, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
 	CHECK_OK(doca_mmap_start(dst_map));
 	CHECK_OK(doca_buf_inventory_create(64, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
 	CHECK_OK(doca_pe_create(&pe));
-	CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
+	CHECK_OK(doca_pe_get_notification_handle(pe, fd));
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	CHECK(ep >= 0);
-	CHECK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0);
+	CHECK(epoll_ctl(ep, EPOLL_CTL_ADD, *fd, &ev) == 0);
 	start_ctx();
+}
+
+/* After stop_ctx(): everything setup() made. */
+static void teardown(void)
+{
+	CHECK_OK(doca_pe_destroy(pe));
+	close(ep);
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_mmap_destroy(src_map));
+	CHECK_OK(doca_mmap_destroy(dst_map));
+	free(src_mem);
+	free(dst_mem);
+}
+
+static int run_body(const char *engine)
+{
+	doca_notification_handle_t fd;
+	int wakes = 0;
+
+	setup(NB_SLOTS, &fd);
 
 	/* 1. Arm first, then submit one task: every size class must wake the sleeper. */
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
@@ -268,13 +288,7 @@ static int run_body(const char *engine)
 	CHECK_OK(doca_pe_clear_notification(pe, fd));
 	stop_ctx();
 
-	CHECK_OK(doca_pe_destroy(pe));
-	close(ep);
-	CHECK_OK(doca_buf_inventory_destroy(inv));
-	CHECK_OK(doca_mmap_destroy(src_map));
-	CHECK_OK(doca_mmap_destroy(dst_map));
-	free(src_mem);
-	free(dst_mem);
+	teardown();
 	printf("test_notify_wake[%s]: %d wakeups for tasks submitted after arming, %d ok, %d errors\n", engine, wakes,
 	       nb_ok, nb_err);
 	return T_EXIT_PASS;
@@ -287,29 +301,9 @@ static int run_body(const char *engine)
 static int run_delayed(void)
 {
 	doca_notification_handle_t fd;
-	struct epoll_event ev = {.events = EPOLLIN};
 	int useless = 0;
 
-	src_mem = malloc(MAX_SIZE);
-	dst_mem = calloc(1, MAX_SIZE);
-	CHECK(src_mem != NULL && dst_mem != NULL);
-	memset(src_mem, 0x5a, MAX_SIZE);
-	CHECK_OK(doca_mmap_create(&src_map));
-	CHECK_OK(doca_mmap_add_dev(src_map, check_open_dev_cached()));
-	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, MAX_SIZE));
-	CHECK_OK(doca_mmap_start(src_map));
-	CHECK_OK(doca_mmap_create(&dst_map));
-	CHECK_OK(doca_mmap_add_dev(dst_map, check_open_dev_cached()));
-	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, MAX_SIZE));
-	CHECK_OK(doca_mmap_start(dst_map));
-	CHECK_OK(doca_buf_inventory_create(8, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
-	CHECK_OK(doca_pe_create(&pe));
-	CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	CHECK(ep >= 0);
-	CHECK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0);
-	start_ctx();
+	setup(1, &fd);
 	for (int i = 0; i < 10; i++) {
 		int before = nb_ok;
 
@@ -335,11 +329,7 @@ static int run_delayed(void)
 		return T_EXIT_FAIL;
 	}
 	stop_ctx();
-	CHECK_OK(doca_pe_destroy(pe));
-	close(ep);
-	CHECK_OK(doca_buf_inventory_destroy(inv));
-	CHECK_OK(doca_mmap_destroy(src_map));
-	CHECK_OK(doca_mmap_destroy(dst_map));
+	teardown();
 	printf("test_notify_wake[delay]: 10 delayed completions, %d wakeup(s) before a delay ended\n", useless);
 	return T_EXIT_PASS;
 }
