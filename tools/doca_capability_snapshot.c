@@ -33,7 +33,8 @@ static void usage(FILE *f)
 	fprintf(f, "NAME\n"
 		   "    doca-capability-snapshot - device capabilities as stable JSON, and comparison\n\n"
 		   "SYNOPSIS\n"
-		   "    doca-capability-snapshot [--diff BASELINE.json]\n\n"
+		   "    doca-capability-snapshot [--diff BASELINE.json]\n"
+		   "    doca-capability-snapshot --version | --help\n\n"
 		   "DESCRIPTION\n"
 		   "    Prints every device's capability flags: one line per key, keys in a fixed order,\n"
 		   "    so snapshots diff cleanly. With --diff, compares the current devices with a saved\n"
@@ -150,8 +151,15 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argc == 2 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--version") == 0)) {
+		printf("doca-capability-snapshot %s (DOCA %s)\n", SD_TOOL_VERSION, SD_DOCA_VERSION);
+		return 0;
+	}
 	if (argc != 1 && !(argc == 3 && strcmp(argv[1], "--diff") == 0)) {
-		usage(stderr);
+		fprintf(stderr, "doca-capability-snapshot: %s; see doca-capability-snapshot --help\n",
+			argc == 2 && strcmp(argv[1], "--diff") == 0 ? "--diff needs a snapshot file"
+			: argv[1][0] == '-' && strcmp(argv[1], "--diff") != 0 ? "unknown option"
+								     : "unexpected arguments");
 		return 2;
 	}
 	n = collect(now, MAX_ENTRIES);

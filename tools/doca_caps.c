@@ -122,8 +122,21 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default:
-			usage(stderr);
+		default: /* getopt_long already said which option */
+			fprintf(stderr, "see doca_caps --help\n");
+			return 2;
+		}
+	}
+	if (pci != NULL) {
+		/* A malformed address is bad usage: say it once, before looking at any device. */
+		unsigned int b, d, f, dom;
+		char tail;
+
+		if (!(sscanf(pci, "%2x:%2x.%1x%c", &b, &d, &f, &tail) == 3 ||
+		      sscanf(pci, "%4x:%2x:%2x.%1x%c", &dom, &b, &d, &f, &tail) == 4) ||
+		    strlen(pci) > 12) {
+			fprintf(stderr, "doca_caps: '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex), e.g. 03:00.0\n",
+				pci);
 			return 2;
 		}
 	}

@@ -295,9 +295,12 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
 			json = true;
+		} else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--version") == 0) {
+			printf("doca-env %s (DOCA %s)\n", SD_TOOL_VERSION, SD_DOCA_VERSION);
+			return 0;
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			printf("NAME\n    doca-env - the DOCA environment as softdoca sees it\n\n"
-			       "SYNOPSIS\n    doca-env [--json]\n\n"
+			       "SYNOPSIS\n    doca-env [--json]\n    doca-env --version | --help\n\n"
 			       "DESCRIPTION\n    Versions and the four-way version check (doca-common.pc, doca-dma.pc,\n"
 			       "    headers, library), devices, engines that work here and why others do not,\n"
 			       "    the config file in use, hugepages and the kernel ptrace policy.\n\n"

@@ -89,7 +89,8 @@ static void usage(FILE *f)
 	fprintf(f, "NAME\n"
 		   "    softdoca-trace - summarise a softdoca task trace\n\n"
 		   "SYNOPSIS\n"
-		   "    softdoca-trace TRACE.json\n\n"
+		   "    softdoca-trace TRACE.json\n"
+		   "    softdoca-trace --version | --help\n\n"
 		   "DESCRIPTION\n"
 		   "    Record a trace with SOFTDOCA_TRACE=trace.json ./your_program (open the same file in\n"
 		   "    Perfetto or chrome://tracing for the timeline), then summarise it here: tasks and\n"
@@ -111,8 +112,13 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (argc != 2) {
-		usage(stderr);
+	if (argc == 2 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--version") == 0)) {
+		printf("softdoca-trace %s (DOCA %s)\n", SD_TOOL_VERSION, SD_DOCA_VERSION);
+		return 0;
+	}
+	if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0')) {
+		fprintf(stderr, "softdoca-trace: %s; see softdoca-trace --help\n",
+			argc != 2 ? "give exactly one trace file" : "unknown option");
 		return 2;
 	}
 	root = json_object_from_file(argv[1]);

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Every tool behaves like the command-line tools DOCA users know: --version prints one line
+# with softdoca's and DOCA's versions and exits 0; an unknown option or a malformed argument is
+# one short line on stderr and exit status 2 (not the whole manual); --help goes to stdout.
+# usage: test_cli.sh <doca_caps> <doca-env> <doca-capability-snapshot> <softdoca-trace> <doca version>
+set -u
+caps=$1; env=$2; snap=$3; trace=$4; doca=$5
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for t in "$caps" "$env" "$snap" "$trace"; do
+	name=$(basename "$t")
+	out=$("$t" --version) || fail "$name --version exits $?"
+	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "$name --version prints more than one line: $out"
+	echo "$out" | grep -q "$doca" || fail "$name --version does not name DOCA $doca: $out"
+	"$t" --help >"$tmp/help" 2>"$tmp/err" || fail "$name --help exits $?"
+	[ -s "$tmp/help" ] && [ ! -s "$tmp/err" ] || fail "$name --help must print to stdout only"
+	"$t" --no-such-option >"$tmp/out" 2>"$tmp/err"; rc=$?
+	[ $rc = 2 ] || fail "$name with an unknown option exits $rc, not 2"
+	[ "$(wc -l < "$tmp/err")" -le 2 ] || fail "$name prints $(wc -l < "$tmp/err") lines for an unknown option"
+	[ ! -s "$tmp/out" ] || fail "$name prints to stdout on bad usage"
+done
+"$caps" -p zz >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] || fail "doca_caps -p zz exits $rc, not 2 (bad usage)"
+[ "$(wc -l < "$tmp/err")" = 1 ] || fail "doca_caps -p zz: $(wc -l < "$tmp/err") error lines, want one"
+"$caps" -p 07:00.0 >/dev/null 2>&1; rc=$?
+[ $rc = 3 ] || fail "doca_caps -p 07:00.0 (no such device) exits $rc, not 3"
+"$trace" a b >/dev/null 2>&1; [ $? = 2 ] || fail "softdoca-trace with two files must be bad usage"
+"$snap" --diff >/dev/null 2>&1; [ $? = 2 ] || fail "doca-capability-snapshot --diff without a file must be bad usage"
+echo "command-line conventions: all checks passed"
