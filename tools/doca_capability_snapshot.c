@@ -19,6 +19,7 @@
 #include <doca_version.h>
 
 #include "caps_common.h"
+#include "file_util.h"
 
 #define MAX_LINE 512
 #define MAX_ENTRIES 4096
@@ -108,7 +109,7 @@ static void print_snapshot(const struct entry *e, int n)
 /* Reads a snapshot written by print_snapshot (one key per line). */
 static int load(const char *path, struct entry *e, int max)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = tool_fopen_regular(path);
 	char line[MAX_LINE], dev[32] = "";
 	int k = 0;
 

@@ -23,6 +23,7 @@
 #include <doca_version.h>
 
 #include "caps_common.h"
+#include "file_util.h"
 
 #ifndef SOFTDOCA_PKGCONFIG_DIR
 #define SOFTDOCA_PKGCONFIG_DIR ""
@@ -91,7 +92,7 @@ int probe_engine(void);
 
 static void read_config_engine(struct env *e)
 {
-	FILE *f = e->config ? fopen(e->config, "r") : NULL;
+	FILE *f = e->config ? tool_fopen_regular(e->config) : NULL;
 	char line[512];
 	bool in_engine = false;
 

@@ -7,6 +7,7 @@
  * to end of callback, and submit to engine completion) per transfer size, and the queue depth
  * over time (in-flight tasks per context, in ten equal time slices).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "file_util.h"
 
 #define MAX_CTX 256
 #define SLICES 10
@@ -121,7 +124,19 @@ int main(int argc, char **argv)
 			argc != 2 ? "give exactly one trace file" : "unknown option");
 		return 2;
 	}
-	root = json_object_from_file(argv[1]);
+	{
+		/* Regular files only: json-c would block on a FIFO and read a device forever. */
+		FILE *f = tool_fopen_regular(argv[1]);
+
+		root = NULL;
+		if (f == NULL) {
+			fprintf(stderr, "softdoca-trace: cannot read %s: %s\n", argv[1],
+				errno == EINVAL ? "not a regular file" : strerror(errno));
+			return 1;
+		}
+		root = json_object_from_fd(fileno(f));
+		fclose(f);
+	}
 	if (root == NULL || !json_object_object_get_ex(root, "traceEvents", &events) ||
 	    !json_object_is_type(events, json_type_array)) {
 		fprintf(stderr, "softdoca-trace: %s is not a trace written by SOFTDOCA_TRACE (%s)\n", argv[1],

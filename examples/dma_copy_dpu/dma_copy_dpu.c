@@ -8,10 +8,13 @@
  *
  * The DPU device must pair with the host's: 03:00.0 holds the representor of host PF b1:00.0.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <doca_argp.h>
 #include <doca_buf.h>
@@ -53,10 +56,24 @@ static void copy_failed(struct doca_dma_task_memcpy *task, union doca_data task_
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
 }
 
+/* fopen(@path, "r") of a regular file only: a FIFO named by mistake must not hang the open. */
+static FILE *fopen_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	FILE *f = NULL;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		f = fdopen(fd, "r");
+	if (f == NULL && fd >= 0)
+		close(fd);
+	return f;
+}
+
 static doca_error_t read_files(const struct pair_cfg *cfg, uint8_t *desc, size_t *desc_len, uint64_t *addr,
 			       uint64_t *len)
 {
-	FILE *f = fopen(cfg->desc_path, "rb");
+	FILE *f = fopen_regular(cfg->desc_path);
 	int n;
 
 	if (f == NULL) {
@@ -65,7 +82,7 @@ static doca_error_t read_files(const struct pair_cfg *cfg, uint8_t *desc, size_t
 	}
 	*desc_len = fread(desc, 1, DESC_MAX, f);
 	fclose(f);
-	f = fopen(cfg->buf_path, "r");
+	f = fopen_regular(cfg->buf_path);
 	if (f == NULL) {
 		DOCA_LOG_ERR("cannot open %s (run dma_copy_host first)", cfg->buf_path);
 		return DOCA_ERROR_NOT_FOUND;

@@ -9,12 +9,15 @@
  * to the end of its callback with nested "engine" and "callback" spans, instant events for
  * alloc and free, and an "inflight" counter per context for the queue depth over time.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,10 +119,25 @@ static void trace_write(void)
 	FILE *f;
 
 	priv_doca_trace_on = false;
-	f = fopen(trace_path, "w");
-	if (f == NULL) {
-		SD_ERR(COMP, "SOFTDOCA_TRACE: cannot write %s", trace_path);
-		return;
+	{
+		/* Non-blocking open (a FIFO with no reader fails instead of hanging the exit), and
+		 * only a regular file is written. */
+		int fd = open(trace_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0644);
+		struct stat st;
+
+		if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+			close(fd);
+			fd = -1;
+			errno = EINVAL;
+		}
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (f == NULL) {
+			SD_ERR(COMP, "SOFTDOCA_TRACE: cannot write %s: %s; name a regular file (or a new one)",
+			       trace_path, errno == EINVAL ? "not a regular file" : strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return;
+		}
 	}
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"softdoca_events\":%" PRIu64
 		   ",\"dropped\":%" PRIu64 "},\"traceEvents\":[",

@@ -41,6 +41,13 @@ PY
 	echo "$out" | grep -q "DOCA_SUCCESS  *100" || fail "summary status: $out"
 done
 "$summ" /dev/null >/dev/null 2>&1; [ $? = 1 ] || fail "softdoca-trace must refuse a non-trace"
+# FIFOs named by mistake neither hang the program nor are written or read as files.
+mkfifo "$tmp/fifo"
+SOFTDOCA_TRACE=$tmp/fifo timeout 20 "$copy" -n 1 >/dev/null 2>"$tmp/fifo.err"; rc=$?
+[ $rc = 0 ] || fail "SOFTDOCA_TRACE naming a FIFO: exit status $rc (124 is a hang)"
+grep -q "SOFTDOCA_TRACE: cannot write" "$tmp/fifo.err" || fail "SOFTDOCA_TRACE naming a FIFO: no explanation"
+timeout 20 "$summ" "$tmp/fifo" >/dev/null 2>&1; rc=$?
+[ $rc = 1 ] || fail "softdoca-trace reading a FIFO: exit status $rc (124 is a hang)"
 # Hostile traces: refused or summarised, never a crash or (under LeakSanitizer) a leak.
 echo '{}' > "$tmp/empty.json"
 "$summ" "$tmp/empty.json" >/dev/null 2>&1; [ $? = 1 ] || fail "softdoca-trace on {} (exit status $?)"
