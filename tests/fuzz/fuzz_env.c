@@ -7,7 +7,6 @@
  * past the input; an accepted setting has every number in its documented range; a refusal
  * always comes with a reason; an accepted integer reprints to exactly the input.
  */
-#include <assert.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +16,13 @@
 #include "core.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A broken property aborts in every build (PROPERTY() would vanish under NDEBUG). */
+#define PROPERTY(cond)                                                                                                 \
+	do {                                                                                                           \
+		if (!(cond))                                                                                           \
+			abort();                                                                                       \
+	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -32,14 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	err[0] = '\0';
 	if (priv_sd_fault_parse(s, &c, &given, err, sizeof(err))) {
-		assert(c.again_p >= 0.0 && c.again_p <= 1.0);
-		assert(c.error_p >= 0.0 && c.error_p <= 1.0);
-		assert(c.delay_ns <= 60000000000ull);
-		assert(c.stall_ns <= 600000000000ull);
-		assert(c.error != DOCA_SUCCESS);
-		assert(given != 0);
+		PROPERTY(c.again_p >= 0.0 && c.again_p <= 1.0);
+		PROPERTY(c.error_p >= 0.0 && c.error_p <= 1.0);
+		PROPERTY(c.delay_ns <= 60000000000ull);
+		PROPERTY(c.stall_ns <= 600000000000ull);
+		PROPERTY(c.error != DOCA_SUCCESS);
+		PROPERTY(given != 0);
 	} else {
-		assert(err[0] != '\0');
+		PROPERTY(err[0] != '\0');
 	}
 	if (priv_sd_parse_u64(s, 0, UINT64_MAX, &v) == 0) {
 		snprintf(back, sizeof(back), "%" PRIu64, v);
@@ -48,10 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		while (t[0] == '0' && t[1] != '\0')
 			t++;
-		assert(strcmp(back, t) == 0);
+		PROPERTY(strcmp(back, t) == 0);
 	}
 	if (priv_sd_parse_prob(s, &p) == 0)
-		assert(p >= 0.0 && p <= 1.0);
+		PROPERTY(p >= 0.0 && p <= 1.0);
 	free(s);
 	return 0;
 }
