@@ -7,6 +7,7 @@
  * Whichever side has the file sends it; the other side creates it (refusing to replace an
  * existing file without --force). See dma_copy.h for the protocol.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -295,6 +296,51 @@ static doca_error_t check_dest(const char *path, uint64_t size, bool force, char
 }
 
 /*
+ * Removes "<path>.partial.<pid>" files left by copies whose process is gone (killed with -9:
+ * nothing else ever cleans them up). A file whose pid is alive, or not a regular file, stays.
+ */
+static void remove_stale_partials(const char *path)
+{
+	char dir[4096], prefix[4200];
+	const char *base = strrchr(path, '/');
+	size_t plen;
+	DIR *d;
+	struct dirent *de;
+
+	if (base == NULL) {
+		snprintf(dir, sizeof(dir), ".");
+		base = path;
+	} else {
+		snprintf(dir, sizeof(dir), "%.*s", base == path ? 1 : (int)(base - path), path);
+		base++;
+	}
+	plen = (size_t)snprintf(prefix, sizeof(prefix), "%s.partial.", base);
+	d = opendir(dir);
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		const char *p = de->d_name + plen;
+		struct stat st;
+		long pid = 0;
+
+		if (strncmp(de->d_name, prefix, plen) != 0 || *p == '\0')
+			continue;
+		for (; *p >= '0' && *p <= '9' && pid < 1L << 30; p++)
+			pid = pid * 10 + (*p - '0');
+		if (*p != '\0' || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* alive (or not ours to judge) */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			DOCA_LOG_INFO("removed %s/%s, left by a copy whose process (pid %ld) is gone", dir, de->d_name,
+				      pid);
+	}
+	closedir(d);
+}
+
+/*
  * A destination is received into anonymous memory and written to the file once verified:
  * copying straight into a shared file mapping costs a file-system fault per page (block
  * allocation on first write), several times slower than write().
@@ -307,6 +353,7 @@ static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t si
 	fm->is_dest = true;
 	fm->force = force;
 	snprintf(fm->path, sizeof(fm->path), "%s", path);
+	remove_stale_partials(path);
 	snprintf(fm->tmp, sizeof(fm->tmp), "%s.partial.%d", path, (int)getpid());
 	fm->fd = open(fm->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fm->fd < 0) {

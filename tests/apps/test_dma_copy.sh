@@ -109,4 +109,16 @@ for victim in host dpu; do
 	fi
 	n=$((n + 1))
 done
+
+# The DPU killed last left dst.partial.<its pid>: the next copy to the same name removes it,
+# and leaves alone a partial file whose process is alive (pid 1).
+ls "$tmp/d"/dst.partial.* >/dev/null 2>&1 || fail "the killed DPU side left no partial file to clean up"
+echo live > "$tmp/d/dst.partial.1"
+make_file "$tmp/h/src" 70000
+run_pair stale -f "$tmp/d/dst" -- -f "$tmp/h/src"
+[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "copy after a killed one: host $rc_host, dpu $rc_dpu"
+cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "copy after a killed one differs"
+[ "$(ls "$tmp/d"/dst.partial.* 2>/dev/null)" = "$tmp/d/dst.partial.1" ] ||
+	fail "stale partial files: $(ls "$tmp/d"/dst.partial.* 2>/dev/null | tr '\n' ' ') (want only dst.partial.1)"
+grep -q "removed .*dst.partial" "$tmp/stale.dpu.log" || fail "the clean-up is not reported"
 echo "doca_dma_copy: $n scenarios passed"
