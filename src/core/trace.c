@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,40 @@ static void trace_write(void)
 	SD_INFO(COMP, "trace of %" PRIu64 " events written to %s", n - start, trace_path);
 }
 
+/*
+ * A program stopped with Ctrl-C, SIGTERM or abort() never reaches atexit(), and that is when a
+ * trace is wanted most. For each of these signals whose disposition is still the default (a
+ * program's own handler is left alone), a handler writes the trace once, restores the default
+ * and raises the signal again, so the process ends as it would have. Writing is not
+ * async-signal-safe, but the process is ending and the ring is only read.
+ */
+static const int trace_signals[] = {SIGINT, SIGTERM, SIGABRT};
+static atomic_flag trace_written_by_signal = ATOMIC_FLAG_INIT;
+
+static void trace_on_signal(int sig)
+{
+	if (!atomic_flag_test_and_set(&trace_written_by_signal))
+		trace_write();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_signal_writers(void)
+{
+	for (size_t i = 0; i < sizeof(trace_signals) / sizeof(trace_signals[0]); i++) {
+		struct sigaction old, sa;
+
+		if (sigaction(trace_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
+		    (old.sa_flags & SA_SIGINFO))
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = trace_on_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESETHAND;
+		(void)sigaction(trace_signals[i], &sa, NULL);
+	}
+}
+
 static char trace_err[200];
 
 static void trace_setup(void)
@@ -235,6 +270,7 @@ static void trace_setup(void)
 		return;
 	}
 	atexit(trace_write);
+	install_signal_writers();
 	priv_doca_trace_on = true;
 	SD_INFO(COMP, "tracing every task to %s (ring of %" PRIu64 " events)", trace_path, ring_size);
 }
