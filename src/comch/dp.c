@@ -1106,7 +1106,7 @@ static int prod_submit(struct engine_queue *q, struct engine_job *job)
 	struct dp_post post;
 	struct dp_comp *cp;
 	doca_error_t st = DOCA_SUCCESS;
-	int rc = -EAGAIN;
+	int rc = -ENOBUFS; /* AGAIN for the application: the consumer posted no buffer yet */
 
 	(void)q;
 	/* Held to the end: the connection's thread cannot unmap the ring under the copy. */

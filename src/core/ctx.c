@@ -508,13 +508,14 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 	rc = ctx->engine->submit(ctx->queue, &task->job);
 	if (SD_UNLIKELY(rc != 0)) {
 		task->in_engine = false;
-		if (rc == -EAGAIN) {
+		if (rc == -EAGAIN || rc == -ENOBUFS) {
 			if (ctx->st_again++ == 0)
-				SD_WARN(
-				    COMP,
-				    "%s: engine queue full (%zu tasks in flight); %s returns "
-				    "DOCA_ERROR_AGAIN: call doca_pe_progress() and resubmit (logged once per start)",
-				    priv_doca_ctx_name(ctx), ctx->inflight, call);
+				SD_WARN(COMP,
+					"%s: %s (%zu tasks in flight); %s returns DOCA_ERROR_AGAIN: call "
+					"doca_pe_progress() and resubmit (logged once per start)",
+					priv_doca_ctx_name(ctx),
+					rc == -ENOBUFS ? "the receiving side has no buffer posted yet" : "engine queue full",
+					ctx->inflight, call);
 			return DOCA_ERROR_AGAIN;
 		}
 		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: engine %s refused the task (%s)",

@@ -220,8 +220,8 @@ static int submit_members(struct doca_ctx *ctx, struct task_batch_pool *pool, st
 			rc = ctx->engine->submit(ctx->queue, &t->job);
 		else
 			rc = -ECANCELED;
-		if (rc == -EAGAIN)
-			return rc;
+		if (rc == -EAGAIN || rc == -ENOBUFS)
+			return -EAGAIN;
 		if (rc != 0) {
 			t->in_engine = false;
 			engine_task_complete_pe(&t->job, rc == -ECANCELED ? BATCH_FLUSH_STATUS : DOCA_ERROR_DRIVER);

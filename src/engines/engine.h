@@ -112,7 +112,9 @@ struct engine_ops {
 	void (*queue_destroy)(struct engine_queue *q);
 	/*
 	 * Data path, all called from the PE thread.
-	 * submit: take ownership of @job; -EAGAIN when the queue is full (nothing taken).
+	 * submit: take ownership of @job; -EAGAIN when the queue is full, -ENOBUFS when the
+	 *         destination has no room yet (a comch consumer posted no buffer); nothing is
+	 *         taken, and the application gets DOCA_ERROR_AGAIN for both.
 	 * poll: do deferred work (the inline engine copies here); returns jobs completed.
 	 * pending: true when poll() has work to do now (used to arm notifications).
 	 * cancel: complete every job not yet started with @status; jobs already being copied
