@@ -34,10 +34,10 @@
 
 #include "bench_util.h"
 
-#define NAME   "comch-bench"
-#define NBUFS  64
-#define BUFSZ  (1u << 20)
-#define REPS   5 /* runs per row; the median is printed */
+#define NAME  "comch-bench"
+#define NBUFS 64
+#define BUFSZ (1u << 20)
+#define REPS  5 /* runs per row; the median is printed */
 #define MUST(x)                                                                                                        \
 	do {                                                                                                           \
 		doca_error_t r_ = (x);                                                                                 \

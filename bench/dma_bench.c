@@ -52,7 +52,7 @@ double dpdk_skeleton_run(size_t size, unsigned int qd, bool cold, double secs, d
 #endif
 
 #define MEASURE_SECS 0.25
-#define MAX_QD 1024
+#define MAX_QD	     1024
 
 /* ------------------------------------------------------------------------------------------ */
 /* Children: each prints one line "RESULT v1 v2 v3" and exits.                                 */
@@ -117,8 +117,11 @@ static int child_memcpy(size_t size, bool cold, int threads)
 	for (int i = 0; i < threads; i++) {
 		size_t span = cold ? a.len / (size_t)threads : size / (size_t)threads;
 
-		args[i] = (struct mt_arg){.a = &a, .size = size / (size_t)threads, .base = span * (size_t)i,
-					  .span = span, .deadline = t0 + (uint64_t)(MEASURE_SECS * 1e9)};
+		args[i] = (struct mt_arg){.a = &a,
+					  .size = size / (size_t)threads,
+					  .base = span * (size_t)i,
+					  .span = span,
+					  .deadline = t0 + (uint64_t)(MEASURE_SECS * 1e9)};
 		pthread_create(&t[i], NULL, memcpy_thread, &args[i]);
 	}
 	for (int i = 0; i < threads; i++) {
@@ -169,13 +172,13 @@ static void on_err(struct doca_dma_task_memcpy *task, union doca_data tud, union
 	d->done++;
 }
 
-#define TRY(x)                                                                            \
-	do {                                                                              \
-		doca_error_t r_ = (x);                                                    \
-		if (r_ != DOCA_SUCCESS) {                                                 \
-			fprintf(stderr, "%s: %s\n", #x, doca_error_get_name(r_));        \
-			return -1;                                                        \
-		}                                                                         \
+#define TRY(x)                                                                                                         \
+	do {                                                                                                           \
+		doca_error_t r_ = (x);                                                                                 \
+		if (r_ != DOCA_SUCCESS) {                                                                              \
+			fprintf(stderr, "%s: %s\n", #x, doca_error_get_name(r_));                                      \
+			return -1;                                                                                     \
+		}                                                                                                      \
 	} while (0)
 
 /* ---- the exporter process of the cross-process rows ---- */
@@ -701,10 +704,11 @@ static void xproc_rows(const char *const *engines, int nengines)
 			else
 				ratio = raw[0].ok && r[1].ok ? r[1].med / raw[0].med : 0;
 			met = r[0].ok && raw[0].ok && (small ? ratio <= 0.35 : ratio >= 0.95);
-			printf("| %s | %s | %u | %s | %s | %s | %s | %.3f | %.2fx %s | %s %s |\n", size_name(rows[i].size), mem,
-			       rows[i].qd, fmt3(b1, sizeof(b1), &raw[0], "%.2f"), fmt3(b2, sizeof(b2), &raw[1], "%.3f"),
-			       engines[e], fmt3(b3, sizeof(b3), &r[1], "%.2f"), us, ratio, small ? "time" : "GB/s",
-			       small ? "<= 0.35x time" : ">= 0.95x GB/s", met ? "met" : "MISSED");
+			printf("| %s | %s | %u | %s | %s | %s | %s | %.3f | %.2fx %s | %s %s |\n",
+			       size_name(rows[i].size), mem, rows[i].qd, fmt3(b1, sizeof(b1), &raw[0], "%.2f"),
+			       fmt3(b2, sizeof(b2), &raw[1], "%.3f"), engines[e], fmt3(b3, sizeof(b3), &r[1], "%.2f"),
+			       us, ratio, small ? "time" : "GB/s", small ? "<= 0.35x time" : ">= 0.95x GB/s",
+			       met ? "met" : "MISSED");
 			fflush(stdout);
 		}
 	}
@@ -750,7 +754,8 @@ int main(int argc, char **argv)
 				sizes[nsizes++] = strtoull(tok, NULL, 0);
 		} else {
 			fprintf(stderr,
-				"usage: %s [--runs N] [--quick] [--xproc] [--engines inline,cpu,auto] [--sizes 64,4096,...]\n",
+				"usage: %s [--runs N] [--quick] [--xproc] [--engines inline,cpu,auto] [--sizes "
+				"64,4096,...]\n",
 				argv[0]);
 			return 2;
 		}
@@ -836,8 +841,8 @@ int main(int argc, char **argv)
 			char *args[] = {self_path, "--child", "memcpy", sz, "cold", "2", NULL};
 
 			measure(NULL, args, two);
-			printf("| %s | cold | - | 2 threads: %s | (reference for the two-core target)\n", size_name(size),
-			       fmt3(b1, sizeof(b1), &two[0], "%.2f"));
+			printf("| %s | cold | - | 2 threads: %s | (reference for the two-core target)\n",
+			       size_name(size), fmt3(b1, sizeof(b1), &two[0], "%.2f"));
 		}
 	}
 

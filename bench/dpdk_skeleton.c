@@ -21,8 +21,16 @@ double dpdk_skeleton_run(size_t size, unsigned int qd, bool cold, double secs, d
 double dpdk_skeleton_run(size_t size, unsigned int qd, bool cold, double secs, double *gbps, double *lat_p50,
 			 double *lat_p99)
 {
-	char *eal_argv[] = {"dma_bench", "--no-huge", "--no-pci", "--iova-mode=va", "-l", "0",
-			    "--vdev=dma_skeleton0,lcore=1", "--log-level=error", "--no-telemetry", NULL};
+	char *eal_argv[] = {"dma_bench",
+			    "--no-huge",
+			    "--no-pci",
+			    "--iova-mode=va",
+			    "-l",
+			    "0",
+			    "--vdev=dma_skeleton0,lcore=1",
+			    "--log-level=error",
+			    "--no-telemetry",
+			    NULL};
 	struct rte_dma_conf conf = {.nb_vchans = 1};
 	struct rte_dma_vchan_conf vconf = {.direction = RTE_DMA_DIR_MEM_TO_MEM, .nb_desc = 1024};
 	struct rte_dma_info info;

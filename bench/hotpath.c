@@ -41,12 +41,12 @@ static void on_err(struct doca_dma_task_memcpy *t, union doca_data tud, union do
 	exit(1);
 }
 
-#define TRY(x)                                                                      \
-	do {                                                                        \
-		if ((x) != DOCA_SUCCESS) {                                          \
-			fprintf(stderr, "%s failed\n", #x);                         \
-			return 1;                                                   \
-		}                                                                   \
+#define TRY(x)                                                                                                         \
+	do {                                                                                                           \
+		if ((x) != DOCA_SUCCESS) {                                                                             \
+			fprintf(stderr, "%s failed\n", #x);                                                            \
+			return 1;                                                                                      \
+		}                                                                                                      \
 	} while (0)
 
 int main(int argc, char **argv)

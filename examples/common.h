@@ -46,11 +46,11 @@ struct example_dma {
 	struct doca_dma *dma;
 	struct doca_ctx *ctx;
 	char *src, *dst;
-	size_t len;	   /* bytes per task */
+	size_t len; /* bytes per task */
 	int num_tasks;
-	int completed;	   /* tasks whose callback ran */
-	int failed;	   /* tasks that completed with an error */
-	bool stopped;	   /* context back to IDLE */
+	int completed; /* tasks whose callback ran */
+	int failed;    /* tasks that completed with an error */
+	bool stopped;  /* context back to IDLE */
 };
 
 /*

@@ -22,11 +22,11 @@
 #include <doca_error.h>
 #include <doca_log.h>
 
-#define PAIR_HOST_PCI_DEFAULT "b1:00.0"
-#define PAIR_DPU_PCI_DEFAULT "03:00.0"
+#define PAIR_HOST_PCI_DEFAULT  "b1:00.0"
+#define PAIR_DPU_PCI_DEFAULT   "03:00.0"
 #define PAIR_DESC_PATH_DEFAULT "/tmp/export_desc.txt"
-#define PAIR_BUF_PATH_DEFAULT "/tmp/buffer_info.txt"
-#define PAIR_PATH_MAX 1024
+#define PAIR_BUF_PATH_DEFAULT  "/tmp/buffer_info.txt"
+#define PAIR_PATH_MAX	       1024
 
 struct pair_cfg {
 	char pci_addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
@@ -90,7 +90,8 @@ static inline doca_error_t pair_register_params(bool with_text)
 	if (ret == DOCA_SUCCESS && with_text)
 		ret = pair_add_param("t", "text", "text to DMA-copy from the host to the DPU", pair_text_cb);
 	if (ret == DOCA_SUCCESS)
-		ret = pair_add_param("d", "descriptor-path", "file holding the exported memory descriptor", pair_desc_cb);
+		ret =
+		    pair_add_param("d", "descriptor-path", "file holding the exported memory descriptor", pair_desc_cb);
 	if (ret == DOCA_SUCCESS)
 		ret = pair_add_param("b", "buffer-path", "file holding the exported buffer's address and length",
 				     pair_buf_cb);

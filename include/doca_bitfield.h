@@ -49,53 +49,49 @@ extern "C" {
 /** Bits @_l..@_h (inclusive, 0 = least significant) of a byte, e.g. (7, 4) -> 0xf0. */
 #define DOCA_U8_GENMASK(_h, _l) ((uint8_t)((0xffu << (_l)) & (0xffu >> (7 - (_h)))))
 /** Stores DOCA_U8_GENMASK(@_h, @_l) at @_p (uint8_t *). */
-#define DOCA_U8P_GENMASK(_h, _l, _p) \
-	do { \
-		*(uint8_t *)(_p) = DOCA_U8_GENMASK((_h), (_l)); \
+#define DOCA_U8P_GENMASK(_h, _l, _p)                                                                                   \
+	do {                                                                                                           \
+		*(uint8_t *)(_p) = DOCA_U8_GENMASK((_h), (_l));                                                        \
 	} while (0)
 
 /** Bits @_l..@_h of a 16-bit word, as a big-endian mask, e.g. (11, 4) -> htons(0x0ff0). */
-#define DOCA_BE16_GENMASK(_h, _l) \
-	((doca_be16_t)DOCA_HTOBE16((0xffffu << (_l)) & (0xffffu >> (15 - (_h)))))
+#define DOCA_BE16_GENMASK(_h, _l) ((doca_be16_t)DOCA_HTOBE16((0xffffu << (_l)) & (0xffffu >> (15 - (_h)))))
 /** Stores DOCA_BE16_GENMASK(@_h, @_l) at @_p (doca_be16_t *). */
-#define DOCA_BE16P_GENMASK(_h, _l, _p) \
-	do { \
-		*(doca_be16_t *)(_p) = DOCA_BE16_GENMASK((_h), (_l)); \
+#define DOCA_BE16P_GENMASK(_h, _l, _p)                                                                                 \
+	do {                                                                                                           \
+		*(doca_be16_t *)(_p) = DOCA_BE16_GENMASK((_h), (_l));                                                  \
 	} while (0)
 
 /** Bits @_l..@_h of a 32-bit word, as a big-endian mask, e.g. (23, 4) -> htonl(0x00fffff0). */
-#define DOCA_BE32_GENMASK(_h, _l) \
-	((doca_be32_t)DOCA_HTOBE32((UINT32_MAX << (_l)) & (UINT32_MAX >> (31 - (_h)))))
+#define DOCA_BE32_GENMASK(_h, _l) ((doca_be32_t)DOCA_HTOBE32((UINT32_MAX << (_l)) & (UINT32_MAX >> (31 - (_h)))))
 /** Stores DOCA_BE32_GENMASK(@_h, @_l) at @_p (doca_be32_t *). */
-#define DOCA_BE32P_GENMASK(_h, _l, _p) \
-	do { \
-		*(doca_be32_t *)(_p) = DOCA_BE32_GENMASK((_h), (_l)); \
+#define DOCA_BE32P_GENMASK(_h, _l, _p)                                                                                 \
+	do {                                                                                                           \
+		*(doca_be32_t *)(_p) = DOCA_BE32_GENMASK((_h), (_l));                                                  \
 	} while (0)
 
 /** Host value @_v placed in the byte field of mask @_m (bits outside the mask dropped). */
 #define DOCA_U8_SET(_m, _v) ((uint8_t)(((_v) << DOCA_SHIFT(_m)) & (_m)))
 /** ORs DOCA_U8_SET(@_m, @_v) into the byte at @_p. */
-#define DOCA_U8P_SET(_m, _v, _p) \
-	do { \
-		*(uint8_t *)(_p) |= DOCA_U8_SET((_m), (_v)); \
+#define DOCA_U8P_SET(_m, _v, _p)                                                                                       \
+	do {                                                                                                           \
+		*(uint8_t *)(_p) |= DOCA_U8_SET((_m), (_v));                                                           \
 	} while (0)
 
 /** Host value @_v placed in the field of big-endian mask @_m, as a big-endian word. */
-#define DOCA_BE16_SET(_m, _v) \
-	((doca_be16_t)(DOCA_HTOBE16((uint32_t)(_v) << DOCA_SHIFT(DOCA_BETOH16(_m))) & (_m)))
+#define DOCA_BE16_SET(_m, _v) ((doca_be16_t)(DOCA_HTOBE16((uint32_t)(_v) << DOCA_SHIFT(DOCA_BETOH16(_m))) & (_m)))
 /** ORs DOCA_BE16_SET(@_m, @_v) into the big-endian word at @_p (doca_be16_t *). */
-#define DOCA_BE16P_SET(_m, _v, _p) \
-	do { \
-		*(doca_be16_t *)(_p) |= DOCA_BE16_SET((_m), (_v)); \
+#define DOCA_BE16P_SET(_m, _v, _p)                                                                                     \
+	do {                                                                                                           \
+		*(doca_be16_t *)(_p) |= DOCA_BE16_SET((_m), (_v));                                                     \
 	} while (0)
 
 /** Host value @_v placed in the field of big-endian mask @_m, as a big-endian word. */
-#define DOCA_BE32_SET(_m, _v) \
-	((doca_be32_t)(DOCA_HTOBE32((uint64_t)(_v) << DOCA_SHIFT(DOCA_BETOH32(_m))) & (_m)))
+#define DOCA_BE32_SET(_m, _v) ((doca_be32_t)(DOCA_HTOBE32((uint64_t)(_v) << DOCA_SHIFT(DOCA_BETOH32(_m))) & (_m)))
 /** ORs DOCA_BE32_SET(@_m, @_v) into the big-endian word at @_p (doca_be32_t *). */
-#define DOCA_BE32P_SET(_m, _v, _p) \
-	do { \
-		*(doca_be32_t *)(_p) |= DOCA_BE32_SET((_m), (_v)); \
+#define DOCA_BE32P_SET(_m, _v, _p)                                                                                     \
+	do {                                                                                                           \
+		*(doca_be32_t *)(_p) |= DOCA_BE32_SET((_m), (_v));                                                     \
 	} while (0)
 
 /** The field of mask @_m in byte @_f, shifted down to a host value. */

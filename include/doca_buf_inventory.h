@@ -36,8 +36,8 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(const struct d
  * BAD_STATE when the inventory or the mmap is not started.
  */
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory,
-							    struct doca_mmap *mmap, void *addr, size_t len,
-							    void *data, size_t data_len, struct doca_buf **buf);
+							    struct doca_mmap *mmap, void *addr, size_t len, void *data,
+							    size_t data_len, struct doca_buf **buf);
 
 /** A buf over [addr, addr+len) with an empty data window at @addr. */
 static inline doca_error_t doca_buf_inventory_buf_get_by_addr(struct doca_buf_inventory *inventory,

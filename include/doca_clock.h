@@ -38,13 +38,13 @@ struct doca_dev;
 struct doca_devinfo;
 
 /** The clocks, one bit each. */
-#define DOCA_CLOCK_NIC_FREE_RUNNING 0x1			 /**< NIC free-running clock (ts) */
-#define DOCA_CLOCK_NIC_REAL_TIME (0x1 << 1)		 /**< NIC real-time clock (ts) */
-#define DOCA_CLOCK_NIC_DPA_TIMER (0x1 << 8)		 /**< NIC DPA timer (ts) */
+#define DOCA_CLOCK_NIC_FREE_RUNNING    0x1	   /**< NIC free-running clock (ts) */
+#define DOCA_CLOCK_NIC_REAL_TIME       (0x1 << 1)  /**< NIC real-time clock (ts) */
+#define DOCA_CLOCK_NIC_DPA_TIMER       (0x1 << 8)  /**< NIC DPA timer (ts) */
 #define DOCA_CLOCK_HOST_COUNTER_CYCLES (0x1 << 16) /**< CPU cycle counter (counter): TSC, CNTVCT_EL0 */
-#define DOCA_CLOCK_HOST_REAL_TIME (0x1 << 17)	 /**< CLOCK_REALTIME (ts) */
-#define DOCA_CLOCK_HOST_MONOTONIC (0x1 << 18)	 /**< CLOCK_MONOTONIC (ts) */
-#define DOCA_CLOCK_HOST_MONOTONIC_RAW (0x1 << 19)	 /**< CLOCK_MONOTONIC_RAW (ts) */
+#define DOCA_CLOCK_HOST_REAL_TIME      (0x1 << 17) /**< CLOCK_REALTIME (ts) */
+#define DOCA_CLOCK_HOST_MONOTONIC      (0x1 << 18) /**< CLOCK_MONOTONIC (ts) */
+#define DOCA_CLOCK_HOST_MONOTONIC_RAW  (0x1 << 19) /**< CLOCK_MONOTONIC_RAW (ts) */
 
 /** One clock reading. */
 union doca_clock_timespec_t {

@@ -41,8 +41,8 @@ struct doca_comch_event_connection_status_changed;
 struct doca_comch_event_consumer;
 
 /** Completion and error callback of a send task; the task is the caller's again inside it. */
-typedef void (*doca_comch_task_send_completion_cb_t)(struct doca_comch_task_send *task,
-						     union doca_data task_user_data, union doca_data ctx_user_data);
+typedef void (*doca_comch_task_send_completion_cb_t)(struct doca_comch_task_send *task, union doca_data task_user_data,
+						     union doca_data ctx_user_data);
 
 /**
  * One received message. @recv_buffer holds @msg_len bytes and is valid only during the call;
@@ -56,8 +56,8 @@ typedef void (*doca_comch_event_msg_recv_cb_t)(struct doca_comch_event_msg_recv 
  * reports only successful changes: @change_successful is always 1.
  */
 typedef void (*doca_comch_event_connection_status_changed_cb_t)(
-	struct doca_comch_event_connection_status_changed *event, struct doca_comch_connection *comch_connection,
-	uint8_t change_successful);
+    struct doca_comch_event_connection_status_changed *event, struct doca_comch_connection *comch_connection,
+    uint8_t change_successful);
 
 /** A remote consumer with @id appeared (new) or went away (expired) on @comch_connection. */
 typedef void (*doca_comch_event_consumer_cb_t)(struct doca_comch_event_consumer *event,
@@ -72,11 +72,9 @@ DOCA_STABLE doca_error_t doca_comch_cap_client_is_supported(const struct doca_de
 /** Largest message a send task may carry, in bytes. */
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_msg_size(const struct doca_devinfo *devinfo, uint32_t *size);
 /** Longest server name, counting the terminating NUL. */
-DOCA_STABLE doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo,
-							 uint32_t *max_name_len);
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo, uint32_t *max_name_len);
 /** Largest value accepted by the set_recv_queue_size calls. */
-DOCA_STABLE doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo,
-								 uint32_t *size);
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo, uint32_t *size);
 /** How many clients one server accepts at a time. */
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients);
 /** Largest num_send_tasks accepted by the task_send_set_conf calls. */
@@ -98,8 +96,7 @@ DOCA_STABLE struct doca_ctx *doca_comch_server_as_ctx(struct doca_comch_server *
 /** Largest message this server sends or accepts (1..cap; default the cap); IDLE only. */
 DOCA_STABLE doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_server, uint32_t size);
 /** Receive queue depth (1..cap); IDLE only. */
-DOCA_STABLE doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server,
-								uint32_t size);
+DOCA_STABLE doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server, uint32_t size);
 /** The max message size set (or the default); any state. */
 DOCA_STABLE doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
 							    uint32_t *size);
@@ -123,12 +120,12 @@ DOCA_STABLE doca_error_t doca_comch_server_event_msg_recv_register(struct doca_c
 /** Connect and disconnect callbacks; IDLE only. The disconnect callback reports the peer
  *  leaving (it stopped, died or broke the protocol), not doca_comch_server_disconnect(). */
 DOCA_STABLE doca_error_t doca_comch_server_event_connection_status_changed_register(
-	struct doca_comch_server *comch_server, doca_comch_event_connection_status_changed_cb_t connect_event_cb,
-	doca_comch_event_connection_status_changed_cb_t disconnect_event_cb);
+    struct doca_comch_server *comch_server, doca_comch_event_connection_status_changed_cb_t connect_event_cb,
+    doca_comch_event_connection_status_changed_cb_t disconnect_event_cb);
 /** New and expired remote-consumer callbacks (both non-NULL); IDLE only. */
-DOCA_STABLE doca_error_t doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server,
-								   doca_comch_event_consumer_cb_t new_consumer_event_cb,
-								   doca_comch_event_consumer_cb_t expired_consumer_event_cb);
+DOCA_STABLE doca_error_t doca_comch_server_event_consumer_register(
+    struct doca_comch_server *comch_server, doca_comch_event_consumer_cb_t new_consumer_event_cb,
+    doca_comch_event_consumer_cb_t expired_consumer_event_cb);
 /**
  * A send task carrying a copy of the @len bytes at @msg to @peer (a connection of this
  * server). INVALID_VALUE when @len exceeds the max message size of either side or @peer is not
@@ -157,8 +154,7 @@ DOCA_STABLE doca_error_t doca_comch_client_destroy(struct doca_comch_client *com
 /** Starting it returns DOCA_ERROR_IN_PROGRESS; it becomes RUNNING from doca_pe_progress(). */
 DOCA_STABLE struct doca_ctx *doca_comch_client_as_ctx(struct doca_comch_client *comch_client);
 DOCA_STABLE doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client, uint32_t size);
-DOCA_STABLE doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client,
-								uint32_t size);
+DOCA_STABLE doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client, uint32_t size);
 DOCA_STABLE doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client,
 							    uint32_t *size);
 DOCA_STABLE doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client,
@@ -172,9 +168,9 @@ DOCA_STABLE doca_error_t doca_comch_client_task_send_set_conf(struct doca_comch_
 							      uint32_t num_send_tasks);
 DOCA_STABLE doca_error_t doca_comch_client_event_msg_recv_register(struct doca_comch_client *comch_client,
 								   doca_comch_event_msg_recv_cb_t recv_event_cb);
-DOCA_STABLE doca_error_t doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client,
-								   doca_comch_event_consumer_cb_t new_consumer_event_cb,
-								   doca_comch_event_consumer_cb_t expired_consumer_event_cb);
+DOCA_STABLE doca_error_t doca_comch_client_event_consumer_register(
+    struct doca_comch_client *comch_client, doca_comch_event_consumer_cb_t new_consumer_event_cb,
+    doca_comch_event_consumer_cb_t expired_consumer_event_cb);
 /** As doca_comch_server_task_send_alloc_init(); @peer is the client's connection. */
 DOCA_STABLE doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *comch_client,
 								struct doca_comch_connection *peer, const void *msg,

@@ -87,54 +87,54 @@ DOCA_STABLE struct doca_ctx *doca_comch_consumer_as_ctx(struct doca_comch_consum
 
 /** Post-receive callbacks and pool size (1..cap); required before start; IDLE only. */
 DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(
-	struct doca_comch_consumer *consumer, doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
-	doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks);
+    struct doca_comch_consumer *consumer, doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
+    doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks);
 /**
  * A post-receive task offering @buf (a buffer of the consumer's mmap; its whole length is
  * writable). NO_MEMORY when the pool is empty; BAD_STATE unless RUNNING.
  */
-DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consumer,
-								       struct doca_buf *buf,
-								       struct doca_comch_consumer_task_post_recv **task);
-DOCA_STABLE struct doca_buf *doca_comch_consumer_task_post_recv_get_buf(
-	const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_alloc_init(
+    struct doca_comch_consumer *consumer, struct doca_buf *buf, struct doca_comch_consumer_task_post_recv **task);
+DOCA_STABLE struct doca_buf *
+doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task);
 DOCA_STABLE void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task,
 							    struct doca_buf *buf);
 /** The id of the producer that filled the buffer; 0 before completion. */
-DOCA_STABLE uint32_t doca_comch_consumer_task_post_recv_get_producer_id(
-	const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE uint32_t
+doca_comch_consumer_task_post_recv_get_producer_id(const struct doca_comch_consumer_task_post_recv *task);
 /** The immediate data that came with the buffer (valid after completion), or NULL if none. */
-DOCA_STABLE const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(
-	const struct doca_comch_consumer_task_post_recv *task);
-DOCA_STABLE uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(
-	const struct doca_comch_consumer_task_post_recv *task);
-DOCA_STABLE struct doca_task *doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE const uint8_t *
+doca_comch_consumer_task_post_recv_get_imm_data(const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE uint32_t
+doca_comch_consumer_task_post_recv_get_imm_data_len(const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE struct doca_task *
+doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task);
 
 /*
  * The DPA data path. softdoca emulates no DPA: each of these logs why and returns
  * DOCA_ERROR_NOT_SUPPORTED (INVALID_VALUE for NULL arguments).
  */
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_create(
-	struct doca_comch_consumer_completion **consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_create(struct doca_comch_consumer_completion **consumer_comp);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_dpa_thread(
-	struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread);
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_destroy(
-	struct doca_comch_consumer_completion *consumer_comp);
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_start(
-	struct doca_comch_consumer_completion *consumer_comp);
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_stop(
-	struct doca_comch_consumer_completion *consumer_comp);
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_dpa_handle(
-	struct doca_comch_consumer_completion *consumer_comp,
-	doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle);
+    struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_destroy(struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_stop(struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_get_dpa_handle(struct doca_comch_consumer_completion *consumer_comp,
+					      doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_consumers(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers);
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_consumers(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers);
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_recv(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv);
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_recv(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv);
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_dev_num_recv(struct doca_comch_consumer *consumer,
 								    uint32_t dev_num_recv);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *consumer,

@@ -65,8 +65,8 @@ DOCA_STABLE struct doca_ctx *doca_comch_producer_as_ctx(struct doca_comch_produc
 
 /** Send callbacks and pool size (1..cap); required before start; IDLE only. */
 DOCA_STABLE doca_error_t doca_comch_producer_task_send_set_conf(
-	struct doca_comch_producer *producer, doca_comch_producer_task_send_completion_cb_t task_completion_cb,
-	doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks);
+    struct doca_comch_producer *producer, doca_comch_producer_task_send_completion_cb_t task_completion_cb,
+    doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks);
 /**
  * A send task moving the data window of @buf and @imm_data_len bytes at @imm_data (copied
  * now; at most the consumer cap) to the remote consumer @consumer_id. INVALID_VALUE for bad
@@ -76,8 +76,8 @@ DOCA_STABLE doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_co
 								  const struct doca_buf *buf, uint8_t *imm_data,
 								  uint32_t imm_data_len, uint32_t consumer_id,
 								  struct doca_comch_producer_task_send **task);
-DOCA_STABLE const struct doca_buf *doca_comch_producer_task_send_get_buf(
-	const struct doca_comch_producer_task_send *task);
+DOCA_STABLE const struct doca_buf *
+doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task);
 DOCA_STABLE void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task,
 						       const struct doca_buf *buf);
 DOCA_STABLE uint32_t doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task);

@@ -19,7 +19,7 @@
 #include <doca_config.h>
 
 #if defined(__GNUC__) || defined(__clang__)
-#define DOCA_USED __attribute__((used))
+#define DOCA_USED   __attribute__((used))
 #define DOCA_STABLE __attribute__((visibility("default")))
 #ifdef DOCA_ALLOW_EXPERIMENTAL_API
 #define DOCA_EXPERIMENTAL DOCA_STABLE
@@ -48,20 +48,20 @@
 #include <doca_version.h>
 
 /** First member of a versioned struct: the API version the program was built with. */
-#define DOCA_STRUCT_START size_t __doca_api_version
+#define DOCA_STRUCT_START	     size_t __doca_api_version
 #define DOCA_STRUCT_GET_VERSION(_X_) (_X_)->__doca_api_version
 /** Stamp the struct object @_X_ with the compile-time API version. */
-#define DOCA_STRUCT_CTOR(_X_) (_X_).__doca_api_version = DOCA_VERSION_EXACT
+#define DOCA_STRUCT_CTOR(_X_)	  (_X_).__doca_api_version = DOCA_VERSION_EXACT
 #define DOCA_STRUCT_PTR_CTOR(_X_) DOCA_STRUCT_CTOR(*(_X_))
 /** Zero the struct object @_X_, then stamp it. */
-#define DOCA_STRUCT_MEMSET_CTOR(_X_) \
-	do { \
-		memset(&(_X_), 0, sizeof(_X_)); \
-		(_X_).__doca_api_version = DOCA_VERSION_EXACT; \
+#define DOCA_STRUCT_MEMSET_CTOR(_X_)                                                                                   \
+	do {                                                                                                           \
+		memset(&(_X_), 0, sizeof(_X_));                                                                        \
+		(_X_).__doca_api_version = DOCA_VERSION_EXACT;                                                         \
 	} while (0)
 #define DOCA_STRUCT_PTR_MEMSET_CTOR(_X_) DOCA_STRUCT_MEMSET_CTOR(*(_X_))
 /** Designated-initializer form: struct s v = {DOCA_STRUCT_CTOR_LIST_START, .x = 1}; */
-#define DOCA_STRUCT_CTOR_LIST_START .__doca_api_version = DOCA_VERSION_EXACT
+#define DOCA_STRUCT_CTOR_LIST_START	  .__doca_api_version = DOCA_VERSION_EXACT
 #define DOCA_STRUCT_DEF(__st__, __name__) struct __st__ __name__ = {.__doca_api_version = DOCA_VERSION_EXACT}
 
 #endif /* DOCA_COMPAT_HELPERS */

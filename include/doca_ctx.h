@@ -33,8 +33,7 @@ enum doca_ctx_states {
 };
 
 typedef void (*doca_ctx_state_changed_callback_t)(const union doca_data user_data, struct doca_ctx *ctx,
-						  enum doca_ctx_states prev_state,
-						  enum doca_ctx_states next_state);
+						  enum doca_ctx_states prev_state, enum doca_ctx_states next_state);
 
 /** IDLE -> RUNNING (or STARTING + IN_PROGRESS). NOT_CONNECTED without a progress engine. */
 DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx);

@@ -34,8 +34,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_graph_create(struct doca_pe *pe, struct doca
 DOCA_EXPERIMENTAL doca_error_t doca_graph_destroy(struct doca_graph *graph);
 DOCA_EXPERIMENTAL doca_error_t doca_graph_node_create_from_ctx(struct doca_graph *graph, const struct doca_ctx *ctx,
 							       struct doca_graph_node **node);
-DOCA_EXPERIMENTAL doca_error_t doca_graph_node_create_from_user(struct doca_graph *graph,
-								doca_graph_user_node_cb_t cb,
+DOCA_EXPERIMENTAL doca_error_t doca_graph_node_create_from_user(struct doca_graph *graph, doca_graph_user_node_cb_t cb,
 								struct doca_graph_node **node);
 /** @to runs after @from; NOT_PERMITTED when that would close a cycle. */
 DOCA_EXPERIMENTAL doca_error_t doca_graph_add_dependency(struct doca_graph *graph, struct doca_graph_node *from,

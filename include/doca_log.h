@@ -25,13 +25,13 @@ extern "C" {
 #endif
 
 enum doca_log_level {
-	DOCA_LOG_LEVEL_DISABLE = 10,	/**< nothing is printed */
-	DOCA_LOG_LEVEL_CRIT = 20,	/**< critical */
-	DOCA_LOG_LEVEL_ERROR = 30,	/**< error */
-	DOCA_LOG_LEVEL_WARNING = 40,	/**< warning */
-	DOCA_LOG_LEVEL_INFO = 50,	/**< information */
-	DOCA_LOG_LEVEL_DEBUG = 60,	/**< debug */
-	DOCA_LOG_LEVEL_TRACE = 70,	/**< trace */
+	DOCA_LOG_LEVEL_DISABLE = 10, /**< nothing is printed */
+	DOCA_LOG_LEVEL_CRIT = 20,    /**< critical */
+	DOCA_LOG_LEVEL_ERROR = 30,   /**< error */
+	DOCA_LOG_LEVEL_WARNING = 40, /**< warning */
+	DOCA_LOG_LEVEL_INFO = 50,    /**< information */
+	DOCA_LOG_LEVEL_DEBUG = 60,   /**< debug */
+	DOCA_LOG_LEVEL_TRACE = 70,   /**< trace */
 };
 
 /** Opaque log sink. */
@@ -54,18 +54,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file(FILE *fptr, str
 /** Application backend writing to file descriptor @fd. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_fd(int fd, struct doca_log_backend **backend);
 /** Application backend writing to syslog under @name. */
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_syslog(const char *name,
-								    struct doca_log_backend **backend);
+DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_syslog(const char *name, struct doca_log_backend **backend);
 /** SDK backend writing to @fptr. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file_sdk(FILE *fptr, struct doca_log_backend **backend);
 /** SDK backend writing to file descriptor @fd. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_fd_sdk(int fd, struct doca_log_backend **backend);
 /** Most verbose level @backend prints. */
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend,
-								       uint32_t level);
+DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend, uint32_t level);
 /** Least verbose level @backend prints. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend,
-								       uint32_t upper_limit);
+								      uint32_t upper_limit);
 /** Verbosity limit of one SDK backend. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_sdk_level(struct doca_log_backend *backend, uint32_t level);
 
@@ -82,27 +80,26 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
  * Registers the log source of this translation unit under @source (stringified, so names like
  * PE::COMMON work). Use once per file, at file scope, before any DOCA_LOG_* call.
  */
-#define DOCA_LOG_REGISTER(source) \
-	static int log_source; \
-	static void __attribute__((constructor(101), used)) doca_log_register_source_ctor(void); \
-	static void doca_log_register_source_ctor(void) \
-	{ \
-		doca_log_register_source(#source, &log_source); \
+#define DOCA_LOG_REGISTER(source)                                                                                      \
+	static int log_source;                                                                                         \
+	static void __attribute__((constructor(101), used)) doca_log_register_source_ctor(void);                       \
+	static void doca_log_register_source_ctor(void)                                                                \
+	{                                                                                                              \
+		doca_log_register_source(#source, &log_source);                                                        \
 	}
 
-#define DOCA_LOG(level, format, ...) \
-	doca_log(level, log_source, __FILE__, __LINE__, __func__, format, ##__VA_ARGS__)
+#define DOCA_LOG(level, format, ...) doca_log(level, log_source, __FILE__, __LINE__, __func__, format, ##__VA_ARGS__)
 
 #define DOCA_LOG_CRIT(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_CRIT, format, ##__VA_ARGS__)
-#define DOCA_LOG_ERR(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)
+#define DOCA_LOG_ERR(format, ...)  DOCA_LOG(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)
 #define DOCA_LOG_WARN(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_WARNING, format, ##__VA_ARGS__)
 #define DOCA_LOG_INFO(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_INFO, format, ##__VA_ARGS__)
-#define DOCA_LOG_DBG(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_DEBUG, format, ##__VA_ARGS__)
+#define DOCA_LOG_DBG(format, ...)  DOCA_LOG(DOCA_LOG_LEVEL_DEBUG, format, ##__VA_ARGS__)
 #ifdef DOCA_LOGGING_ALLOW_TRACE
 #define DOCA_LOG_TRC(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
 #else
-#define DOCA_LOG_TRC(format, ...) \
-	do { \
+#define DOCA_LOG_TRC(format, ...)                                                                                      \
+	do {                                                                                                           \
 	} while (0)
 #endif
 

@@ -37,8 +37,7 @@ struct doca_task;
 struct doca_mmap_advise_task_invalidate_cache;
 
 typedef void (*doca_mmap_advise_task_invalidate_cache_completion_cb_t)(
-	struct doca_mmap_advise_task_invalidate_cache *task, union doca_data task_user_data,
-	union doca_data ctx_user_data);
+    struct doca_mmap_advise_task_invalidate_cache *task, union doca_data task_user_data, union doca_data ctx_user_data);
 
 /** A context on @dev. INVALID_VALUE for NULL; NOT_SUPPORTED when @dev cannot invalidate caches. */
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_create(struct doca_dev *dev, struct doca_mmap_advise **mmap_advise);
@@ -55,16 +54,17 @@ doca_mmap_advise_task_cache_invalidate_get_max_buf_size(const struct doca_devinf
 
 /** Callbacks and pool size; the context must be IDLE (NOT_PERMITTED otherwise). */
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
-	struct doca_mmap_advise *mmap_advise, doca_mmap_advise_task_invalidate_cache_completion_cb_t completion_cb,
-	doca_mmap_advise_task_invalidate_cache_completion_cb_t error_cb, uint32_t num_tasks);
+    struct doca_mmap_advise *mmap_advise, doca_mmap_advise_task_invalidate_cache_completion_cb_t completion_cb,
+    doca_mmap_advise_task_invalidate_cache_completion_cb_t error_cb, uint32_t num_tasks);
 /** Takes a task from the pool (context RUNNING); NO_MEMORY when every task is allocated. */
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init(
-	struct doca_mmap_advise *mmap_advise, struct doca_buf *buf, union doca_data user_data,
-	struct doca_mmap_advise_task_invalidate_cache **task);
+    struct doca_mmap_advise *mmap_advise, struct doca_buf *buf, union doca_data user_data,
+    struct doca_mmap_advise_task_invalidate_cache **task);
 DOCA_EXPERIMENTAL struct doca_task *
 doca_mmap_advise_task_invalidate_cache_as_doca_task(struct doca_mmap_advise_task_invalidate_cache *task);
-DOCA_EXPERIMENTAL void doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
-								      struct doca_buf *buf);
+DOCA_EXPERIMENTAL void
+doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
+					       struct doca_buf *buf);
 DOCA_EXPERIMENTAL struct doca_buf *
 doca_mmap_advise_task_invalidate_cache_get_buf(const struct doca_mmap_advise_task_invalidate_cache *task);
 

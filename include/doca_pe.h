@@ -69,8 +69,7 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe);
 DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx);
 DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe);
 DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks);
-DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
-							 doca_notification_handle_t *handle);
+DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle);
 DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe, doca_notification_handle_t handle,
 							 union doca_data completion_key);
 DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe);

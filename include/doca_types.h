@@ -23,13 +23,13 @@ union doca_data {
 
 /** Access rights of a doca_mmap; OR the bits into doca_mmap_set_permissions(). */
 enum doca_access_flag {
-	DOCA_ACCESS_FLAG_LOCAL_READ_ONLY = 0,		/**< local device may read */
-	DOCA_ACCESS_FLAG_LOCAL_READ_WRITE = (1 << 0),	/**< local device may read and write */
-	DOCA_ACCESS_FLAG_RDMA_READ = (1 << 1),		/**< network peers may read */
-	DOCA_ACCESS_FLAG_RDMA_WRITE = (1 << 2),		/**< network peers may write */
-	DOCA_ACCESS_FLAG_RDMA_ATOMIC = (1 << 3),	/**< network peers may run atomics */
-	DOCA_ACCESS_FLAG_PCI_READ_ONLY = (1 << 4),	/**< the PCIe peer may read (export) */
-	DOCA_ACCESS_FLAG_PCI_READ_WRITE = (1 << 5),	/**< the PCIe peer may read and write */
+	DOCA_ACCESS_FLAG_LOCAL_READ_ONLY = 0,		  /**< local device may read */
+	DOCA_ACCESS_FLAG_LOCAL_READ_WRITE = (1 << 0),	  /**< local device may read and write */
+	DOCA_ACCESS_FLAG_RDMA_READ = (1 << 1),		  /**< network peers may read */
+	DOCA_ACCESS_FLAG_RDMA_WRITE = (1 << 2),		  /**< network peers may write */
+	DOCA_ACCESS_FLAG_RDMA_ATOMIC = (1 << 3),	  /**< network peers may run atomics */
+	DOCA_ACCESS_FLAG_PCI_READ_ONLY = (1 << 4),	  /**< the PCIe peer may read (export) */
+	DOCA_ACCESS_FLAG_PCI_READ_WRITE = (1 << 5),	  /**< the PCIe peer may read and write */
 	DOCA_ACCESS_FLAG_PCI_RELAXED_ORDERING = (1 << 6), /**< ordering hint for PCIe accesses */
 };
 
@@ -52,16 +52,16 @@ enum doca_mtu_size {
 
 /** Where the memory of a GPU allocation lives and which side may access it. */
 enum doca_gpu_mem_type {
-	DOCA_GPU_MEM_TYPE_GPU = 0,	/**< GPU memory, GPU access only */
-	DOCA_GPU_MEM_TYPE_GPU_CPU = 1,	/**< GPU memory, also mapped for the CPU */
-	DOCA_GPU_MEM_TYPE_CPU_GPU = 2,	/**< CPU (pinned host) memory, also mapped for the GPU */
+	DOCA_GPU_MEM_TYPE_GPU = 0,     /**< GPU memory, GPU access only */
+	DOCA_GPU_MEM_TYPE_GPU_CPU = 1, /**< GPU memory, also mapped for the CPU */
+	DOCA_GPU_MEM_TYPE_CPU_GPU = 2, /**< CPU (pinned host) memory, also mapped for the GPU */
 };
 
 /** How an Ethernet send queue can hold a packet until a given time. */
 enum doca_eth_wait_on_time_type {
-	DOCA_ETH_WAIT_ON_TIME_TYPE_NONE = 0,	/**< not supported */
-	DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE = 1,	/**< by the device itself */
-	DOCA_ETH_WAIT_ON_TIME_TYPE_DPDK = 2,	/**< through DPDK's scheme */
+	DOCA_ETH_WAIT_ON_TIME_TYPE_NONE = 0,   /**< not supported */
+	DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE = 1, /**< by the device itself */
+	DOCA_ETH_WAIT_ON_TIME_TYPE_DPDK = 2,   /**< through DPDK's scheme */
 };
 
 /** An operating-system handle that can be waited on; a file descriptor on Linux. */

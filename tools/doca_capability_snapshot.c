@@ -21,7 +21,7 @@
 #include "caps_common.h"
 #include "file_util.h"
 
-#define MAX_LINE 512
+#define MAX_LINE    512
 #define MAX_ENTRIES 4096
 
 struct entry {
@@ -58,13 +58,13 @@ static int collect(struct entry *e, int max)
 		struct dev_caps c;
 
 		caps_collect(devs[i], &c);
-#define ADD(name, fmt, v)                                                               \
-	do {                                                                            \
-		if (k < max) {                                                          \
-			snprintf(e[k].key, sizeof(e[k].key), "%s %s", c.pci, name);   \
-			snprintf(e[k].val, sizeof(e[k].val), fmt, v);                  \
-			k++;                                                            \
-		}                                                                       \
+#define ADD(name, fmt, v)                                                                                              \
+	do {                                                                                                           \
+		if (k < max) {                                                                                         \
+			snprintf(e[k].key, sizeof(e[k].key), "%s %s", c.pci, name);                                    \
+			snprintf(e[k].val, sizeof(e[k].val), fmt, v);                                                  \
+			k++;                                                                                           \
+		}                                                                                                      \
 	} while (0)
 		ADD("side", "\"%s\"", c.side);
 		ADD("ibdev", "\"%s\"", c.ibdev);
@@ -158,9 +158,9 @@ int main(int argc, char **argv)
 	}
 	if (argc != 1 && !(argc == 3 && strcmp(argv[1], "--diff") == 0)) {
 		fprintf(stderr, "doca-capability-snapshot: %s; see doca-capability-snapshot --help\n",
-			argc == 2 && strcmp(argv[1], "--diff") == 0 ? "--diff needs a snapshot file"
+			argc == 2 && strcmp(argv[1], "--diff") == 0	      ? "--diff needs a snapshot file"
 			: argv[1][0] == '-' && strcmp(argv[1], "--diff") != 0 ? "unknown option"
-								     : "unexpected arguments");
+									      : "unexpected arguments");
 		return 2;
 	}
 	n = collect(now, MAX_ENTRIES);

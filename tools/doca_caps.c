@@ -22,25 +22,24 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"NAME\n"
-		"    doca_caps - list softdoca devices and their capabilities\n\n"
-		"SYNOPSIS\n"
-		"    doca_caps [--pci-addr BB:DD.F] [--json]\n"
-		"    doca_caps --list-devs [--json]\n"
-		"    doca_caps --version | --help\n\n"
-		"DESCRIPTION\n"
-		"    Without options, prints the capabilities of every device: DMA memcpy support,\n"
-		"    maximum buffer size, maximum buffer list length, maximum tasks, PCI export/import.\n"
-		"    Devices come from the embedded default topology or from SOFTDOCA_CONFIG.\n\n"
-		"OPTIONS\n"
-		"    -p, --pci-addr ADDR   only the device at ADDR (BB:DD.F or DDDD:BB:DD.F)\n"
-		"    -l, --list-devs       list devices (address, ibdev, interface, side, representors)\n"
-		"    -j, --json            machine-readable JSON on stdout\n"
-		"    -v, --version         print the DOCA version softdoca implements\n"
-		"    -h, --help            this text\n\n"
-		"EXIT STATUS\n"
-		"    0 success; 1 devices unavailable (see the error line); 2 bad usage; 3 no such device\n");
+	fprintf(f, "NAME\n"
+		   "    doca_caps - list softdoca devices and their capabilities\n\n"
+		   "SYNOPSIS\n"
+		   "    doca_caps [--pci-addr BB:DD.F] [--json]\n"
+		   "    doca_caps --list-devs [--json]\n"
+		   "    doca_caps --version | --help\n\n"
+		   "DESCRIPTION\n"
+		   "    Without options, prints the capabilities of every device: DMA memcpy support,\n"
+		   "    maximum buffer size, maximum buffer list length, maximum tasks, PCI export/import.\n"
+		   "    Devices come from the embedded default topology or from SOFTDOCA_CONFIG.\n\n"
+		   "OPTIONS\n"
+		   "    -p, --pci-addr ADDR   only the device at ADDR (BB:DD.F or DDDD:BB:DD.F)\n"
+		   "    -l, --list-devs       list devices (address, ibdev, interface, side, representors)\n"
+		   "    -j, --json            machine-readable JSON on stdout\n"
+		   "    -v, --version         print the DOCA version softdoca implements\n"
+		   "    -h, --help            this text\n\n"
+		   "EXIT STATUS\n"
+		   "    0 success; 1 devices unavailable (see the error line); 2 bad usage; 3 no such device\n");
 }
 
 static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool first)
@@ -65,13 +64,15 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 		}
 		printf("]");
 		if (caps)
-			printf(", \"caps\": {\"dma_memcpy\": %s, \"dma_max_buf_size\": %llu, \"dma_max_buf_list_len\": %u, "
-			       "\"dma_max_num_tasks\": %u, \"mmap_export_pci\": %s, \"mmap_create_from_export_pci\": %s, "
-			       "\"comch_server\": %s, \"comch_client\": %s, \"comch_max_msg_size\": %u}",
-			       c.dma_memcpy ? "true" : "false", (unsigned long long)c.dma_max_buf_size,
-			       c.dma_max_buf_list_len, c.dma_max_num_tasks, c.mmap_export_pci ? "true" : "false",
-			       c.mmap_create_from_export_pci ? "true" : "false", c.comch_server ? "true" : "false",
-			       c.comch_client ? "true" : "false", c.comch_max_msg_size);
+			printf(
+			    ", \"caps\": {\"dma_memcpy\": %s, \"dma_max_buf_size\": %llu, \"dma_max_buf_list_len\": "
+			    "%u, "
+			    "\"dma_max_num_tasks\": %u, \"mmap_export_pci\": %s, \"mmap_create_from_export_pci\": %s, "
+			    "\"comch_server\": %s, \"comch_client\": %s, \"comch_max_msg_size\": %u}",
+			    c.dma_memcpy ? "true" : "false", (unsigned long long)c.dma_max_buf_size,
+			    c.dma_max_buf_list_len, c.dma_max_num_tasks, c.mmap_export_pci ? "true" : "false",
+			    c.mmap_create_from_export_pci ? "true" : "false", c.comch_server ? "true" : "false",
+			    c.comch_client ? "true" : "false", c.comch_max_msg_size);
 		printf("}");
 		return;
 	}
@@ -94,9 +95,9 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"pci-addr", required_argument, NULL, 'p'}, {"list-devs", no_argument, NULL, 'l'},
-		{"json", no_argument, NULL, 'j'},	    {"version", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},	    {NULL, 0, NULL, 0},
+	    {"pci-addr", required_argument, NULL, 'p'}, {"list-devs", no_argument, NULL, 'l'},
+	    {"json", no_argument, NULL, 'j'},		{"version", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
 	};
 	const char *pci = NULL;
 	bool list = false, json = false, found = false;
@@ -116,7 +117,8 @@ int main(int argc, char **argv)
 			json = true;
 			break;
 		case 'v':
-			printf(json ? "{\"doca_version\": \"%s\", \"softdoca_version\": \"%s\"}\n" : "%s (softdoca %s)\n",
+			printf(json ? "{\"doca_version\": \"%s\", \"softdoca_version\": \"%s\"}\n"
+				    : "%s (softdoca %s)\n",
 			       DOCA_VERSION_STRING, SOFTDOCA_VERSION_STRING);
 			return 0;
 		case 'h':
@@ -135,8 +137,10 @@ int main(int argc, char **argv)
 		if (!(sscanf(pci, "%2x:%2x.%1x%c", &b, &d, &f, &tail) == 3 ||
 		      sscanf(pci, "%4x:%2x:%2x.%1x%c", &dom, &b, &d, &f, &tail) == 4) ||
 		    strlen(pci) > 12) {
-			fprintf(stderr, "doca_caps: '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex), e.g. 03:00.0\n",
-				pci);
+			fprintf(
+			    stderr,
+			    "doca_caps: '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex), e.g. 03:00.0\n",
+			    pci);
 			return 2;
 		}
 	}

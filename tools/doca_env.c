@@ -149,9 +149,11 @@ static void collect(struct env *e, const char *self)
 		e->selected_from = "default";
 	}
 	for (int i = 0; i < 3; i++)
-		e->engine_ok[i] = e->config_ok && engine_works(self, engines[i], e->engine_why[i], sizeof(e->engine_why[i]));
+		e->engine_ok[i] =
+		    e->config_ok && engine_works(self, engines[i], e->engine_why[i], sizeof(e->engine_why[i]));
 	if (dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) == NULL)
-		snprintf(e->gpu, sizeof(e->gpu), "not available: no CUDA driver (libcuda.so.1 cannot be loaded), so no GPU");
+		snprintf(e->gpu, sizeof(e->gpu),
+			 "not available: no CUDA driver (libcuda.so.1 cannot be loaded), so no GPU");
 	else
 		snprintf(e->gpu, sizeof(e->gpu), "not available: softdoca has no GPU engine yet");
 
@@ -223,7 +225,8 @@ static void print_text(const struct env *e)
 	if (e->huge_total >= 0)
 		printf("hugepages: %ld total, %ld free, %ld kB each (softdoca does not need them)\n", e->huge_total,
 		       e->huge_free, e->huge_kb);
-	printf("ptrace policy: %s = %d: %s\n", "kernel.yama.ptrace_scope", e->ptrace_scope, ptrace_meaning(e->ptrace_scope));
+	printf("ptrace policy: %s = %d: %s\n", "kernel.yama.ptrace_scope", e->ptrace_scope,
+	       ptrace_meaning(e->ptrace_scope));
 }
 
 static void print_json(const struct env *e)
@@ -300,12 +303,13 @@ int main(int argc, char **argv)
 			printf("doca-env %s (DOCA %s)\n", SD_TOOL_VERSION, SD_DOCA_VERSION);
 			return 0;
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			printf("NAME\n    doca-env - the DOCA environment as softdoca sees it\n\n"
-			       "SYNOPSIS\n    doca-env [--json]\n    doca-env --version | --help\n\n"
-			       "DESCRIPTION\n    Versions and the four-way version check (doca-common.pc, doca-dma.pc,\n"
-			       "    headers, library), devices, engines that work here and why others do not,\n"
-			       "    the config file in use, hugepages and the kernel ptrace policy.\n\n"
-			       "EXIT STATUS\n    0 consistent; 1 a version mismatch or an unusable config; 2 usage\n");
+			printf(
+			    "NAME\n    doca-env - the DOCA environment as softdoca sees it\n\n"
+			    "SYNOPSIS\n    doca-env [--json]\n    doca-env --version | --help\n\n"
+			    "DESCRIPTION\n    Versions and the four-way version check (doca-common.pc, doca-dma.pc,\n"
+			    "    headers, library), devices, engines that work here and why others do not,\n"
+			    "    the config file in use, hugepages and the kernel ptrace policy.\n\n"
+			    "EXIT STATUS\n    0 consistent; 1 a version mismatch or an unusable config; 2 usage\n");
 			return 0;
 		} else {
 			fprintf(stderr, "doca-env: unknown argument '%s'; see doca-env --help\n", argv[i]);

@@ -19,7 +19,7 @@
 #include "file_util.h"
 
 #define MAX_CTX 256
-#define SLICES 10
+#define SLICES	10
 
 struct task {
 	uint64_t id;
@@ -200,7 +200,8 @@ int main(int argc, char **argv)
 			t->end = ts;
 		else if (strcmp(ph, "b") == 0 && strcmp(name, "callback") == 0 &&
 			 json_object_object_get_ex(e, "args", &o) && json_object_object_get_ex(o, "status", &o))
-			snprintf(t->status, sizeof(t->status), "%s", json_object_get_string(o) ? json_object_get_string(o) : "");
+			snprintf(t->status, sizeof(t->status), "%s",
+				 json_object_get_string(o) ? json_object_get_string(o) : "");
 	}
 	/* Report. */
 	uint64_t ctx_tasks[MAX_CTX] = {0}, ctx_bytes[MAX_CTX] = {0};

@@ -38,17 +38,17 @@
 DOCA_LOG_REGISTER(DMA_COPY);
 
 #ifdef DOCA_ARCH_DPU
-#define ROLE_DPU 1
+#define ROLE_DPU    1
 #define DEFAULT_PCI "03:00.0"
 #else
-#define ROLE_DPU 0
+#define ROLE_DPU    0
 #define DEFAULT_PCI "b1:00.0"
 #endif
 #define DEFAULT_REP_PCI "b1:00.0"
-#define INFLIGHT 16
-#define CHUNK_MAX (8ull << 20)
-#define RING_CHUNK (1ull << 20)
-#define INBOX 4
+#define INFLIGHT	16
+#define CHUNK_MAX	(8ull << 20)
+#define RING_CHUNK	(1ull << 20)
+#define INBOX		4
 
 struct file_map {
 	char path[4096];
@@ -266,7 +266,8 @@ static doca_error_t check_dest(const char *path, uint64_t size, bool force, char
 	if (lstat(path, &st) == 0) {
 		/* --force replaces a regular file, never a directory, device, FIFO, socket or link. */
 		if (!S_ISREG(st.st_mode)) {
-			snprintf(why, why_len, "%.200s exists and is not a regular file; it is never replaced, not even with --force",
+			snprintf(why, why_len,
+				 "%.200s exists and is not a regular file; it is never replaced, not even with --force",
 				 path);
 			return DOCA_ERROR_ALREADY_EXIST;
 		}
@@ -393,8 +394,9 @@ static doca_error_t place_dest(struct file_map *fm)
 		if (renameat2(AT_FDCWD, fm->tmp, AT_FDCWD, fm->path, RENAME_NOREPLACE) == 0)
 			goto placed;
 		if (errno == EEXIST) {
-			DOCA_LOG_ERR("%s appeared during the copy; not replaced (pass --force to replace a regular file)",
-				     fm->path);
+			DOCA_LOG_ERR(
+			    "%s appeared during the copy; not replaced (pass --force to replace a regular file)",
+			    fm->path);
 			return DOCA_ERROR_ALREADY_EXIST;
 		}
 		if (errno != EINVAL && errno != ENOSYS) {
@@ -570,8 +572,8 @@ static doca_error_t send_msg(struct app *app, const void *msg, uint32_t len)
 	for (;;) {
 		if (app->conn == NULL)
 			return DOCA_ERROR_NOT_CONNECTED;
-		ret = ROLE_DPU ? doca_comch_server_task_send_alloc_init(app->server, app->conn, msg, len, &task) :
-				 doca_comch_client_task_send_alloc_init(app->client, app->conn, msg, len, &task);
+		ret = ROLE_DPU ? doca_comch_server_task_send_alloc_init(app->server, app->conn, msg, len, &task)
+			       : doca_comch_client_task_send_alloc_init(app->client, app->conn, msg, len, &task);
 		if (ret == DOCA_SUCCESS) {
 			ret = doca_task_submit(doca_comch_task_send_as_task(task));
 			if (ret == DOCA_SUCCESS)
@@ -675,7 +677,7 @@ static doca_error_t comch_setup(struct app *app)
 			ret = doca_comch_server_event_msg_recv_register(app->server, msg_recv);
 		if (ret == DOCA_SUCCESS)
 			ret = doca_comch_server_event_connection_status_changed_register(app->server, server_connected,
-											  server_disconnected);
+											 server_disconnected);
 	} else {
 		ret = doca_comch_client_create(app->dev, DMA_COPY_SERVER_NAME, &app->client);
 		if (ret != DOCA_SUCCESS)
@@ -713,8 +715,9 @@ static doca_error_t wait_connected(struct app *app)
 			      DMA_COPY_SERVER_NAME);
 	while (!app->connected) {
 		if (interrupted || app->peer_gone) {
-			DOCA_LOG_ERR("%s", interrupted ? "interrupted" :
-				     "the DPU side is not there: start doca_dma_copy on the DPU side first");
+			DOCA_LOG_ERR(
+			    "%s", interrupted ? "interrupted"
+					      : "the DPU side is not there: start doca_dma_copy on the DPU side first");
 			return DOCA_ERROR_NOT_CONNECTED;
 		}
 		if (now_s() > deadline) {
@@ -823,7 +826,8 @@ static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0) {
-				DOCA_LOG_ERR("cannot write %s: %s", app->fm.tmp, n < 0 ? strerror(errno) : "short write");
+				DOCA_LOG_ERR("cannot write %s: %s", app->fm.tmp,
+					     n < 0 ? strerror(errno) : "short write");
 				app->dma_error = DOCA_ERROR_IO_FAILED;
 				break;
 			}
@@ -942,12 +946,13 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			if (app->file_on_host) {
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
 				if (ret == DOCA_SUCCESS)
-					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len, &dst);
+					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len,
+										 &dst);
 			} else {
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->local_mmap, local, len, &src);
 				if (ret == DOCA_SUCCESS)
-					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->remote_mmap, remote, len,
-										 &dst);
+					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->remote_mmap, remote,
+										 len, &dst);
 			}
 			if (ret != DOCA_SUCCESS)
 				return ret;
@@ -1080,7 +1085,8 @@ static doca_error_t run_dpu(struct app *app)
 			goto out;
 		}
 	}
-	if (app->fm.is_dest && (app->ring != NULL ? dc_sum_final(&app->sum) : dest_checksum(&app->fm)) != app->checksum) {
+	if (app->fm.is_dest &&
+	    (app->ring != NULL ? dc_sum_final(&app->sum) : dest_checksum(&app->fm)) != app->checksum) {
 		ret = DOCA_ERROR_UNEXPECTED;
 		send_status(app, MSG_ERROR, ret, "checksum mismatch on the DPU side");
 		DOCA_LOG_ERR("checksum mismatch: the received file differs from the host's");
@@ -1278,7 +1284,8 @@ static void teardown(struct app *app)
 		if (doca_ctx_stop(app->comch_ctx) == DOCA_ERROR_IN_PROGRESS) {
 			for (int i = 0; i < 100000; i++) {
 				doca_pe_progress(app->pe);
-				if (doca_ctx_get_state(app->comch_ctx, &st) == DOCA_SUCCESS && st == DOCA_CTX_STATE_IDLE)
+				if (doca_ctx_get_state(app->comch_ctx, &st) == DOCA_SUCCESS &&
+				    st == DOCA_CTX_STATE_IDLE)
 					break;
 			}
 		}

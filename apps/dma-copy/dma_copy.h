@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DMA_COPY_MAGIC 0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION 2
+#define DMA_COPY_MAGIC	     0x53444d43u /* "SDMC" */
+#define DMA_COPY_VERSION     2
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {

@@ -178,9 +178,8 @@ static doca_error_t copy_from_host(struct doca_dev *dev, const uint8_t *desc, si
 
 int main(int argc, char **argv)
 {
-	struct pair_cfg cfg = {.pci_addr = PAIR_DPU_PCI_DEFAULT,
-			       .desc_path = PAIR_DESC_PATH_DEFAULT,
-			       .buf_path = PAIR_BUF_PATH_DEFAULT};
+	struct pair_cfg cfg = {
+	    .pci_addr = PAIR_DPU_PCI_DEFAULT, .desc_path = PAIR_DESC_PATH_DEFAULT, .buf_path = PAIR_BUF_PATH_DEFAULT};
 	struct doca_log_backend *sdk_log;
 	static uint8_t desc[DESC_MAX];
 	size_t desc_len = 0;

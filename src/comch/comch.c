@@ -76,8 +76,7 @@ DOCA_STABLE doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinf
 	return cap_u32(devinfo, num_clients, COMCH_CAP_MAX_CLIENTS, "doca_comch_cap_get_max_clients");
 }
 
-DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo,
-							   uint32_t *max_send_tasks)
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *max_send_tasks)
 {
 	return cap_u32(devinfo, max_send_tasks, COMCH_CAP_MAX_SEND_TASKS, "doca_comch_cap_get_max_send_tasks");
 }
@@ -87,8 +86,8 @@ DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_dev
 /* What server and client starts share: checks, the receive buffer. */
 static doca_error_t ep_prepare_start(struct comch_ep *ep)
 {
-	size_t rx = COMCH_WIRE_HDR_LEN +
-		    (ep->max_msg_size > COMCH_WIRE_CTRL_MAX ? ep->max_msg_size : COMCH_WIRE_CTRL_MAX);
+	size_t rx =
+	    COMCH_WIRE_HDR_LEN + (ep->max_msg_size > COMCH_WIRE_CTRL_MAX ? ep->max_msg_size : COMCH_WIRE_CTRL_MAX);
 
 	if (ep->send_comp_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
@@ -114,9 +113,9 @@ static doca_error_t ep_pool_init(struct comch_ep *ep)
 {
 	doca_error_t ret;
 
-	ret = priv_doca_ctx_pool_init_engine(&ep->ctx,
-					     sizeof(struct doca_comch_task_send) + COMCH_WIRE_HDR_LEN + ep->max_msg_size,
-					     ep->num_send_tasks, ep->num_send_tasks, &comch_engine_ops);
+	ret = priv_doca_ctx_pool_init_engine(
+	    &ep->ctx, sizeof(struct doca_comch_task_send) + COMCH_WIRE_HDR_LEN + ep->max_msg_size, ep->num_send_tasks,
+	    ep->num_send_tasks, &comch_engine_ops);
 	if (ret == DOCA_SUCCESS)
 		comch_engine_bind(ep->ctx.queue, ep);
 	return ret;
@@ -208,21 +207,21 @@ static void send_deliver(struct doca_task *task, bool success)
 }
 
 static const struct ctx_ops server_ops = {
-	.name = "comch server",
-	.start = server_start,
-	.prepare = send_prepare,
-	.deliver = send_deliver,
-	.events = ep_events,
-	.stopping = ep_stopping,
+    .name = "comch server",
+    .start = server_start,
+    .prepare = send_prepare,
+    .deliver = send_deliver,
+    .events = ep_events,
+    .stopping = ep_stopping,
 };
 
 static const struct ctx_ops client_ops = {
-	.name = "comch client",
-	.start = client_start,
-	.prepare = send_prepare,
-	.deliver = send_deliver,
-	.events = ep_events,
-	.stopping = ep_stopping,
+    .name = "comch client",
+    .start = client_start,
+    .prepare = send_prepare,
+    .deliver = send_deliver,
+    .events = ep_events,
+    .stopping = ep_stopping,
 };
 
 /* ---- common configuration ---- */
@@ -288,8 +287,8 @@ static doca_error_t set_recv_queue_size(struct comch_ep *ep, uint32_t size, cons
 		return ret;
 	if (size == 0 || size > COMCH_CAP_MAX_RECV_QUEUE)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: %u entries; the device allows 1..%u (doca_comch_cap_get_max_recv_queue_size)", call,
-				 size, COMCH_CAP_MAX_RECV_QUEUE);
+				 "%s: %u entries; the device allows 1..%u (doca_comch_cap_get_max_recv_queue_size)",
+				 call, size, COMCH_CAP_MAX_RECV_QUEUE);
 	/* The kernel socket buffers stand in for the receive queue; the value is kept for show. */
 	ep->recv_queue_size = size;
 	return DOCA_SUCCESS;
@@ -349,7 +348,9 @@ static doca_error_t task_send_alloc(struct comch_ep *ep, struct doca_comch_conne
 
 	if (SD_UNLIKELY(peer == NULL || task == NULL || (msg == NULL && len != 0)))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
-				 peer == NULL ? "connection" : task == NULL ? "output argument" : "message");
+				 peer == NULL	? "connection"
+				 : task == NULL ? "output argument"
+						: "message");
 	if (SD_UNLIKELY(len > ep->max_msg_size))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: %s: a message of %u bytes exceeds the max message size %u; split it or raise it "
@@ -400,10 +401,11 @@ DOCA_STABLE doca_error_t doca_comch_server_create(struct doca_dev *dev, struct d
 	if (dev == NULL || repr == NULL || name == NULL || comch_server == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_server_create: NULL argument");
 	if (dev->info.tdev->side != TOPO_SIDE_DPU)
-		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-				 "doca_comch_server_create: device %s is a host-side device; a server runs on a DPU-side "
-				 "device (doca_comch_cap_server_is_supported), a host program creates a client",
-				 priv_doca_dev_name(&dev->info));
+		return SD_REJECT(
+		    DOCA_ERROR_NOT_SUPPORTED, COMP,
+		    "doca_comch_server_create: device %s is a host-side device; a server runs on a DPU-side "
+		    "device (doca_comch_cap_server_is_supported), a host program creates a client",
+		    priv_doca_dev_name(&dev->info));
 	if (repr->info.parent != dev->info.tdev)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_comch_server_create: the representor is not one of device %s; open it from "
@@ -480,20 +482,21 @@ DOCA_STABLE doca_error_t doca_comch_server_event_msg_recv_register(struct doca_c
 								   doca_comch_event_msg_recv_cb_t recv_event_cb)
 {
 	if (comch_server == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_server_event_msg_recv_register: NULL server");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_comch_server_event_msg_recv_register: NULL server");
 	return msg_recv_register(&comch_server->ep, recv_event_cb, "doca_comch_server_event_msg_recv_register");
 }
 
 DOCA_STABLE doca_error_t doca_comch_server_event_connection_status_changed_register(
-	struct doca_comch_server *comch_server, doca_comch_event_connection_status_changed_cb_t connect_event_cb,
-	doca_comch_event_connection_status_changed_cb_t disconnect_event_cb)
+    struct doca_comch_server *comch_server, doca_comch_event_connection_status_changed_cb_t connect_event_cb,
+    doca_comch_event_connection_status_changed_cb_t disconnect_event_cb)
 {
 	const char *call = "doca_comch_server_event_connection_status_changed_register";
 	doca_error_t ret;
 
 	if (comch_server == NULL || connect_event_cb == NULL || disconnect_event_cb == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument; pass the server and both callbacks",
-				 call);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: NULL argument; pass the server and both callbacks", call);
 	ret = ep_check_idle(&comch_server->ep, call);
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -502,12 +505,13 @@ DOCA_STABLE doca_error_t doca_comch_server_event_connection_status_changed_regis
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server,
-								   doca_comch_event_consumer_cb_t new_consumer_event_cb,
-								   doca_comch_event_consumer_cb_t expired_consumer_event_cb)
+DOCA_STABLE doca_error_t doca_comch_server_event_consumer_register(
+    struct doca_comch_server *comch_server, doca_comch_event_consumer_cb_t new_consumer_event_cb,
+    doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
 	if (comch_server == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_server_event_consumer_register: NULL server");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_comch_server_event_consumer_register: NULL server");
 	return consumer_register(&comch_server->ep, new_consumer_event_cb, expired_consumer_event_cb,
 				 "doca_comch_server_event_consumer_register");
 }
@@ -551,10 +555,10 @@ DOCA_STABLE struct doca_comch_server *doca_comch_server_get_server_ctx(const str
 	return (struct doca_comch_server *)connection->ep;
 }
 
-#define GETTER_ARGS(obj, out, call)                                                                            \
-	do {                                                                                                   \
-		if ((obj) == NULL || (out) == NULL)                                                            \
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);           \
+#define GETTER_ARGS(obj, out, call)                                                                                    \
+	do {                                                                                                           \
+		if ((obj) == NULL || (out) == NULL)                                                                    \
+			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);                   \
 	} while (0)
 
 DOCA_STABLE doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
@@ -602,10 +606,11 @@ DOCA_STABLE doca_error_t doca_comch_client_create(struct doca_dev *dev, const ch
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_client_create: NULL argument");
 	td = dev->info.tdev;
 	if (td->side != TOPO_SIDE_HOST)
-		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-				 "doca_comch_client_create: device %s is a DPU-side device; a client runs on a host-side "
-				 "device (doca_comch_cap_client_is_supported), the DPU program creates the server",
-				 priv_doca_dev_name(&dev->info));
+		return SD_REJECT(
+		    DOCA_ERROR_NOT_SUPPORTED, COMP,
+		    "doca_comch_client_create: device %s is a DPU-side device; a client runs on a host-side "
+		    "device (doca_comch_cap_client_is_supported), the DPU program creates the server",
+		    priv_doca_dev_name(&dev->info));
 	cl = calloc(1, sizeof(*cl));
 	if (cl == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -694,16 +699,18 @@ DOCA_STABLE doca_error_t doca_comch_client_event_msg_recv_register(struct doca_c
 								   doca_comch_event_msg_recv_cb_t recv_event_cb)
 {
 	if (comch_client == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_client_event_msg_recv_register: NULL client");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_comch_client_event_msg_recv_register: NULL client");
 	return msg_recv_register(&comch_client->ep, recv_event_cb, "doca_comch_client_event_msg_recv_register");
 }
 
-DOCA_STABLE doca_error_t doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client,
-								   doca_comch_event_consumer_cb_t new_consumer_event_cb,
-								   doca_comch_event_consumer_cb_t expired_consumer_event_cb)
+DOCA_STABLE doca_error_t doca_comch_client_event_consumer_register(
+    struct doca_comch_client *comch_client, doca_comch_event_consumer_cb_t new_consumer_event_cb,
+    doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
 	if (comch_client == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_client_event_consumer_register: NULL client");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_comch_client_event_consumer_register: NULL client");
 	return consumer_register(&comch_client->ep, new_consumer_event_cb, expired_consumer_event_cb,
 				 "doca_comch_client_event_consumer_register");
 }
@@ -723,10 +730,11 @@ DOCA_STABLE doca_error_t doca_comch_client_get_connection(const struct doca_comc
 	if (comch_client == NULL || connection == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_client_get_connection: NULL argument");
 	if (comch_client->ep.ctx.state != DOCA_CTX_STATE_RUNNING || comch_client->conn.state != CONN_UP)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_comch_client_get_connection: %s is %s; the connection exists once the context is "
-				 "RUNNING (progress after doca_ctx_start() until it is)",
-				 priv_doca_ctx_name(&comch_client->ep.ctx), priv_doca_ctx_state_name(comch_client->ep.ctx.state));
+		return SD_REJECT(
+		    DOCA_ERROR_BAD_STATE, COMP,
+		    "doca_comch_client_get_connection: %s is %s; the connection exists once the context is "
+		    "RUNNING (progress after doca_ctx_start() until it is)",
+		    priv_doca_ctx_name(&comch_client->ep.ctx), priv_doca_ctx_state_name(comch_client->ep.ctx.state));
 	*connection = (struct doca_comch_connection *)&comch_client->conn;
 	return DOCA_SUCCESS;
 }
@@ -744,7 +752,8 @@ DOCA_STABLE doca_error_t doca_comch_connection_set_user_data(struct doca_comch_c
 							     union doca_data user_data)
 {
 	if (connection == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_connection_set_user_data: NULL connection");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_comch_connection_set_user_data: NULL connection");
 	connection->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -768,10 +777,11 @@ DOCA_STABLE doca_error_t doca_comch_connection_update_info(struct doca_comch_con
 	if (comch_connection->state == CONN_HELLO || comch_connection->state == CONN_WAIT_WELCOME)
 		return DOCA_ERROR_CONNECTION_INPROGRESS;
 	if (comch_connection->state != CONN_UP)
-		return SD_REJECT(DOCA_ERROR_CONNECTION_ABORTED, COMP,
-				 "doca_comch_connection_update_info: connection %p went away; its counters are gone with "
-				 "it",
-				 (void *)comch_connection);
+		return SD_REJECT(
+		    DOCA_ERROR_CONNECTION_ABORTED, COMP,
+		    "doca_comch_connection_update_info: connection %p went away; its counters are gone with "
+		    "it",
+		    (void *)comch_connection);
 	memcpy(comch_connection->snapshot, comch_connection->counters, sizeof(comch_connection->snapshot));
 	return DOCA_SUCCESS;
 }
@@ -783,9 +793,10 @@ DOCA_STABLE doca_error_t doca_comch_connection_get_counter(const struct doca_com
 	if (comch_connection == NULL || counter_value == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_connection_get_counter: NULL argument");
 	if (counter_type < DOCA_COMCH_COUNTER_SENT_MESSAGES || counter_type > DOCA_COMCH_COUNTER_RECV_BYTES)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "doca_comch_connection_get_counter: unknown counter %d; pass a DOCA_COMCH_COUNTER_* value",
-				 (int)counter_type);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP,
+		    "doca_comch_connection_get_counter: unknown counter %d; pass a DOCA_COMCH_COUNTER_* value",
+		    (int)counter_type);
 	*counter_value = comch_connection->snapshot[counter_type - DOCA_COMCH_COUNTER_SENT_MESSAGES];
 	return DOCA_SUCCESS;
 }

@@ -79,7 +79,7 @@ struct doca_comch_connection {
 	union doca_data user_data;
 	/* Submitted sends waiting for room in the socket, in order (linked through job.next). */
 	struct engine_job *outq_head, *outq_tail;
-	bool out_armed;	     /* EPOLLOUT requested in the context's epoll set */
+	bool out_armed;	      /* EPOLLOUT requested in the context's epoll set */
 	uint64_t deadline_ns; /* CONN_HELLO: when an unfinished handshake is dropped */
 	/* Counters (doca_comch_counter order, from 0) and the snapshot update_info took. */
 	uint64_t counters[4];
@@ -152,18 +152,18 @@ struct doca_comch_server {
 struct doca_comch_client {
 	struct comch_ep ep;
 	struct doca_comch_connection conn;
-	int tfd;		 /* retry timer while STARTING; -1 otherwise */
-	uint64_t start_ns;	 /* when doca_ctx_start() was called */
-	uint64_t timeout_ns;	 /* 0: wait for the server forever */
-	bool warned_waiting;	 /* "still waiting for the server" logged */
+	int tfd;	     /* retry timer while STARTING; -1 otherwise */
+	uint64_t start_ns;   /* when doca_ctx_start() was called */
+	uint64_t timeout_ns; /* 0: wait for the server forever */
+	bool warned_waiting; /* "still waiting for the server" logged */
 	uint32_t attempts;
 };
 
 struct doca_comch_task_send {
 	struct doca_task base; /* first: the generic view */
 	struct doca_comch_connection *conn;
-	uint32_t gen; /* conn->gen at allocation */
-	uint32_t len; /* payload bytes */
+	uint32_t gen;  /* conn->gen at allocation */
+	uint32_t len;  /* payload bytes */
 	uint8_t pkt[]; /* header + payload, as sent */
 };
 
@@ -191,8 +191,7 @@ void comch_dp_conn_closed(struct doca_comch_connection *c);
 /* Creates or checks the private runtime directory; returns an fd on it, or -errno (logged). */
 int comch_rundir_open(char *dir, size_t dir_len);
 /* The socket path for (@key, @name) inside @dir; 0 or -ENAMETOOLONG (logged). */
-int comch_sock_path(const char *dir, const char *key, const char *name, size_t name_len, char *path,
-		    size_t path_len);
+int comch_sock_path(const char *dir, const char *key, const char *name, size_t name_len, char *path, size_t path_len);
 
 /* transport.c: socket work of ops->events and the send engine. */
 extern const struct engine_ops comch_engine_ops;

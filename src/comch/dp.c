@@ -65,13 +65,13 @@
 
 #define COMP "comch"
 
-#define DP_MAGIC	    0x50444453u /* "SDDP" */
-#define DP_VERSION	    1
-#define DP_IMM_MAX	    32
-#define DP_MAX_TASKS	    65536
-#define DP_MAX_BUF_SIZE	    (1u << 30)
-#define DP_MAX_PER_CONN	    512
-#define DP_WRITEV_CHUNK	    (64u << 20) /* process_vm_writev moves at most this per call */
+#define DP_MAGIC	0x50444453u /* "SDDP" */
+#define DP_VERSION	1
+#define DP_IMM_MAX	32
+#define DP_MAX_TASKS	65536
+#define DP_MAX_BUF_SIZE (1u << 30)
+#define DP_MAX_PER_CONN 512
+#define DP_WRITEV_CHUNK (64u << 20) /* process_vm_writev moves at most this per call */
 
 struct dp_post {
 	uint64_t addr; /* in the consumer's address space */
@@ -98,12 +98,12 @@ struct dp_shm {
 	atomic_uint attached; /* the peer mapped the ring: the consumer may run */
 	atomic_uint gone;     /* the consumer stopped: take no more posts */
 	/* One cache line each for what the two processes write at different times. */
-	_Alignas(64) atomic_uint lock; /* producers: taking a post, pushing a completion */
-	_Alignas(64) atomic_uint bell; /* a doorbell byte is on its way */
+	_Alignas(64) atomic_uint lock;	      /* producers: taking a post, pushing a completion */
+	_Alignas(64) atomic_uint bell;	      /* a doorbell byte is on its way */
 	_Alignas(64) atomic_ullong post_head; /* consumer */
 	_Alignas(64) atomic_ullong post_tail; /* producers, under lock */
 	_Alignas(64) atomic_ullong comp_head; /* producers, under lock */
-	/* struct dp_post posts[ring]; struct dp_comp comps[ring]; */
+					      /* struct dp_post posts[ring]; struct dp_comp comps[ring]; */
 };
 
 static size_t shm_size(uint32_t ring)
@@ -399,8 +399,7 @@ void comch_dp_packet(struct comch_ep *ep, struct doca_comch_connection *c, const
 	dp_wrlock();
 	remote_unmap(r);
 	dp_unlock();
-	SD_DBG(COMP, "%s: consumer %u of the peer (pid %u) expired", priv_doca_ctx_name(&ep->ctx), r->id,
-	       c->peer_pid);
+	SD_DBG(COMP, "%s: consumer %u of the peer (pid %u) expired", priv_doca_ctx_name(&ep->ctx), r->id, c->peer_pid);
 	if (ep->expired_consumer_cb != NULL)
 		ep->expired_consumer_cb(&ep->ev_consumer, c, r->id);
 }
@@ -583,14 +582,14 @@ static void cons_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 static const struct engine_ops consumer_engine_ops = {
-	.name = "comch-consumer",
-	.desc = "comch consumer: buffers posted to the peer's producers",
-	.queue_create = dpq_create,
-	.queue_destroy = dpq_destroy,
-	.submit = cons_submit,
-	.poll = dpq_poll,
-	.pending = dpq_pending,
-	.cancel = cons_cancel,
+    .name = "comch-consumer",
+    .desc = "comch consumer: buffers posted to the peer's producers",
+    .queue_create = dpq_create,
+    .queue_destroy = dpq_destroy,
+    .submit = cons_submit,
+    .poll = dpq_poll,
+    .pending = dpq_pending,
+    .cancel = cons_cancel,
 };
 
 static void cons_close(struct doca_comch_consumer *cs)
@@ -669,8 +668,9 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 	    cs->conn, cs->conn_gen, pkt,
 	    comch_wire_consumer(pkt, COMCH_CONSUMER_NEW, cs->id, (uint32_t)cs->shm_fd, (uint32_t)cs->bell_w));
 	if (rc != 0) {
-		ret = SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP, "doca_ctx_start: %s: cannot announce it to the peer: %s",
-				priv_doca_ctx_name(ctx), strerror(-rc));
+		ret =
+		    SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP, "doca_ctx_start: %s: cannot announce it to the peer: %s",
+			      priv_doca_ctx_name(ctx), strerror(-rc));
 		goto fail;
 	}
 	cs->announced = true;
@@ -816,13 +816,13 @@ static void cons_deliver(struct doca_task *task, bool success)
 }
 
 static const struct ctx_ops consumer_ops = {
-	.name = "comch consumer",
-	.start = cons_start,
-	.stopped = cons_stopped,
-	.prepare = cons_prepare,
-	.deliver = cons_deliver,
-	.events = cons_events,
-	.stopping = cons_stopping,
+    .name = "comch consumer",
+    .start = cons_start,
+    .stopped = cons_stopped,
+    .prepare = cons_prepare,
+    .deliver = cons_deliver,
+    .events = cons_events,
+    .stopping = cons_stopping,
 };
 
 static doca_error_t check_conn_for_dp(struct doca_comch_connection *c, const char *call)
@@ -849,8 +849,8 @@ DOCA_STABLE doca_error_t doca_comch_consumer_create(struct doca_comch_connection
 		return ret;
 	if (!buf_mmap->started || buf_mmap->kind != MMAP_LOCAL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: mmap %p is %s; pass a started mmap of this process's memory", call, (void *)buf_mmap,
-				 buf_mmap->started ? "an imported mmap" : "not started");
+				 "%s: mmap %p is %s; pass a started mmap of this process's memory", call,
+				 (void *)buf_mmap, buf_mmap->started ? "an imported mmap" : "not started");
 	if (!priv_doca_mmap_has_dev(buf_mmap, comch_connection->ep->ctx.dev))
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: mmap %p was not given device %s of the connection; call doca_mmap_add_dev() "
@@ -942,15 +942,15 @@ DOCA_STABLE struct doca_ctx *doca_comch_consumer_as_ctx(struct doca_comch_consum
 }
 
 DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(
-	struct doca_comch_consumer *consumer, doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
-	doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks)
+    struct doca_comch_consumer *consumer, doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
+    doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks)
 {
 	const char *call = "doca_comch_consumer_task_post_recv_set_conf";
 	doca_error_t ret;
 
 	if (consumer == NULL || task_completion_cb == NULL || task_error_cb == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument; pass the consumer and both callbacks",
-				 call);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: NULL argument; pass the consumer and both callbacks", call);
 	ret = cons_check_idle(consumer, call);
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -974,10 +974,11 @@ DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct do
 	if (SD_UNLIKELY(consumer == NULL || buf == NULL || task == NULL))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);
 	if (SD_UNLIKELY(buf->mmap != consumer->mmap))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: %s: the buffer belongs to mmap %p, not to the consumer's mmap %p; take it from the "
-				 "mmap given to doca_comch_consumer_create()",
-				 call, priv_doca_ctx_name(&consumer->ctx), (void *)buf->mmap, (void *)consumer->mmap);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP,
+		    "%s: %s: the buffer belongs to mmap %p, not to the consumer's mmap %p; take it from the "
+		    "mmap given to doca_comch_consumer_create()",
+		    call, priv_doca_ctx_name(&consumer->ctx), (void *)buf->mmap, (void *)consumer->mmap);
 	ret = priv_doca_task_alloc(&consumer->ctx, &base);
 	if (SD_UNLIKELY(ret != DOCA_SUCCESS))
 		return ret;
@@ -989,8 +990,8 @@ DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct do
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE struct doca_buf *doca_comch_consumer_task_post_recv_get_buf(
-	const struct doca_comch_consumer_task_post_recv *task)
+DOCA_STABLE struct doca_buf *
+doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
 {
 	return task ? task->buf : NULL;
 }
@@ -1005,25 +1006,26 @@ DOCA_STABLE void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_co
 	task->buf = buf;
 }
 
-DOCA_STABLE uint32_t doca_comch_consumer_task_post_recv_get_producer_id(
-	const struct doca_comch_consumer_task_post_recv *task)
+DOCA_STABLE uint32_t
+doca_comch_consumer_task_post_recv_get_producer_id(const struct doca_comch_consumer_task_post_recv *task)
 {
 	return task ? task->producer_id : 0;
 }
 
-DOCA_STABLE const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(
-	const struct doca_comch_consumer_task_post_recv *task)
+DOCA_STABLE const uint8_t *
+doca_comch_consumer_task_post_recv_get_imm_data(const struct doca_comch_consumer_task_post_recv *task)
 {
 	return task != NULL && task->imm_len != 0 ? task->imm : NULL;
 }
 
-DOCA_STABLE uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(
-	const struct doca_comch_consumer_task_post_recv *task)
+DOCA_STABLE uint32_t
+doca_comch_consumer_task_post_recv_get_imm_data_len(const struct doca_comch_consumer_task_post_recv *task)
 {
 	return task ? task->imm_len : 0;
 }
 
-DOCA_STABLE struct doca_task *doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
+DOCA_STABLE struct doca_task *
+doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
 {
 	return task ? &task->base : NULL;
 }
@@ -1172,14 +1174,14 @@ static void prod_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 static const struct engine_ops producer_engine_ops = {
-	.name = "comch-producer",
-	.desc = "comch producer: writes into buffers the peer's consumers posted",
-	.queue_create = dpq_create,
-	.queue_destroy = dpq_destroy,
-	.submit = prod_submit,
-	.poll = dpq_poll,
-	.pending = dpq_pending,
-	.cancel = prod_cancel,
+    .name = "comch-producer",
+    .desc = "comch producer: writes into buffers the peer's consumers posted",
+    .queue_create = dpq_create,
+    .queue_destroy = dpq_destroy,
+    .submit = prod_submit,
+    .poll = dpq_poll,
+    .pending = dpq_pending,
+    .cancel = prod_cancel,
 };
 
 static doca_error_t prod_start(struct doca_ctx *ctx)
@@ -1259,10 +1261,10 @@ static void prod_deliver(struct doca_task *task, bool success)
 }
 
 static const struct ctx_ops producer_ops = {
-	.name = "comch producer",
-	.start = prod_start,
-	.prepare = prod_prepare,
-	.deliver = prod_deliver,
+    .name = "comch producer",
+    .start = prod_start,
+    .prepare = prod_prepare,
+    .deliver = prod_deliver,
 };
 
 DOCA_STABLE doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_connection,
@@ -1318,14 +1320,14 @@ DOCA_STABLE struct doca_ctx *doca_comch_producer_as_ctx(struct doca_comch_produc
 }
 
 DOCA_STABLE doca_error_t doca_comch_producer_task_send_set_conf(
-	struct doca_comch_producer *producer, doca_comch_producer_task_send_completion_cb_t task_completion_cb,
-	doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
+    struct doca_comch_producer *producer, doca_comch_producer_task_send_completion_cb_t task_completion_cb,
+    doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
 	const char *call = "doca_comch_producer_task_send_set_conf";
 
 	if (producer == NULL || task_completion_cb == NULL || task_error_cb == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument; pass the producer and both callbacks",
-				 call);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: NULL argument; pass the producer and both callbacks", call);
 	if (producer->ctx.state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; configure it before doca_ctx_start()", call,
 				 priv_doca_ctx_name(&producer->ctx), priv_doca_ctx_state_name(producer->ctx.state));
@@ -1377,8 +1379,8 @@ DOCA_STABLE doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_co
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE const struct doca_buf *doca_comch_producer_task_send_get_buf(
-	const struct doca_comch_producer_task_send *task)
+DOCA_STABLE const struct doca_buf *
+doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
 {
 	return task ? task->buf : NULL;
 }
@@ -1445,26 +1447,27 @@ static doca_error_t no_dpa(const void *obj, const char *call)
 			 call);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_create(
-	struct doca_comch_consumer_completion **consumer_comp)
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_create(struct doca_comch_consumer_completion **consumer_comp)
 {
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_create");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_dpa_thread(
-	struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread)
+    struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread)
 {
 	(void)dpa_thread;
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_set_dpa_thread");
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_destroy(
-	struct doca_comch_consumer_completion *consumer_comp)
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_destroy(struct doca_comch_consumer_completion *consumer_comp)
 {
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_destroy");
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *consumer_comp)
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *consumer_comp)
 {
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_start");
 }
@@ -1474,36 +1477,37 @@ DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_stop(struct doca_c
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_stop");
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_dpa_handle(
-	struct doca_comch_consumer_completion *consumer_comp, doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle)
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_get_dpa_handle(struct doca_comch_consumer_completion *consumer_comp,
+					      doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle)
 {
 	(void)consumer_comp_handle;
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_get_dpa_handle");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_consumers(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers)
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers)
 {
 	(void)max_num_consumers;
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_set_max_num_consumers");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_consumers(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers)
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers)
 {
 	(void)max_num_consumers;
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_get_max_num_consumers");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_recv(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv)
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv)
 {
 	(void)max_num_recv;
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_set_max_num_recv");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_recv(
-	struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv)
+    struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv)
 {
 	(void)max_num_recv;
 	return no_dpa(consumer_comp, "doca_comch_consumer_completion_get_max_num_recv");

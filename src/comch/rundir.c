@@ -46,16 +46,18 @@ int comch_rundir_open(char *dir, size_t dir_len)
 	else
 		n = snprintf(dir, dir_len, "/tmp/softdoca-%u", (unsigned int)geteuid());
 	if (n < 0 || (size_t)n >= dir_len) {
-		SD_ERR(COMP, "runtime directory path under XDG_RUNTIME_DIR=%s is too long; set XDG_RUNTIME_DIR to a "
-			     "shorter path",
+		SD_ERR(COMP,
+		       "runtime directory path under XDG_RUNTIME_DIR=%s is too long; set XDG_RUNTIME_DIR to a "
+		       "shorter path",
 		       base);
 		return -ENAMETOOLONG;
 	}
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
 		int err = errno;
 
-		SD_ERR(COMP, "cannot create the comch runtime directory %s: %s; check that its parent exists and is "
-			     "writable, or set XDG_RUNTIME_DIR",
+		SD_ERR(COMP,
+		       "cannot create the comch runtime directory %s: %s; check that its parent exists and is "
+		       "writable, or set XDG_RUNTIME_DIR",
 		       dir, strerror(err));
 		return -err;
 	}
@@ -63,8 +65,9 @@ int comch_rundir_open(char *dir, size_t dir_len)
 	if (fd < 0) {
 		int err = errno;
 
-		SD_ERR(COMP, "cannot open the comch runtime directory %s: %s (a symlink or not a directory?); remove "
-			     "it so softdoca can create a private one",
+		SD_ERR(COMP,
+		       "cannot open the comch runtime directory %s: %s (a symlink or not a directory?); remove "
+		       "it so softdoca can create a private one",
 		       dir, strerror(err));
 		return -err;
 	}
@@ -75,8 +78,9 @@ int comch_rundir_open(char *dir, size_t dir_len)
 		return -err;
 	}
 	if (st.st_uid != geteuid()) {
-		SD_ERR(COMP, "comch runtime directory %s belongs to uid %u, not to you (uid %u); someone else could "
-			     "impersonate servers there: remove it or set XDG_RUNTIME_DIR to a directory of yours",
+		SD_ERR(COMP,
+		       "comch runtime directory %s belongs to uid %u, not to you (uid %u); someone else could "
+		       "impersonate servers there: remove it or set XDG_RUNTIME_DIR to a directory of yours",
 		       dir, (unsigned int)st.st_uid, (unsigned int)geteuid());
 		close(fd);
 		return -EPERM;
@@ -90,8 +94,7 @@ int comch_rundir_open(char *dir, size_t dir_len)
 	return fd;
 }
 
-int comch_sock_path(const char *dir, const char *key, const char *name, size_t name_len, char *path,
-		    size_t path_len)
+int comch_sock_path(const char *dir, const char *key, const char *name, size_t name_len, char *path, size_t path_len)
 {
 	char safe[48];
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -103,8 +106,9 @@ int comch_sock_path(const char *dir, const char *key, const char *name, size_t n
 	/* dir + '/' + key + '-' + safe + '-' + 16 hex + ".sock" + NUL */
 	fixed = strlen(dir) + 1 + strlen(key) + 1 + 1 + 16 + 5 + 1;
 	if (fixed >= path_len) {
-		SD_ERR(COMP, "comch runtime directory %s is too long for a socket path (%zu bytes max); set "
-			     "XDG_RUNTIME_DIR to a shorter path",
+		SD_ERR(COMP,
+		       "comch runtime directory %s is too long for a socket path (%zu bytes max); set "
+		       "XDG_RUNTIME_DIR to a shorter path",
 		       dir, path_len - 1);
 		return -ENAMETOOLONG;
 	}
@@ -116,8 +120,8 @@ int comch_sock_path(const char *dir, const char *key, const char *name, size_t n
 
 		safe[n] = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
 			   c == '-' || c == '_')
-				  ? c
-				  : '_';
+			      ? c
+			      : '_';
 	}
 	safe[n] = '\0';
 	len = snprintf(path, path_len, "%s/%s-%s-%016llx.sock", dir, key, safe, (unsigned long long)h);

@@ -275,14 +275,14 @@ static void comch_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 const struct engine_ops comch_engine_ops = {
-	.name = "comch",
-	.desc = "comch messages over UNIX-domain sockets",
-	.queue_create = comch_queue_create,
-	.queue_destroy = comch_queue_destroy,
-	.submit = comch_submit,
-	.poll = comch_poll,
-	.pending = comch_pending,
-	.cancel = comch_cancel,
+    .name = "comch",
+    .desc = "comch messages over UNIX-domain sockets",
+    .queue_create = comch_queue_create,
+    .queue_destroy = comch_queue_destroy,
+    .submit = comch_submit,
+    .poll = comch_poll,
+    .pending = comch_pending,
+    .cancel = comch_cancel,
 };
 
 void comch_engine_bind(struct engine_queue *q, struct comch_ep *ep)
@@ -455,10 +455,11 @@ static void server_hello(struct doca_comch_server *srv, struct doca_comch_connec
 	uint8_t buf[COMCH_WIRE_HDR_LEN + 8];
 
 	if (rc == -EPROTONOSUPPORT && m->type == COMCH_WIRE_HELLO) {
-		SD_WARN(COMP,
-			"%s: a client speaking comch protocol version %u was refused (this softdoca speaks version %u); "
-			"build both sides against the same softdoca",
-			priv_doca_ctx_name(&ep->ctx), m->version, COMCH_WIRE_VERSION);
+		SD_WARN(
+		    COMP,
+		    "%s: a client speaking comch protocol version %u was refused (this softdoca speaks version %u); "
+		    "build both sides against the same softdoca",
+		    priv_doca_ctx_name(&ep->ctx), m->version, COMCH_WIRE_VERSION);
 		send_reject(c->fd, COMCH_REJECT_VERSION);
 		comch_server_drop(srv, c, DOCA_ERROR_NOT_CONNECTED);
 		return;
@@ -513,8 +514,9 @@ static unsigned int server_conn_io(struct doca_comch_server *srv, struct doca_co
 			break;
 		}
 		if (r == -EMSGSIZE && c->state == CONN_UP)
-			SD_WARN(COMP, "%s: client pid %u sent a packet larger than the max message size %u; "
-				      "disconnecting it",
+			SD_WARN(COMP,
+				"%s: client pid %u sent a packet larger than the max message size %u; "
+				"disconnecting it",
 				priv_doca_ctx_name(&ep->ctx), c->peer_pid, ep->max_msg_size);
 		if (r < 0) {
 			server_lost(srv, c, r == -EMSGSIZE ? "sent an oversized packet" : strerror((int)-r));
@@ -837,8 +839,9 @@ static unsigned int client_welcome(struct doca_comch_client *cl, int rc, const s
 	if (rc == 0 && m->type == COMCH_WIRE_REJECT) {
 		SD_ERR(COMP, "%s: the server '%s' refused the connection: %s", priv_doca_ctx_name(&ep->ctx), ep->name,
 		       comch_reject_reason_name(m->reject.reason));
-		return client_start_failed(cl, m->reject.reason == COMCH_REJECT_VERSION ? DOCA_ERROR_UNSUPPORTED_VERSION
-											: DOCA_ERROR_CONNECTION_ABORTED);
+		return client_start_failed(cl, m->reject.reason == COMCH_REJECT_VERSION
+						   ? DOCA_ERROR_UNSUPPORTED_VERSION
+						   : DOCA_ERROR_CONNECTION_ABORTED);
 	}
 	if (rc != 0 || m->type != COMCH_WIRE_WELCOME) {
 		SD_ERR(COMP, "%s: the process listening on %s answered with %s; it is not a softdoca comch server",
@@ -939,8 +942,7 @@ unsigned int comch_client_events(struct doca_comch_client *cl)
 		if (evs[i].data.u64 == SRC_TIMER) {
 			if (cl->tfd >= 0) /* not stopped earlier in this batch */
 				n += client_tick(cl);
-		}
-		else if (cl->conn.state != CONN_FREE)
+		} else if (cl->conn.state != CONN_FREE)
 			n += client_conn_io(cl, evs[i].events);
 	}
 	return n;
@@ -956,10 +958,11 @@ static doca_error_t connect_timeout_ns(uint64_t *ns)
 	if (env != NULL && env[0] != '\0') {
 		rc = priv_sd_parse_u64(env, 0, 86400ull * 365, &v);
 		if (rc != 0)
-			return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP,
-					 "doca_ctx_start: SOFTDOCA_COMCH_CONNECT_TIMEOUT='%.64s': %s; expected seconds in "
-					 "0..31536000 (0 = wait forever); fix the value or unset the variable",
-					 env, priv_sd_parse_error(rc));
+			return SD_REJECT(
+			    DOCA_ERROR_BAD_CONFIG, COMP,
+			    "doca_ctx_start: SOFTDOCA_COMCH_CONNECT_TIMEOUT='%.64s': %s; expected seconds in "
+			    "0..31536000 (0 = wait forever); fix the value or unset the variable",
+			    env, priv_sd_parse_error(rc));
 	}
 	*ns = v * 1000000000ull;
 	return DOCA_SUCCESS;

@@ -37,10 +37,10 @@
 #define COMCH_WIRE_CTRL_MAX (12 + COMCH_WIRE_NAME_MAX)
 
 enum comch_wire_type {
-	COMCH_WIRE_HELLO = 1,	/* client -> server, first packet */
-	COMCH_WIRE_WELCOME = 2, /* server -> client: accepted */
-	COMCH_WIRE_REJECT = 3,	/* server -> client: refused, then closed */
-	COMCH_WIRE_MSG = 4,	/* either way, after WELCOME: one application message */
+	COMCH_WIRE_HELLO = 1,	 /* client -> server, first packet */
+	COMCH_WIRE_WELCOME = 2,	 /* server -> client: accepted */
+	COMCH_WIRE_REJECT = 3,	 /* server -> client: refused, then closed */
+	COMCH_WIRE_MSG = 4,	 /* either way, after WELCOME: one application message */
 	COMCH_WIRE_CONSUMER = 5, /* either way, after WELCOME: a consumer appeared or went away */
 };
 

@@ -62,11 +62,11 @@ static const struct {
 	const char *tag;
 	uint32_t level;
 } level_names[] = {
-	{"disable", "DIS", DOCA_LOG_LEVEL_DISABLE}, {"critical", "CRT", DOCA_LOG_LEVEL_CRIT},
-	{"crit", "CRT", DOCA_LOG_LEVEL_CRIT},	    {"error", "ERR", DOCA_LOG_LEVEL_ERROR},
-	{"err", "ERR", DOCA_LOG_LEVEL_ERROR},	    {"warning", "WRN", DOCA_LOG_LEVEL_WARNING},
-	{"warn", "WRN", DOCA_LOG_LEVEL_WARNING},    {"info", "INF", DOCA_LOG_LEVEL_INFO},
-	{"debug", "DBG", DOCA_LOG_LEVEL_DEBUG},	    {"trace", "TRC", DOCA_LOG_LEVEL_TRACE},
+    {"disable", "DIS", DOCA_LOG_LEVEL_DISABLE}, {"critical", "CRT", DOCA_LOG_LEVEL_CRIT},
+    {"crit", "CRT", DOCA_LOG_LEVEL_CRIT},	{"error", "ERR", DOCA_LOG_LEVEL_ERROR},
+    {"err", "ERR", DOCA_LOG_LEVEL_ERROR},	{"warning", "WRN", DOCA_LOG_LEVEL_WARNING},
+    {"warn", "WRN", DOCA_LOG_LEVEL_WARNING},	{"info", "INF", DOCA_LOG_LEVEL_INFO},
+    {"debug", "DBG", DOCA_LOG_LEVEL_DEBUG},	{"trace", "TRC", DOCA_LOG_LEVEL_TRACE},
 };
 
 static bool level_valid(uint32_t level)
@@ -131,8 +131,8 @@ static void format_prefix(char *buf, size_t len, uint32_t level)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
-	snprintf(buf, len, "[%02d:%02d:%02d:%06ld][%d][DOCA][%s]", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 ts.tv_nsec / 1000, (int)getpid(), priv_doca_log_level_name(level));
+	snprintf(buf, len, "[%02d:%02d:%02d:%06ld][%d][DOCA][%s]", tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000,
+		 (int)getpid(), priv_doca_log_level_name(level));
 }
 
 static void sink_write(struct doca_log_backend *be, uint32_t level, const char *line, size_t len)
@@ -157,11 +157,11 @@ static void sink_write(struct doca_log_backend *be, uint32_t level, const char *
 		break;
 	}
 	case SINK_SYSLOG: {
-		int prio = level <= DOCA_LOG_LEVEL_CRIT	   ? LOG_CRIT :
-			   level <= DOCA_LOG_LEVEL_ERROR   ? LOG_ERR :
-			   level <= DOCA_LOG_LEVEL_WARNING ? LOG_WARNING :
-			   level <= DOCA_LOG_LEVEL_INFO	   ? LOG_INFO :
-							     LOG_DEBUG;
+		int prio = level <= DOCA_LOG_LEVEL_CRIT	     ? LOG_CRIT
+			   : level <= DOCA_LOG_LEVEL_ERROR   ? LOG_ERR
+			   : level <= DOCA_LOG_LEVEL_WARNING ? LOG_WARNING
+			   : level <= DOCA_LOG_LEVEL_INFO    ? LOG_INFO
+							     : LOG_DEBUG;
 
 		syslog(prio, "%.*s", (int)len, line);
 		break;
@@ -420,7 +420,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_lower_limit(struct doc
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend,
-								       uint32_t upper_limit)
+								      uint32_t upper_limit)
 {
 	if (backend == NULL || !level_valid(upper_limit) || upper_limit > backend->lower)
 		return DOCA_ERROR_INVALID_VALUE;

@@ -16,13 +16,13 @@
 #include <doca_error.h>
 #include <doca_log.h>
 
-#define SD_PRIV __attribute__((visibility("default")))
-#define SD_UNUSED __attribute__((unused))
-#define SD_LIKELY(x) __builtin_expect(!!(x), 1)
-#define SD_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define SD_CACHELINE 64
-#define SD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define SD_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#define SD_PRIV				   __attribute__((visibility("default")))
+#define SD_UNUSED			   __attribute__((unused))
+#define SD_LIKELY(x)			   __builtin_expect(!!(x), 1)
+#define SD_UNLIKELY(x)			   __builtin_expect(!!(x), 0)
+#define SD_CACHELINE			   64
+#define SD_ARRAY_SIZE(a)		   (sizeof(a) / sizeof((a)[0]))
+#define SD_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 /*
  * SDK-world logging. @component names the softdoca module ("mmap", "dma", "argp", ...).
@@ -30,23 +30,23 @@
  * the global SDK limit.
  */
 SD_PRIV void priv_doca_log(uint32_t level, const char *component, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 SD_PRIV void priv_doca_vlog(uint32_t level, const char *component, const char *fmt, va_list ap);
 /* Whether a message of @level would be written at all (cheap; use to skip formatting). */
 SD_PRIV int priv_doca_log_enabled(uint32_t level);
 
-#define SD_ERR(comp, ...) priv_doca_log(DOCA_LOG_LEVEL_ERROR, comp, __VA_ARGS__)
+#define SD_ERR(comp, ...)  priv_doca_log(DOCA_LOG_LEVEL_ERROR, comp, __VA_ARGS__)
 #define SD_WARN(comp, ...) priv_doca_log(DOCA_LOG_LEVEL_WARNING, comp, __VA_ARGS__)
 #define SD_INFO(comp, ...) priv_doca_log(DOCA_LOG_LEVEL_INFO, comp, __VA_ARGS__)
-#define SD_DBG(comp, ...) \
-	do { \
-		if (priv_doca_log_enabled(DOCA_LOG_LEVEL_DEBUG)) \
-			priv_doca_log(DOCA_LOG_LEVEL_DEBUG, comp, __VA_ARGS__); \
+#define SD_DBG(comp, ...)                                                                                              \
+	do {                                                                                                           \
+		if (priv_doca_log_enabled(DOCA_LOG_LEVEL_DEBUG))                                                       \
+			priv_doca_log(DOCA_LOG_LEVEL_DEBUG, comp, __VA_ARGS__);                                        \
 	} while (0)
-#define SD_TRC(comp, ...) \
-	do { \
-		if (priv_doca_log_enabled(DOCA_LOG_LEVEL_TRACE)) \
-			priv_doca_log(DOCA_LOG_LEVEL_TRACE, comp, __VA_ARGS__); \
+#define SD_TRC(comp, ...)                                                                                              \
+	do {                                                                                                           \
+		if (priv_doca_log_enabled(DOCA_LOG_LEVEL_TRACE))                                                       \
+			priv_doca_log(DOCA_LOG_LEVEL_TRACE, comp, __VA_ARGS__);                                        \
 	} while (0)
 
 /*
@@ -54,7 +54,7 @@ SD_PRIV int priv_doca_log_enabled(uint32_t level);
  * validation failure reads `return SD_REJECT(DOCA_ERROR_..., "dma", "...", ...)`.
  */
 SD_PRIV doca_error_t priv_doca_reject(doca_error_t err, const char *component, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 #define SD_REJECT(err, comp, ...) priv_doca_reject(err, comp, __VA_ARGS__)
 
 /*

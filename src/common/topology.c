@@ -1132,7 +1132,8 @@ static int topo_load(const char *path, struct topology *t, char *err, size_t err
 		struct stat st;
 
 		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-			snprintf(err, err_len, "not a regular file (a FIFO, device or directory cannot hold a configuration)");
+			snprintf(err, err_len,
+				 "not a regular file (a FIFO, device or directory cannot hold a configuration)");
 			close(fd);
 			return -1;
 		}

@@ -42,16 +42,16 @@
 
 #include "sd_internal.h"
 
-#define TOPO_MAX_NAME 64
+#define TOPO_MAX_NAME	  64
 #define TOPO_MAX_PROFILES 32
-#define TOPO_MAX_DEVICES 64
-#define TOPO_MAX_REPS 16
+#define TOPO_MAX_DEVICES  64
+#define TOPO_MAX_REPS	  16
 
 enum topo_side { TOPO_SIDE_DPU = 0, TOPO_SIDE_HOST = 1 };
 
 struct topo_profile {
 	char name[TOPO_MAX_NAME];
-	uint8_t dma;		   /* 1 = memcpy supported */
+	uint8_t dma; /* 1 = memcpy supported */
 	uint8_t export_pci;
 	uint8_t import_pci;
 	uint64_t max_buf_size;
@@ -75,7 +75,7 @@ struct topo_device {
 	char ibdev[DOCA_DEVINFO_IBDEV_NAME_SIZE];
 	char iface[TOPO_MAX_NAME];
 	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE];
-	uint32_t profile;	   /* index into topology.profiles */
+	uint32_t profile; /* index into topology.profiles */
 	uint32_t nb_reps;
 	struct topo_rep reps[TOPO_MAX_REPS];
 };

@@ -64,8 +64,8 @@ DOCA_STABLE doca_error_t doca_buf_inventory_start(struct doca_buf_inventory *inv
 	if (inventory == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_buf_inventory_start: NULL inventory");
 	if (inventory->started)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "doca_buf_inventory_start: inventory %p is already started",
-				 (void *)inventory);
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_buf_inventory_start: inventory %p is already started", (void *)inventory);
 	inventory->started = true;
 	return DOCA_SUCCESS;
 }
@@ -120,8 +120,8 @@ static struct doca_buf *buf_take(struct doca_buf_inventory *inv, struct doca_mma
 }
 
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory,
-							    struct doca_mmap *mmap, void *addr, size_t len,
-							    void *data, size_t data_len, struct doca_buf **buf)
+							    struct doca_mmap *mmap, void *addr, size_t len, void *data,
+							    size_t data_len, struct doca_buf **buf)
 {
 	struct doca_buf *b;
 
@@ -162,9 +162,10 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *i
 						    const struct doca_buf *src_buf, struct doca_buf **dst_buf)
 {
 	if (src_buf == NULL || src_buf->mmap == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_buf_inventory_buf_dup: NULL or released source buf");
-	return doca_buf_inventory_buf_get_by_args(inventory, src_buf->mmap, src_buf->head, src_buf->len,
-						  src_buf->data, src_buf->data_len, dst_buf);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_buf_inventory_buf_dup: NULL or released source buf");
+	return doca_buf_inventory_buf_get_by_args(inventory, src_buf->mmap, src_buf->head, src_buf->len, src_buf->data,
+						  src_buf->data_len, dst_buf);
 }
 
 /* Getters: documented to always succeed on a valid buf; NULL gives INVALID_VALUE. */

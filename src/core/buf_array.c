@@ -100,8 +100,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
 				 buf_arr == NULL ? "buf array" : "mmap");
 	if (elem_size == 0)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: buf array %p: element size 0; pass the size of one element",
-				 call, (void *)buf_arr);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: buf array %p: element size 0; pass the size of one element", call,
+				 (void *)buf_arr);
 	ret = check_configurable(buf_arr, call);
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -170,10 +171,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr
 static doca_error_t check_handle(const struct doca_buf_arr *a, const void *out, const char *call)
 {
 	if (a == NULL || out == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call, a == NULL ? "buf array" : "output");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
+				 a == NULL ? "buf array" : "output");
 	if (!a->started)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: buf array %p is not started; call doca_buf_arr_start() first",
-				 call, (const void *)a);
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: buf array %p is not started; call doca_buf_arr_start() first", call,
+				 (const void *)a);
 	return DOCA_SUCCESS;
 }
 
@@ -206,8 +209,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf
 SD_PRIV doca_error_t priv_doca_buf_arr_elem(const struct doca_buf_arr *buf_arr, size_t i, void **addr, size_t *len)
 {
 	if (!buf_arr->started || i >= buf_arr->num_elem)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "buf array %p: element %zu of %zu%s", (const void *)buf_arr,
-				 i, buf_arr->num_elem, buf_arr->started ? " does not exist" : ": array not started");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "buf array %p: element %zu of %zu%s",
+				 (const void *)buf_arr, i, buf_arr->num_elem,
+				 buf_arr->started ? " does not exist" : ": array not started");
 	*addr = buf_arr->base + i * buf_arr->elem_size;
 	*len = buf_arr->elem_size;
 	return DOCA_SUCCESS;

@@ -26,8 +26,8 @@
 #define CROSS_TRIES 5
 
 #define NIC_CLOCKS (DOCA_CLOCK_NIC_FREE_RUNNING | DOCA_CLOCK_NIC_REAL_TIME | DOCA_CLOCK_NIC_DPA_TIMER)
-#define HOST_CLOCKS \
-	(DOCA_CLOCK_HOST_COUNTER_CYCLES | DOCA_CLOCK_HOST_REAL_TIME | DOCA_CLOCK_HOST_MONOTONIC | \
+#define HOST_CLOCKS                                                                                                    \
+	(DOCA_CLOCK_HOST_COUNTER_CYCLES | DOCA_CLOCK_HOST_REAL_TIME | DOCA_CLOCK_HOST_MONOTONIC |                      \
 	 DOCA_CLOCK_HOST_MONOTONIC_RAW)
 
 struct doca_clock {
@@ -147,9 +147,9 @@ static doca_error_t check_type(const struct doca_clock *clock, uint64_t type, co
 	uint64_t allowed = nic_only ? NIC_CLOCKS : (NIC_CLOCKS | HOST_CLOCKS);
 
 	if (type == 0 || (type & (type - 1)) != 0 || (type & ~allowed) != 0)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: %s 0x%llx is not %s; pass exactly one DOCA_CLOCK_%s* value", call, what,
-				 (unsigned long long)type, nic_only ? "a NIC clock" : "a clock", nic_only ? "NIC_" : "");
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP, "%s: %s 0x%llx is not %s; pass exactly one DOCA_CLOCK_%s* value",
+		    call, what, (unsigned long long)type, nic_only ? "a NIC clock" : "a clock", nic_only ? "NIC_" : "");
 	if (type == DOCA_CLOCK_NIC_DPA_TIMER)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "%s: device %s has no %s (softdoca emulates no DPA); use "

@@ -82,7 +82,7 @@ struct doca_mmap {
 	uint32_t nb_devs;
 	struct doca_dev **devs;
 	union doca_data user_data;
-	atomic_uint nb_bufs;	/* bufs currently bound to this map */
+	atomic_uint nb_bufs; /* bufs currently bound to this map */
 	/*
 	 * Access decided once: bit i set when topology device i (doca_devinfo.index) may read
 	 * (read_devs) or write (write_devs) this map. Computed by doca_mmap_start() from the device
@@ -92,23 +92,23 @@ struct doca_mmap {
 	 */
 	uint64_t read_devs;
 	uint64_t write_devs;
-	pid_t pid;		/* owner of the memory; 0 = this process */
+	pid_t pid;		    /* owner of the memory; 0 = this process */
 	struct mmap_export *exp;    /* exporter side: export state (export.h), NULL if never exported */
 	struct mmap_remote *remote; /* from-export maps: the exporter and its grant (export.h) */
 };
 
 struct doca_buf {
-	struct doca_mmap *mmap;		 /* NULL while free in the inventory */
+	struct doca_mmap *mmap; /* NULL while free in the inventory */
 	struct doca_buf_inventory *inv;
-	struct doca_buf *next;		 /* next element of the list (or free-list link) */
-	struct doca_buf *last;		 /* valid on a list head: its tail */
+	struct doca_buf *next; /* next element of the list (or free-list link) */
+	struct doca_buf *last; /* valid on a list head: its tail */
 	uint8_t *head;
 	size_t len;
 	uint8_t *data;
 	size_t data_len;
-	uint16_t refcount;		 /* on a list head; 0 on non-head elements */
+	uint16_t refcount; /* on a list head; 0 on non-head elements */
 	uint16_t is_head;
-	uint32_t list_len;		 /* valid on a list head */
+	uint32_t list_len; /* valid on a list head */
 };
 
 struct doca_buf_inventory {
@@ -125,8 +125,8 @@ struct doca_buf_inventory {
  * programs that run on BlueField grant only DOCA_ACCESS_FLAG_PCI_READ_WRITE to a map they also
  * use as a local DMA destination.
  */
-#define MMAP_LOCAL_WRITE_FLAGS                                                                           \
-	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE | \
+#define MMAP_LOCAL_WRITE_FLAGS                                                                                         \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |           \
 	 DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
 static inline bool priv_doca_mmap_local_writable(const struct doca_mmap *mmap)
@@ -157,8 +157,8 @@ struct doca_task {
 	union doca_data user_data;
 	doca_error_t status;
 	uint8_t state;
-	bool in_engine;	       /* job handed to the engine, not yet completed */
-	bool free_after;       /* doca_task_free() came while in flight: free once its callback returns */
+	bool in_engine;		/* job handed to the engine, not yet completed */
+	bool free_after;	/* doca_task_free() came while in flight: free once its callback returns */
 	struct doca_task *next; /* free list / ctx FIFO */
 	/* Set while the task runs as a node of a graph instance: completion goes to the graph. */
 	struct doca_graph_instance *graph_inst;
@@ -240,8 +240,8 @@ struct doca_ctx {
 	struct doca_task *fifo_tail;
 	size_t inflight;
 
-	bool fault; /* fault injection on (fixed at start) */
-	bool traced; /* SOFTDOCA_TRACE on (fixed at start) */
+	bool fault;	   /* fault injection on (fixed at start) */
+	bool traced;	   /* SOFTDOCA_TRACE on (fixed at start) */
 	bool instrumented; /* fault || traced: one check on the hot path */
 
 	/* Engine. */
@@ -288,8 +288,8 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
  */
 SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth);
 /* The same with an engine chosen by the module (comch sends through its own transport). */
-SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n,
-						    uint32_t depth, const struct engine_ops *engine);
+SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
+						    const struct engine_ops *engine);
 /*
  * Library modules, from ops->events, after ops->start returned IN_PROGRESS: the asynchronous
  * start finished. SUCCESS: STARTING -> RUNNING. An error: STARTING -> IDLE (the module logged
@@ -352,7 +352,8 @@ struct fault_config {
 	uint64_t seed;
 };
 /* Parses a SOFTDOCA_FAULT value (pure; see fault.c and tests/fuzz/fuzz_env.c). */
-SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsigned int *given, char *err, size_t err_len);
+SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsigned int *given, char *err,
+				 size_t err_len);
 bool fault_enabled(void);
 /* Why SOFTDOCA_FAULT was refused ("SOFTDOCA_FAULT='...': ..."), or NULL when it is usable or unset. */
 const char *fault_config_error(void);

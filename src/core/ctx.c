@@ -151,7 +151,8 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 		if (bad == NULL)
 			bad = engine_env_error();
 		if (bad != NULL)
-			return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP, "doca_ctx_start: %s: %s; fix the value or unset the variable",
+			return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP,
+					 "doca_ctx_start: %s: %s; fix the value or unset the variable",
 					 priv_doca_ctx_name(ctx), bad);
 	}
 
@@ -514,7 +515,8 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 					"%s: %s (%zu tasks in flight); %s returns DOCA_ERROR_AGAIN: call "
 					"doca_pe_progress() and resubmit (logged once per start)",
 					priv_doca_ctx_name(ctx),
-					rc == -ENOBUFS ? "the receiving side has no buffer posted yet" : "engine queue full",
+					rc == -ENOBUFS ? "the receiving side has no buffer posted yet"
+						       : "engine queue full",
 					ctx->inflight, call);
 			return DOCA_ERROR_AGAIN;
 		}
@@ -692,7 +694,8 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
 		struct doca_task *task = *pp;
 
 		if (!atomic_load_explicit(&task->job.done, memory_order_acquire) ||
-		    (SD_UNLIKELY(ctx->instrumented) && task->fault_due_ns != 0 && fault_now_ns() < task->fault_due_ns)) {
+		    (SD_UNLIKELY(ctx->instrumented) && task->fault_due_ns != 0 &&
+		     fault_now_ns() < task->fault_due_ns)) {
 			prev = task;
 			pp = &task->next;
 			continue;

@@ -181,8 +181,8 @@ static doca_error_t copy_name(const char *what, const char *src, char *dst, uint
 	if (dst == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL output buffer", what);
 	if (size < min)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: buffer of %u bytes is too small; pass at least %u",
-				 what, size, min);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: buffer of %u bytes is too small; pass at least %u", what, size, min);
 	snprintf(dst, size, "%s", src);
 	return DOCA_SUCCESS;
 }
@@ -205,8 +205,7 @@ DOCA_STABLE doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *
 			 DOCA_DEVINFO_IFACE_NAME_SIZE);
 }
 
-DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8_t *mac_addr,
-						   uint32_t size)
+DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8_t *mac_addr, uint32_t size)
 {
 	if (devinfo == NULL || mac_addr == NULL || size < DOCA_DEVINFO_MAC_ADDR_SIZE)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
@@ -275,7 +274,8 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 		;
 	if (*pp == NULL) {
 		pthread_mutex_unlock(&dev_lock);
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dev_close: %p is not an open device", (void *)dev);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dev_close: %p is not an open device",
+				 (void *)dev);
 	}
 	if (--dev->refcount == 0) {
 		*pp = dev->next;
@@ -302,8 +302,8 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
 	if (dev == NULL || dev_list_rep == NULL || nb_devs_rep == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_rep_create_list: NULL argument");
 	if (filter & ~(DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_rep_create_list: unknown filter bits 0x%x",
-				 (unsigned int)filter);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_devinfo_rep_create_list: unknown filter bits 0x%x", (unsigned int)filter);
 	td = dev->info.tdev;
 	if (td->side != TOPO_SIDE_DPU)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,

@@ -39,7 +39,7 @@
 #include "core.h"
 #include "export.h"
 
-#define COMP "mmap"
+#define COMP	   "mmap"
 #define PCI_RIGHTS (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)
 
 #ifndef SYS_pidfd_open
@@ -160,13 +160,15 @@ static void ptracer_get(void)
 				SD_DBG(COMP, "Yama ptrace_scope 1: this process now accepts any same-user process as "
 					     "ptracer (PR_SET_PTRACER_ANY) while it has exports");
 			} else {
-				SD_WARN(COMP, "Yama ptrace_scope 1 and PR_SET_PTRACER failed (%s): importers will be "
-					      "refused unless they have CAP_SYS_PTRACE",
+				SD_WARN(COMP,
+					"Yama ptrace_scope 1 and PR_SET_PTRACER failed (%s): importers will be "
+					"refused unless they have CAP_SYS_PTRACE",
 					strerror(errno));
 			}
 		} else if (scope >= 2) {
-			SD_WARN(COMP, "Yama ptrace_scope %d: importers of this process's exports need CAP_SYS_PTRACE "
-				      "(a process cannot relax scope %d itself)",
+			SD_WARN(COMP,
+				"Yama ptrace_scope %d: importers of this process's exports need CAP_SYS_PTRACE "
+				"(a process cannot relax scope %d itself)",
 				scope, scope);
 		}
 	}
@@ -322,10 +324,11 @@ doca_error_t export_pci(struct doca_mmap *mmap, const struct doca_dev *dev, cons
 		uint32_t n = atomic_load_explicit(&e->rec->ndevs, memory_order_relaxed);
 
 		if (n == EXPORT_RECORD_MAX_DEVS)
-			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP,
-					 "doca_mmap_export_pci: mmap %p is already exported through %d devices, the most "
-					 "one map can be; export another map",
-					 (void *)mmap, EXPORT_RECORD_MAX_DEVS);
+			return SD_REJECT(
+			    DOCA_ERROR_NO_MEMORY, COMP,
+			    "doca_mmap_export_pci: mmap %p is already exported through %d devices, the most "
+			    "one map can be; export another map",
+			    (void *)mmap, EXPORT_RECORD_MAX_DEVS);
 		e->rec->devs[n] = (struct export_record_dev){
 		    .domain = d.domain, .bus = d.bus, .dev = d.dev, .fn = d.fn, .side = d.side};
 		atomic_store_explicit(&e->rec->ndevs, n + 1, memory_order_release);
@@ -399,7 +402,7 @@ static doca_error_t check_pairing(const struct export_desc *d, const struct doca
 	if (exp == NULL || (exp->side == TOPO_SIDE_HOST) != (d->side == EXPORT_SIDE_HOST))
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 IMP ": the exporting device %04x:%02x:%02x.%x (%s side) is %s in this process's "
-				 "topology (%s); give both processes the same SOFTDOCA_CONFIG",
+				     "topology (%s); give both processes the same SOFTDOCA_CONFIG",
 				 d->domain, d->bus, d->dev, d->fn, d->side == EXPORT_SIDE_HOST ? "host" : "DPU",
 				 exp == NULL ? "not" : "on the other side", t ? t->source : "none");
 	if (pairs(exp, imp))
@@ -413,9 +416,9 @@ static doca_error_t check_pairing(const struct export_desc *d, const struct doca
 	}
 	return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 			 IMP ": device %s cannot reach memory exported through %s device %02x:%02x.%x: a host "
-			 "function's memory is imported through the DPU device holding its representor, a DPU "
-			 "device's memory through a host function it represents (or through the exporting device "
-			 "itself); import through %s",
+			     "function's memory is imported through the DPU device holding its representor, a DPU "
+			     "device's memory through a host function it represents (or through the exporting device "
+			     "itself); import through %s",
 			 priv_doca_dev_name(&dev->info), exp->side == TOPO_SIDE_HOST ? "host" : "DPU", exp->bus,
 			 exp->dev, exp->fn, names);
 }
@@ -429,14 +432,14 @@ static doca_error_t refused(const struct export_desc *d, int err, const char *wh
 	if (d->uid != (uint32_t)me)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 IMP ": %s exporter pid %d: %s; it runs as uid %u and this process as uid %u: the "
-				 "kernel lets a process reach another's memory only as the same user or with "
-				 "CAP_SYS_PTRACE",
+				     "kernel lets a process reach another's memory only as the same user or with "
+				     "CAP_SYS_PTRACE",
 				 what, (int)d->pid, strerror(err), (unsigned int)d->uid, (unsigned int)me);
 	return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 			 IMP ": %s exporter pid %d: %s; the kernel refused although both run as uid %u: the exporter "
-			 "is not dumpable (setuid program or PR_SET_DUMPABLE 0), or the ptrace policy forbids it "
-			 "(Yama ptrace_scope %d; the exporter relaxes scope 1 itself, scopes 2 and 3 need "
-			 "CAP_SYS_PTRACE)",
+			     "is not dumpable (setuid program or PR_SET_DUMPABLE 0), or the ptrace policy forbids it "
+			     "(Yama ptrace_scope %d; the exporter relaxes scope 1 itself, scopes 2 and 3 need "
+			     "CAP_SYS_PTRACE)",
 			 what, (int)d->pid, strerror(err), (unsigned int)me, scope);
 }
 
@@ -451,7 +454,7 @@ static doca_error_t import_os_error(const struct export_desc *d, int err, const 
 	case ESRCH:
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale descriptor: %s exporter pid %d failed (%s): the exporter exited, or "
-				 "stopped or destroyed the exported mmap; export again and pass the new descriptor",
+				     "stopped or destroyed the exported mmap; export again and pass the new descriptor",
 				 what, (int)d->pid, strerror(err));
 	case EPERM:
 	case EACCES:
@@ -459,14 +462,14 @@ static doca_error_t import_os_error(const struct export_desc *d, int err, const 
 	case ENOSYS:
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 IMP ": %s exporter pid %d: this kernel lacks the call (cross-process DMA needs Linux "
-				 ">= 5.3 with CONFIG_CROSS_MEMORY_ATTACH)",
+				     ">= 5.3 with CONFIG_CROSS_MEMORY_ATTACH)",
 				 what, (int)d->pid);
 	case ENOMEM:
 		return DOCA_ERROR_NO_MEMORY;
 	case EFAULT:
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": the range 0x%" PRIx64 " + %" PRIu64 " is not mapped in exporter pid %d (memory "
-				 "freed while exported?)",
+				     "freed while exported?)",
 				 d->addr, d->len, (int)d->pid);
 	default:
 		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, IMP ": %s exporter pid %d failed: %s", what, (int)d->pid,
@@ -488,7 +491,8 @@ static doca_error_t check_same_process(const struct export_desc *d)
 				 IMP ": stale descriptor: exporter pid %d has exited; export again", (int)d->pid);
 	if (start != d->start_time)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 IMP ": stale descriptor: pid %d now belongs to another process (started at tick %" PRIu64
+				 IMP
+				 ": stale descriptor: pid %d now belongs to another process (started at tick %" PRIu64
 				 ", the exporter at tick %" PRIu64 "): the exporter has exited",
 				 (int)d->pid, start, d->start_time);
 	return DOCA_SUCCESS;
@@ -548,7 +552,7 @@ static doca_error_t open_record(const struct export_desc *d, const struct export
 		close(fd);
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale descriptor: fd %d of exporter pid %d is not an export record any more; "
-				 "the export it named is gone",
+				     "the export it named is gone",
 				 (int)d->memfd, (int)d->pid);
 	}
 	rec = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
@@ -560,18 +564,19 @@ static doca_error_t open_record(const struct export_desc *d, const struct export
 		munmap((void *)rec, page_size());
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale or forged descriptor: exporter pid %d has no export with this id (its "
-				 "fd %d now holds something else); export again",
+				     "fd %d now holds something else); export again",
 				 (int)d->pid, (int)d->memfd);
 	}
 	{
 		const char *field = record_mismatch(rec, d);
 
 		if (field != NULL) {
-			doca_error_t ret = SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-						     IMP ": forged descriptor: its %s does not match the export record of "
-							 "exporter pid %d (range 0x%" PRIx64 " + %" PRIu64 ", rights 0x%x); "
-							 "use the descriptor doca_mmap_export_pci() returned, unmodified",
-						     field, (int)d->pid, rec->addr, rec->len, rec->access);
+			doca_error_t ret =
+			    SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				      IMP ": forged descriptor: its %s does not match the export record of "
+					  "exporter pid %d (range 0x%" PRIx64 " + %" PRIu64 ", rights 0x%x); "
+					  "use the descriptor doca_mmap_export_pci() returned, unmodified",
+				      field, (int)d->pid, rec->addr, rec->len, rec->access);
 
 			munmap((void *)rec, page_size());
 			return ret;
@@ -607,7 +612,7 @@ doca_error_t export_import(const void *bytes, size_t len, struct doca_dev *dev, 
 	if (d.pidns != 0 && ns != 0 && d.pidns != ns)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 IMP ": exporter pid %d lives in another PID namespace (container); its pid means "
-				 "nothing here: run both processes in one PID namespace",
+				     "nothing here: run both processes in one PID namespace",
 				 (int)d.pid);
 	ret = check_same_process(&d);
 	if (ret != DOCA_SUCCESS)

@@ -69,10 +69,10 @@ struct doca_dev;
  * it. A forged descriptor is caught at import, where every field is compared with the
  * exporter's own record (reached only with the kernel's permission to read the exporter).
  */
-#define EXPORT_DESC_MAGIC "SDOCAXP1"
+#define EXPORT_DESC_MAGIC   "SDOCAXP1"
 #define EXPORT_DESC_VERSION 1
-#define EXPORT_DESC_LEN 96
-#define EXPORT_ID_LEN 16
+#define EXPORT_DESC_LEN	    96
+#define EXPORT_ID_LEN	    16
 
 enum export_side { EXPORT_SIDE_DPU = 0, EXPORT_SIDE_HOST = 1 };
 
@@ -155,7 +155,7 @@ struct mmap_export {
 	struct export_desc_buf {
 		const struct doca_dev *dev;
 		uint8_t bytes[EXPORT_DESC_LEN];
-	} *descs;
+	} * descs;
 };
 
 /* Importer side, hanging off doca_mmap.remote of a from-export map. */

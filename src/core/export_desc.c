@@ -13,26 +13,26 @@
 
 #include "export.h"
 
-#define OFF_MAGIC 0
+#define OFF_MAGIC   0
 #define OFF_VERSION 8
-#define OFF_LENGTH 10
-#define OFF_FLAGS 12
-#define OFF_ID 16
-#define OFF_PID 32
-#define OFF_MEMFD 36
-#define OFF_START 40
-#define OFF_PIDNS 48
-#define OFF_ADDR 56
-#define OFF_LEN 64
-#define OFF_ACCESS 72
-#define OFF_UID 76
-#define OFF_DOMAIN 80
-#define OFF_BUS 82
-#define OFF_DEV 83
-#define OFF_FN 84
-#define OFF_SIDE 85
-#define OFF_RSVD 86
-#define OFF_CSUM 88
+#define OFF_LENGTH  10
+#define OFF_FLAGS   12
+#define OFF_ID	    16
+#define OFF_PID	    32
+#define OFF_MEMFD   36
+#define OFF_START   40
+#define OFF_PIDNS   48
+#define OFF_ADDR    56
+#define OFF_LEN	    64
+#define OFF_ACCESS  72
+#define OFF_UID	    76
+#define OFF_DOMAIN  80
+#define OFF_BUS	    82
+#define OFF_DEV	    83
+#define OFF_FN	    84
+#define OFF_SIDE    85
+#define OFF_RSVD    86
+#define OFF_CSUM    88
 
 _Static_assert(OFF_CSUM + 8 == EXPORT_DESC_LEN, "the checksum ends the descriptor");
 _Static_assert(sizeof(EXPORT_DESC_MAGIC) - 1 == 8, "the magic is 8 bytes");
@@ -125,7 +125,8 @@ doca_error_t export_desc_decode(const void *bytes, size_t len, struct export_des
 		return bad(out, err, err_len, "descriptor header says %u bytes; version %d descriptors have %d",
 			   (unsigned int)length, EXPORT_DESC_VERSION, EXPORT_DESC_LEN);
 	if (len != EXPORT_DESC_LEN)
-		return bad(out, err, err_len, "descriptor %s: %zu bytes given, %d expected; pass export_desc_len as "
+		return bad(out, err, err_len,
+			   "descriptor %s: %zu bytes given, %d expected; pass export_desc_len as "
 			   "returned by doca_mmap_export_pci()",
 			   len < EXPORT_DESC_LEN ? "truncated" : "too long", len, EXPORT_DESC_LEN);
 	csum = get(p + OFF_CSUM, 8);

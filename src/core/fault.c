@@ -28,7 +28,6 @@
 
 #define COMP "fault"
 
-
 static struct fault_config fcfg;
 static bool fault_on;
 static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
@@ -59,17 +58,18 @@ enum {
 	F_SEED = 1 << 6,
 };
 
-#define FAULT_MAX_LEN 511		    /* longer values are refused, never cut */
-#define FAULT_MAX_DELAY_US 60000000ull	    /* 60 s */
-#define FAULT_MAX_STALL_MS 600000ull	    /* 10 min */
-#define FAULT_MAX_COUNT (UINT64_C(1) << 62) /* task numbers */
+#define FAULT_MAX_LEN	   511		       /* longer values are refused, never cut */
+#define FAULT_MAX_DELAY_US 60000000ull	       /* 60 s */
+#define FAULT_MAX_STALL_MS 600000ull	       /* 10 min */
+#define FAULT_MAX_COUNT	   (UINT64_C(1) << 62) /* task numbers */
 
 /*
  * Parses a SOFTDOCA_FAULT value into @c (defaults first) and the keys given into @given.
  * Pure, so the fuzz target drives it. Returns false with the reason in @err; @c is then
  * unspecified and must not be used: a setting is applied whole or not at all.
  */
-SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsigned int *given, char *err, size_t err_len)
+SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsigned int *given, char *err,
+				 size_t err_len)
 {
 	char buf[FAULT_MAX_LEN + 1], *save = NULL, *tok;
 	size_t len = strlen(env);
@@ -140,10 +140,10 @@ SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsign
 		}
 		if (rc != 0)
 			why = key == F_AGAIN || key == F_ERROR_PROB ? "not a probability in 0..1"
-			      : key == F_STALL			? "not N:MS (N >= 1, MS <= 600000)"
-			      : key == F_DELAY			? "not a number of microseconds in 0..60000000"
-			      : key == F_NTH			? "not a task number >= 1"
-								: priv_sd_parse_error(rc);
+			      : key == F_STALL			    ? "not N:MS (N >= 1, MS <= 600000)"
+			      : key == F_DELAY			    ? "not a number of microseconds in 0..60000000"
+			      : key == F_NTH			    ? "not a task number >= 1"
+								    : priv_sd_parse_error(rc);
 		if (why == NULL && (*given & key))
 			why = "given twice";
 		if (why != NULL) {

@@ -77,7 +77,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_graph_destroy(struct doca_graph *graph)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_graph_destroy: NULL graph");
 	if (graph->started)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_graph_destroy: graph %p is started; call doca_graph_stop() first", (void *)graph);
+				 "doca_graph_destroy: graph %p is started; call doca_graph_stop() first",
+				 (void *)graph);
 	for (uint32_t i = 0; i < graph->nnodes; i++) {
 		free(graph->nodes[i]->succ);
 		free(graph->nodes[i]);
@@ -92,8 +93,8 @@ static doca_error_t node_add(struct doca_graph *graph, enum node_kind kind, stru
 	struct doca_graph_node *n;
 
 	if (graph->started)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "graph %p is started; add nodes before doca_graph_start()", (void *)graph);
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "graph %p is started; add nodes before doca_graph_start()",
+				 (void *)graph);
 	if (graph->nnodes == graph->capnodes) {
 		uint32_t cap = graph->capnodes ? graph->capnodes * 2 : 8;
 		struct doca_graph_node **nn = realloc(graph->nodes, cap * sizeof(*nn));
@@ -132,8 +133,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_graph_node_create_from_ctx(struct doca_graph
 	return ret;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_graph_node_create_from_user(struct doca_graph *graph,
-								doca_graph_user_node_cb_t cb,
+DOCA_EXPERIMENTAL doca_error_t doca_graph_node_create_from_user(struct doca_graph *graph, doca_graph_user_node_cb_t cb,
 								struct doca_graph_node **node)
 {
 	doca_error_t ret;
@@ -328,8 +328,9 @@ static doca_error_t check_node(struct doca_graph_instance *inst, struct doca_gra
 	if (inst->submitted)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: instance %p is running", call, (void *)inst);
 	if (node->graph != inst->graph || node->kind != kind)
-		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP, "%s: node %u is not a %s node of this instance's graph",
-				 call, node->idx, kind == NODE_CTX ? "context" : "user");
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: node %u is not a %s node of this instance's graph", call, node->idx,
+				 kind == NODE_CTX ? "context" : "user");
 	return DOCA_SUCCESS;
 }
 

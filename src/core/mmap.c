@@ -20,9 +20,9 @@
 #include "export.h"
 
 #define COMP "mmap"
-#define ACCESS_ALL                                                                                         \
-	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |   \
-	 DOCA_ACCESS_FLAG_RDMA_ATOMIC | DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE | \
+#define ACCESS_ALL                                                                                                     \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |                \
+	 DOCA_ACCESS_FLAG_RDMA_ATOMIC | DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE |             \
 	 DOCA_ACCESS_FLAG_PCI_RELAXED_ORDERING)
 
 SD_PRIV bool priv_doca_mmap_has_dev(const struct doca_mmap *mmap, const struct doca_dev *dev)
@@ -151,8 +151,8 @@ DOCA_STABLE doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_d
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_mmap_add_dev: NULL argument");
 	if (mmap->kind == MMAP_FROM_EXPORT || mmap->started)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-				 "doca_mmap_add_dev: mmap %p is %s; add devices before doca_mmap_start()",
-				 (void *)mmap, mmap->kind == MMAP_FROM_EXPORT ? "created from an export" : "started");
+				 "doca_mmap_add_dev: mmap %p is %s; add devices before doca_mmap_start()", (void *)mmap,
+				 mmap->kind == MMAP_FROM_EXPORT ? "created from an export" : "started");
 	if (priv_doca_mmap_has_dev(mmap, dev))
 		return SD_REJECT(DOCA_ERROR_ALREADY_EXIST, COMP, "doca_mmap_add_dev: device %s is already in mmap %p",
 				 priv_doca_dev_name(&dev->info), (void *)mmap);
@@ -188,9 +188,10 @@ DOCA_STABLE doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap, u
 	struct doca_dev **devs;
 
 	if (mmap == NULL || max_num_devices == 0 || max_num_devices < mmap->nb_devs)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "doca_mmap_set_max_num_devices: limit %u is zero or below the %u devices already added",
-				 max_num_devices, mmap ? mmap->nb_devs : 0);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP,
+		    "doca_mmap_set_max_num_devices: limit %u is zero or below the %u devices already added",
+		    max_num_devices, mmap ? mmap->nb_devs : 0);
 	if (mmap->kind == MMAP_FROM_EXPORT || mmap->started)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "doca_mmap_set_max_num_devices: mmap %p is not configurable now; call it before "
@@ -367,7 +368,8 @@ DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *use
 	doca_error_t ret;
 
 	if (export_desc == NULL || export_desc_len == 0 || dev == NULL || mmap == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_mmap_create_from_export: NULL or empty argument");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_mmap_create_from_export: NULL or empty argument");
 	if (!dev->info.profile->import_pci)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "doca_mmap_create_from_export: device %s cannot import PCI exports (profile '%s' sets "
@@ -406,8 +408,7 @@ DOCA_STABLE doca_error_t doca_mmap_get_mkey(const struct doca_mmap *mmap, struct
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
-							       uint8_t *mmap_export)
+DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo, uint8_t *mmap_export)
 {
 	if (devinfo == NULL || mmap_export == NULL)
 		return DOCA_ERROR_INVALID_VALUE;

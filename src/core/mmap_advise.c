@@ -120,14 +120,14 @@ static void advise_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 static const struct engine_ops advise_engine = {
-	.name = "mmap_advise",
-	.desc = "cache advice on coherent memory: checked, then completed at progress",
-	.queue_create = advise_queue_create,
-	.queue_destroy = advise_queue_destroy,
-	.submit = advise_submit,
-	.poll = advise_poll,
-	.pending = advise_pending,
-	.cancel = advise_cancel,
+    .name = "mmap_advise",
+    .desc = "cache advice on coherent memory: checked, then completed at progress",
+    .queue_create = advise_queue_create,
+    .queue_destroy = advise_queue_destroy,
+    .submit = advise_submit,
+    .poll = advise_poll,
+    .pending = advise_pending,
+    .cancel = advise_cancel,
 };
 
 /* ---- capabilities ---- */
@@ -192,8 +192,9 @@ static doca_error_t advise_prepare(struct doca_task *task)
 				 "until the task completes",
 				 priv_doca_ctx_name(ctx), (void *)t, (const void *)head);
 	if (!head->is_head)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: task %p: buf %p is inside a list; pass the list head",
-				 priv_doca_ctx_name(ctx), (void *)t, (const void *)head);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: task %p: buf %p is inside a list; pass the list head", priv_doca_ctx_name(ctx),
+				 (void *)t, (const void *)head);
 	for (const struct doca_buf *b = head; b != NULL; b = b->next) {
 		const struct doca_mmap *m = b->mmap;
 
@@ -202,16 +203,17 @@ static doca_error_t advise_prepare(struct doca_task *task)
 					 "%s: task %p: buf %p lies in from-export mmap %p (memory of exporter pid %d); "
 					 "only memory local to the device has cache lines to invalidate: invalidate "
 					 "on the exporter's side",
-					 priv_doca_ctx_name(ctx), (void *)t, (const void *)b, (const void *)m, (int)m->pid);
+					 priv_doca_ctx_name(ctx), (void *)t, (const void *)b, (const void *)m,
+					 (int)m->pid);
 		if (!m->started)
 			return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: task %p: mmap %p is stopped; start it again",
 					 priv_doca_ctx_name(ctx), (void *)t, (const void *)m);
 		if (!priv_doca_mmap_has_dev(m, ctx->dev))
-			return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-					 "%s: task %p: mmap %p does not include device %s; call doca_mmap_add_dev(mmap, "
-					 "dev) before doca_mmap_start()",
-					 priv_doca_ctx_name(ctx), (void *)t, (const void *)m,
-					 priv_doca_dev_name(&ctx->dev->info));
+			return SD_REJECT(
+			    DOCA_ERROR_NOT_PERMITTED, COMP,
+			    "%s: task %p: mmap %p does not include device %s; call doca_mmap_add_dev(mmap, "
+			    "dev) before doca_mmap_start()",
+			    priv_doca_ctx_name(ctx), (void *)t, (const void *)m, priv_doca_dev_name(&ctx->dev->info));
 		total += b->data_len;
 	}
 	if (total == 0)
@@ -239,10 +241,10 @@ static void advise_deliver(struct doca_task *task, bool success)
 }
 
 static const struct ctx_ops advise_ctx_ops = {
-	.name = "mmap_advise",
-	.start = advise_start,
-	.prepare = advise_prepare,
-	.deliver = advise_deliver,
+    .name = "mmap_advise",
+    .start = advise_start,
+    .prepare = advise_prepare,
+    .deliver = advise_deliver,
 };
 
 /* ---- public API ---- */
@@ -287,8 +289,8 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_mmap_advise_as_ctx(struct doca_mmap_advi
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
-	struct doca_mmap_advise *mmap_advise, doca_mmap_advise_task_invalidate_cache_completion_cb_t completion_cb,
-	doca_mmap_advise_task_invalidate_cache_completion_cb_t error_cb, uint32_t num_tasks)
+    struct doca_mmap_advise *mmap_advise, doca_mmap_advise_task_invalidate_cache_completion_cb_t completion_cb,
+    doca_mmap_advise_task_invalidate_cache_completion_cb_t error_cb, uint32_t num_tasks)
 {
 	uint32_t max;
 
@@ -307,7 +309,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "doca_mmap_advise_task_invalidate_cache_set_conf: %s is %s; configure tasks before "
 				 "doca_ctx_start()",
-				 priv_doca_ctx_name(&mmap_advise->ctx), priv_doca_ctx_state_name(mmap_advise->ctx.state));
+				 priv_doca_ctx_name(&mmap_advise->ctx),
+				 priv_doca_ctx_state_name(mmap_advise->ctx.state));
 	mmap_advise->comp_cb = completion_cb;
 	mmap_advise->err_cb = error_cb;
 	mmap_advise->num_tasks = num_tasks;
@@ -315,14 +318,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init(
-	struct doca_mmap_advise *mmap_advise, struct doca_buf *buf, union doca_data user_data,
-	struct doca_mmap_advise_task_invalidate_cache **task)
+    struct doca_mmap_advise *mmap_advise, struct doca_buf *buf, union doca_data user_data,
+    struct doca_mmap_advise_task_invalidate_cache **task)
 {
 	struct doca_task *t = NULL;
 	doca_error_t ret;
 
 	if (SD_UNLIKELY(mmap_advise == NULL || task == NULL))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_mmap_advise_task_invalidate_cache_alloc_init: NULL %s",
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_mmap_advise_task_invalidate_cache_alloc_init: NULL %s",
 				 mmap_advise == NULL ? "context" : "output argument");
 	ret = priv_doca_task_alloc(&mmap_advise->ctx, &t);
 	if (SD_UNLIKELY(ret != DOCA_SUCCESS))
@@ -339,8 +343,9 @@ doca_mmap_advise_task_invalidate_cache_as_doca_task(struct doca_mmap_advise_task
 	return task ? &task->base : NULL;
 }
 
-DOCA_EXPERIMENTAL void doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
-								      struct doca_buf *buf)
+DOCA_EXPERIMENTAL void
+doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
+					       struct doca_buf *buf)
 {
 	if (task != NULL)
 		task->buf = buf;

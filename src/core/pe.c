@@ -106,8 +106,9 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 	if (SD_UNLIKELY(pe == NULL))
 		return 0;
 	if (SD_UNLIKELY(pe->in_progress)) {
-		SD_ERR(COMP, "doca_pe_progress: called from inside a callback of progress engine %p; return from the "
-			     "callback instead (nested progress is not allowed)",
+		SD_ERR(COMP,
+		       "doca_pe_progress: called from inside a callback of progress engine %p; return from the "
+		       "callback instead (nested progress is not allowed)",
 		       (void *)pe);
 		return 0;
 	}
@@ -177,8 +178,8 @@ fail:
 		close(pe->tfd);
 	pe->tfd = -1;
 	close(efd);
-	return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "progress engine %p: cannot build the notification handle: %s",
-			 (void *)pe, strerror(-rc));
+	return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP,
+			 "progress engine %p: cannot build the notification handle: %s", (void *)pe, strerror(-rc));
 }
 
 SD_PRIV doca_error_t priv_doca_pe_watch_fd(struct doca_pe *pe, int fd)
@@ -202,8 +203,8 @@ SD_PRIV doca_error_t priv_doca_pe_watch_fd(struct doca_pe *pe, int fd)
 		rc = epoll_add_in(pe->epfd, fd);
 		if (rc != 0)
 			return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP,
-					 "progress engine %p: cannot add fd %d to the notification handle: %s", (void *)pe,
-					 fd, strerror(-rc));
+					 "progress engine %p: cannot add fd %d to the notification handle: %s",
+					 (void *)pe, fd, strerror(-rc));
 	} else if (pe->user_handle) {
 		SD_WARN(COMP,
 			"progress engine %p uses a handle from doca_pe_set_notification_handle(); comch traffic "
@@ -227,8 +228,7 @@ SD_PRIV void priv_doca_pe_unwatch_fd(struct doca_pe *pe, int fd)
 	}
 }
 
-DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
-							 doca_notification_handle_t *handle)
+DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle)
 {
 	struct doca_pe *p = (struct doca_pe *)pe;
 	doca_error_t ret;
@@ -250,7 +250,8 @@ DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe, doc
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_set_notification_handle: bad argument");
 	if (pe->notify.efd >= 0)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_pe_set_notification_handle: progress engine %p already has a handle", (void *)pe);
+				 "doca_pe_set_notification_handle: progress engine %p already has a handle",
+				 (void *)pe);
 	/* The handle must be an eventfd (softdoca writes an 8-byte counter to it). */
 	pe->notify.efd = handle;
 	pe->user_handle = true;
@@ -269,8 +270,8 @@ static void notify_signal(struct doca_pe *pe)
 /* Makes the handle readable at @due_ns (fault_now_ns clock). */
 static void timer_set(struct doca_pe *pe, uint64_t due_ns)
 {
-	struct itimerspec its = {.it_value = {.tv_sec = (time_t)(due_ns / 1000000000ull),
-					      .tv_nsec = (long)(due_ns % 1000000000ull)}};
+	struct itimerspec its = {
+	    .it_value = {.tv_sec = (time_t)(due_ns / 1000000000ull), .tv_nsec = (long)(due_ns % 1000000000ull)}};
 
 	if (timerfd_settime(pe->tfd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
 		notify_signal(pe); /* wake early rather than never */
@@ -359,8 +360,8 @@ DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_not
 
 DOCA_EXPERIMENTAL doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode event_mode)
 {
-	if (pe == NULL || (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
-			   event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL))
+	if (pe == NULL ||
+	    (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE && event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_set_event_mode: bad argument");
 	/* Progress always visits every context; both modes behave the same. */
 	return DOCA_SUCCESS;

@@ -18,12 +18,12 @@ struct doca_task_batch {
 	struct doca_ctx *ctx;
 	union doca_data user_data;
 	doca_error_t status;
-	uint8_t state;		/* enum task_state */
-	uint16_t nb_tasks;	/* members in use */
-	uint16_t nb_submitted;	/* members handed to the engine (or failed before it) */
-	uint16_t nb_checked;	/* members seen done, in order */
+	uint8_t state;		      /* enum task_state */
+	uint16_t nb_tasks;	      /* members in use */
+	uint16_t nb_submitted;	      /* members handed to the engine (or failed before it) */
+	uint16_t nb_checked;	      /* members seen done, in order */
 	struct doca_task_batch *next; /* free list / batch FIFO */
-	uint8_t *tasks;		/* max_tasks members of pool->task_size bytes */
+	uint8_t *tasks;		      /* max_tasks members of pool->task_size bytes */
 };
 
 struct task_batch_pool {
@@ -38,8 +38,7 @@ struct task_batch_pool {
 	struct doca_task_batch *fifo_tail;
 };
 
-static inline struct doca_task *member(const struct task_batch_pool *pool, const struct doca_task_batch *b,
-				       uint16_t i)
+static inline struct doca_task *member(const struct task_batch_pool *pool, const struct doca_task_batch *b, uint16_t i)
 {
 	return (struct doca_task *)(b->tasks + (size_t)i * pool->task_size);
 }

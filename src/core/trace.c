@@ -26,7 +26,7 @@
 
 #include "trace.h"
 
-#define COMP "trace"
+#define COMP	       "trace"
 #define DEFAULT_EVENTS (1u << 20)
 
 struct trace_rec {
@@ -103,11 +103,12 @@ SD_PRIV void priv_doca_trace(enum trace_ev ev, const void *ctx, uint64_t id, uin
 	r->ctx = ctx_index(ctx);
 }
 
-static void write_span(FILE *f, bool *first, const char *ph, const char *name, const struct trace_rec *r,
-		       double ts_us, int pid, const char *args)
+static void write_span(FILE *f, bool *first, const char *ph, const char *name, const struct trace_rec *r, double ts_us,
+		       int pid, const char *args)
 {
-	fprintf(f, "%s\n{\"ph\":\"%s\",\"cat\":\"task\",\"name\":\"%s\",\"id\":\"0x%" PRIx64
-		   "\",\"ts\":%.3f,\"pid\":%d,\"tid\":%u%s%s}",
+	fprintf(f,
+		"%s\n{\"ph\":\"%s\",\"cat\":\"task\",\"name\":\"%s\",\"id\":\"0x%" PRIx64
+		"\",\"ts\":%.3f,\"pid\":%d,\"tid\":%u%s%s}",
 		*first ? "" : ",", ph, name, r->id, ts_us, pid, r->ctx, args ? ",\"args\":" : "", args ? args : "");
 	*first = false;
 }
@@ -140,8 +141,9 @@ static void trace_write(void)
 			return;
 		}
 	}
-	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"softdoca_events\":%" PRIu64
-		   ",\"dropped\":%" PRIu64 "},\"traceEvents\":[",
+	fprintf(f,
+		"{\"displayTimeUnit\":\"ns\",\"otherData\":{\"softdoca_events\":%" PRIu64 ",\"dropped\":%" PRIu64
+		"},\"traceEvents\":[",
 		n - start, start);
 	for (int c = 0; c < nb_ctx; c++) {
 		char label[64];
@@ -150,7 +152,8 @@ static void trace_write(void)
 			snprintf(label, sizeof(label), "%.40s (%d)", ctx_names[c], c);
 		else
 			snprintf(label, sizeof(label), "context %d", c);
-		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
+		fprintf(f,
+			"%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
 			first ? "" : ",", pid, c, label);
 		first = false;
 	}
@@ -167,12 +170,16 @@ static void trace_write(void)
 			snprintf(args, sizeof(args), "{\"bytes\":%" PRIu64 "}", r->a);
 			write_span(f, &first, "b", "task", r, ts, pid, args);
 			write_span(f, &first, "b", "engine", r, ts, pid, NULL);
-			fprintf(f, ",\n{\"ph\":\"C\",\"name\":\"inflight ctx %u\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"inflight\":%u}}",
+			fprintf(f,
+				",\n{\"ph\":\"C\",\"name\":\"inflight ctx "
+				"%u\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"inflight\":%u}}",
 				r->ctx, ts, pid, r->b);
 			break;
 		case TR_ENGINE_DONE:
 			write_span(f, &first, "e", "engine", r, ts, pid, NULL);
-			fprintf(f, ",\n{\"ph\":\"C\",\"name\":\"inflight ctx %u\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"inflight\":%u}}",
+			fprintf(f,
+				",\n{\"ph\":\"C\",\"name\":\"inflight ctx "
+				"%u\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"inflight\":%u}}",
 				r->ctx, ts, pid, r->b);
 			break;
 		case TR_CB_START:

@@ -42,10 +42,10 @@ void trace_init(void);
 /* Why SOFTDOCA_TRACE_EVENTS was refused (tracing stays off and context starts fail), or NULL. */
 const char *trace_config_error(void);
 
-#define TRACE(ev, ctx, id, a, b)                                      \
-	do {                                                          \
-		if (SD_UNLIKELY(priv_doca_trace_on))                  \
-			priv_doca_trace((ev), (ctx), (id), (a), (b)); \
+#define TRACE(ev, ctx, id, a, b)                                                                                       \
+	do {                                                                                                           \
+		if (SD_UNLIKELY(priv_doca_trace_on))                                                                   \
+			priv_doca_trace((ev), (ctx), (id), (a), (b));                                                  \
 	} while (0)
 
 #endif /* SD_TRACE_H_ */

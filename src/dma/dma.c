@@ -57,8 +57,7 @@ static inline struct doca_dma *dma_of(struct doca_ctx *ctx)
 	return (struct doca_dma *)ctx;
 }
 
-static doca_error_t devinfo_profile(const struct doca_devinfo *devinfo, const struct topo_profile **p,
-				    const char *call)
+static doca_error_t devinfo_profile(const struct doca_devinfo *devinfo, const struct topo_profile **p, const char *call)
 {
 	if (devinfo == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL devinfo", call);
@@ -86,7 +85,8 @@ DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_get_max_buf_list_len(const str
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (max_buf_list_len == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_cap_task_memcpy_get_max_buf_list_len: NULL output");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_dma_cap_task_memcpy_get_max_buf_list_len: NULL output");
 	*max_buf_list_len = p->max_buf_list_len;
 	return DOCA_SUCCESS;
 }
@@ -100,7 +100,8 @@ DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_get_max_buf_size(const struct 
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (buf_size == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_cap_task_memcpy_get_max_buf_size: NULL output");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_dma_cap_task_memcpy_get_max_buf_size: NULL output");
 	*buf_size = p->max_buf_size;
 	return DOCA_SUCCESS;
 }
@@ -145,7 +146,8 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 		return ret;
 	}
 	for (uint32_t i = 0; i < dma->num_tasks; i++) {
-		struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)(ctx->pool + (size_t)i * ctx->task_size);
+		struct doca_dma_task_memcpy *t =
+		    (struct doca_dma_task_memcpy *)(ctx->pool + (size_t)i * ctx->task_size);
 
 		t->segs = dma->segs + (size_t)i * 2 * p->max_buf_list_len;
 		/* The job's segment arrays never move: point at them once. */
@@ -216,7 +218,8 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 	uint64_t sum = 0;
 
 	if (head == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: task %p has no %s buf; pass one to alloc_init or set_%s",
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: task %p has no %s buf; pass one to alloc_init or set_%s",
 				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, is_dst ? "dst" : "src");
 	if (head->mmap == NULL)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
@@ -250,7 +253,8 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 			continue;
 		}
 		if (m->kind == MMAP_LOCAL && !m->started)
-			return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: task %p: %s mmap %p is stopped; start it again",
+			return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+					 "%s: task %p: %s mmap %p is stopped; start it again",
 					 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)m);
 		if (!priv_doca_mmap_has_dev(m, dma->ctx.dev))
 			return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
@@ -416,12 +420,12 @@ static void dma_deliver(struct doca_task *task, bool success)
 }
 
 static const struct ctx_ops dma_ctx_ops = {
-	.name = "dma",
-	.start = dma_start,
-	.stopped = dma_stopped,
-	.prepare = dma_prepare,
-	.deliver = dma_deliver,
-	.finish = dma_finish,
+    .name = "dma",
+    .start = dma_start,
+    .stopped = dma_stopped,
+    .prepare = dma_prepare,
+    .deliver = dma_deliver,
+    .finish = dma_finish,
 };
 
 /* ---- public API ---- */
@@ -481,9 +485,10 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 				 "(doca_dma_cap_get_max_num_tasks)",
 				 num_memcpy_tasks, priv_doca_dev_name(&dma->ctx.dev->info), dma->profile->max_tasks);
 	if (dma->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_dma_task_memcpy_set_conf: %s is not IDLE; configure tasks before doca_ctx_start()",
-				 priv_doca_ctx_name(&dma->ctx));
+		return SD_REJECT(
+		    DOCA_ERROR_BAD_STATE, COMP,
+		    "doca_dma_task_memcpy_set_conf: %s is not IDLE; configure tasks before doca_ctx_start()",
+		    priv_doca_ctx_name(&dma->ctx));
 	dma->comp_cb = task_completion_cb;
 	dma->err_cb = task_error_cb;
 	dma->num_tasks = num_memcpy_tasks;
@@ -547,5 +552,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, str
 	if (dma == NULL || gpu_dma == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_dma_get_gpu_handle: %s: softdoca has no GPU data path yet", priv_doca_ctx_name(&dma->ctx));
+			 "doca_dma_get_gpu_handle: %s: softdoca has no GPU data path yet",
+			 priv_doca_ctx_name(&dma->ctx));
 }

@@ -16,7 +16,7 @@ struct engine_queue {
 	struct engine_queue *inl;
 	struct engine_queue *cpu; /* created on the first large job */
 	struct engine_queue_attr attr;
-	char owner[64];		  /* attr.owner points here: the creator's string is gone by then */
+	char owner[64]; /* attr.owner points here: the creator's string is gone by then */
 };
 
 static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, struct engine_queue **out)
@@ -79,12 +79,12 @@ static void auto_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 const struct engine_ops engine_auto_ops = {
-	.name = "auto",
-	.desc = "small copies inline at progress time, large copies on a cpu worker",
-	.queue_create = auto_queue_create,
-	.queue_destroy = auto_queue_destroy,
-	.submit = auto_submit,
-	.poll = auto_poll,
-	.pending = auto_pending,
-	.cancel = auto_cancel,
+    .name = "auto",
+    .desc = "small copies inline at progress time, large copies on a cpu worker",
+    .queue_create = auto_queue_create,
+    .queue_destroy = auto_queue_destroy,
+    .submit = auto_submit,
+    .poll = auto_poll,
+    .pending = auto_pending,
+    .cancel = auto_cancel,
 };

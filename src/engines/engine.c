@@ -18,9 +18,9 @@
 
 /* Every engine softdoca has; a new one is added here and nowhere else. */
 static const struct engine_ops *const engines[] = {
-	&engine_auto_ops,
-	&engine_cpu_ops,
-	&engine_inline_ops,
+    &engine_auto_ops,
+    &engine_cpu_ops,
+    &engine_inline_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
@@ -80,8 +80,9 @@ static void check_env(void)
 	rc = priv_sd_parse_u64(w, 1, ENGINE_MAX_WORKERS, &cpu_workers_env);
 	if (rc != 0) {
 		cpu_workers_env = 0;
-		snprintf(engine_err, sizeof(engine_err), "SOFTDOCA_CPU_WORKERS='%.64s': %s; expected a number of worker threads in 1..%d",
-			 w, priv_sd_parse_error(rc), ENGINE_MAX_WORKERS);
+		snprintf(engine_err, sizeof(engine_err),
+			 "SOFTDOCA_CPU_WORKERS='%.64s': %s; expected a number of worker threads in 1..%d", w,
+			 priv_sd_parse_error(rc), ENGINE_MAX_WORKERS);
 	}
 }
 
@@ -175,8 +176,8 @@ bool engine_nop_pending(const struct engine_queue *q)
  * check runs between chunks, so an exporter that goes away is noticed within one chunk.
  * BATCH_BYTES bounds a call that carries several jobs.
  */
-#define REMOTE_IOVS 256
-#define REMOTE_CHUNK (4ull << 20)
+#define REMOTE_IOVS	   256
+#define REMOTE_CHUNK	   (4ull << 20)
 #define REMOTE_BATCH_BYTES (1ull << 20)
 
 /* Internal cause of a failed liveness check: the exporter revoked the export. */

@@ -98,10 +98,10 @@ struct engine_job {
 struct engine_queue;
 
 struct engine_queue_attr {
-	uint32_t depth;		/* most jobs in the engine at once */
-	uint32_t workers;	/* worker threads hint (cpu engine); 0 = engine default */
+	uint32_t depth;	  /* most jobs in the engine at once */
+	uint32_t workers; /* worker threads hint (cpu engine); 0 = engine default */
 	struct engine_notify *notify;
-	const char *owner;	/* for log lines, e.g. "dma 0x55d0..." */
+	const char *owner; /* for log lines, e.g. "dma 0x55d0..." */
 };
 
 struct engine_ops {
@@ -168,11 +168,9 @@ static inline bool engine_remote_batchable(const struct engine_job *a, const str
  * exporter is gone every remaining job fails. Nothing is reported: the caller completes the
  * jobs. @owner names the queue for log lines. Any thread; reads the jobs, never writes them.
  */
-void engine_copy_remote_batch(struct engine_job *const *jobs, unsigned int n, doca_error_t *status,
-			      const char *owner);
+void engine_copy_remote_batch(struct engine_job *const *jobs, unsigned int n, doca_error_t *status, const char *owner);
 /* Copies bytes [off, off+len) of a remote job's stream (a chunk of a split job). */
-doca_error_t engine_copy_remote_range(const struct engine_job *job, uint64_t off, uint64_t len,
-				      const char *owner);
+doca_error_t engine_copy_remote_range(const struct engine_job *job, uint64_t off, uint64_t len, const char *owner);
 
 /* Nop helpers for ops an engine does not need. */
 unsigned int engine_nop_poll(struct engine_queue *q, unsigned int budget);

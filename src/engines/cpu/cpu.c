@@ -54,9 +54,9 @@
 #define COMP "cpu"
 /* How long an idle worker spins before parking: long enough to catch the next task of a busy
  * application, short enough that an idle engine costs nothing. */
-#define CPU_SPIN_NS 50000ull
-#define CPU_CHUNK (1ull << 20)
-#define CPU_SPLIT_MIN (2 * CPU_CHUNK)
+#define CPU_SPIN_NS	50000ull
+#define CPU_CHUNK	(1ull << 20)
+#define CPU_SPLIT_MIN	(2 * CPU_CHUNK)
 #define CPU_MAX_WORKERS ENGINE_MAX_WORKERS
 
 struct engine_queue;
@@ -96,12 +96,12 @@ struct engine_queue {
 	atomic_int quit;
 	atomic_int cancel_status; /* DOCA_SUCCESS = not cancelled */
 	/* Large-job sharing. */
-	alignas(SD_CACHELINE) atomic_uint gen;	       /* futex word for helpers */
+	alignas(SD_CACHELINE) atomic_uint gen; /* futex word for helpers */
 	atomic_int helpers_parked;
 	_Atomic(struct engine_job *) big;
-	atomic_uint_least64_t next;   /* gen << 32 | next chunk index */
+	atomic_uint_least64_t next; /* gen << 32 | next chunk index */
 	atomic_uint nchunks;
-	atomic_int big_status; /* first failure of a chunk of the current large job */
+	atomic_int big_status;			/* first failure of a chunk of the current large job */
 	alignas(SD_CACHELINE) atomic_uint left; /* chunks not yet copied */
 	int nworkers;
 	struct worker workers[CPU_MAX_WORKERS];
@@ -133,20 +133,20 @@ static uint64_t now_ns(void)
 }
 
 /* Spins until @cond_fn says there is work, up to CPU_SPIN_NS; false when it timed out. */
-#define SPIN_UNTIL(cond)                                                   \
-	({                                                                 \
-		uint64_t t0_ = now_ns();                                   \
-		bool ok_ = false;                                          \
-		for (;;) {                                                 \
-			if (cond) {                                        \
-				ok_ = true;                                \
-				break;                                     \
-			}                                                  \
-			cpu_relax();                                       \
-			if (now_ns() - t0_ > CPU_SPIN_NS)                  \
-				break;                                     \
-		}                                                          \
-		ok_;                                                       \
+#define SPIN_UNTIL(cond)                                                                                               \
+	({                                                                                                             \
+		uint64_t t0_ = now_ns();                                                                               \
+		bool ok_ = false;                                                                                      \
+		for (;;) {                                                                                             \
+			if (cond) {                                                                                    \
+				ok_ = true;                                                                            \
+				break;                                                                                 \
+			}                                                                                              \
+			cpu_relax();                                                                                   \
+			if (now_ns() - t0_ > CPU_SPIN_NS)                                                              \
+				break;                                                                                 \
+		}                                                                                                      \
+		ok_;                                                                                                   \
 	})
 
 /* Copies one chunk of a large job; a cross-process chunk that fails records its status. */
@@ -312,7 +312,7 @@ static void notify_pe(struct engine_queue *q)
 
 /* Most jobs copied between two publications of `done`: amortises the shared-line write for
  * small copies without delaying large ones (they end a batch on their own). */
-#define CPU_BATCH 32
+#define CPU_BATCH	32
 #define CPU_BATCH_BYTES (256u * 1024u)
 
 static inline bool slot_ready(struct engine_queue *q, uint32_t idx)
@@ -492,8 +492,8 @@ static int cpu_submit(struct engine_queue *q, struct engine_job *job)
 	job->engine_priv = DOCA_SUCCESS;
 	sl->job = job;
 	sl->len = job->len;
-	sl->single = job->nsrc == 1 && job->ndst == 1 && job->src_pid == 0 && job->dst_pid == 0 &&
-		     job->len < CPU_SPLIT_MIN;
+	sl->single =
+	    job->nsrc == 1 && job->ndst == 1 && job->src_pid == 0 && job->dst_pid == 0 && job->len < CPU_SPLIT_MIN;
 	if (sl->single) {
 		sl->src = job->src[0].addr;
 		sl->dst = job->dst[0].addr;
@@ -531,12 +531,12 @@ static void cpu_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 const struct engine_ops engine_cpu_ops = {
-	.name = "cpu",
-	.desc = "worker threads copy (large copies split over all workers); the submitting thread stays free",
-	.queue_create = cpu_queue_create,
-	.queue_destroy = cpu_queue_destroy,
-	.submit = cpu_submit,
-	.poll = cpu_poll,
-	.pending = cpu_pending,
-	.cancel = cpu_cancel,
+    .name = "cpu",
+    .desc = "worker threads copy (large copies split over all workers); the submitting thread stays free",
+    .queue_create = cpu_queue_create,
+    .queue_destroy = cpu_queue_destroy,
+    .submit = cpu_submit,
+    .poll = cpu_poll,
+    .pending = cpu_pending,
+    .cancel = cpu_cancel,
 };

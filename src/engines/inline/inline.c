@@ -20,7 +20,7 @@ struct engine_queue {
 	struct engine_job *tail;
 	uint32_t count;
 	uint32_t depth;
-	bool traced; /* SOFTDOCA_TRACE on when the queue was made */
+	bool traced;	/* SOFTDOCA_TRACE on when the queue was made */
 	char owner[64]; /* for log lines */
 };
 
@@ -79,8 +79,7 @@ static __attribute__((noinline)) unsigned int poll_remote(struct engine_queue *q
 	if (budget > ENGINE_REMOTE_BATCH)
 		budget = ENGINE_REMOTE_BATCH;
 	jobs[n++] = pop(q);
-	while (n < budget && q->head != NULL && engine_job_remote(q->head) &&
-	       engine_remote_batchable(jobs[0], q->head))
+	while (n < budget && q->head != NULL && engine_job_remote(q->head) && engine_remote_batchable(jobs[0], q->head))
 		jobs[n++] = pop(q);
 	engine_copy_remote_batch(jobs, n, status, q->owner);
 	for (unsigned int i = 0; i < n; i++)
@@ -131,12 +130,12 @@ static void inline_cancel(struct engine_queue *q, doca_error_t status)
 }
 
 const struct engine_ops engine_inline_ops = {
-	.name = "inline",
-	.desc = "copies inside doca_pe_progress() on the calling thread",
-	.queue_create = inline_queue_create,
-	.queue_destroy = inline_queue_destroy,
-	.submit = inline_submit,
-	.poll = inline_poll,
-	.pending = inline_pending,
-	.cancel = inline_cancel,
+    .name = "inline",
+    .desc = "copies inside doca_pe_progress() on the calling thread",
+    .queue_create = inline_queue_create,
+    .queue_destroy = inline_queue_destroy,
+    .submit = inline_submit,
+    .poll = inline_poll,
+    .pending = inline_pending,
+    .cancel = inline_cancel,
 };
