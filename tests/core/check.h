@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <doca_dev.h>
 #include <doca_error.h>
@@ -50,6 +52,34 @@
 			exit(T_EXIT_FAIL);                                                                             \
 		}                                                                                                      \
 	} while (0)
+
+/*
+ * Runs @fn(@arg) in a forked child (settings such as SOFTDOCA_ENGINE are read once per process)
+ * and returns its exit status; a child that died of a signal counts as a failure, named with
+ * @what. Output is flushed first so that nothing is printed twice.
+ */
+static inline int check_run_child(int (*fn)(void *), void *arg, const char *what)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int rc = fn(arg);
+
+		fflush(stdout);
+		_exit(rc);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	if (!WIFEXITED(status)) {
+		fprintf(stderr, "%s: child died (status 0x%x)\n", what, status);
+		return T_EXIT_FAIL;
+	}
+	return WEXITSTATUS(status);
+}
 
 /* Opens the device at @pci ("BB:DD.F"); a failure to find or open it fails the test. */
 static inline struct doca_dev *check_open_dev(const char *pci)

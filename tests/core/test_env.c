@@ -78,35 +78,33 @@ static void test_fault_setting(void)
 	CHECK(strstr(err, "bytes long") != NULL);
 }
 
+struct setting {
+	const char *var, *value;
+};
+
+static int start_child(void *arg)
+{
+	const struct setting *set = arg;
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_dma *dma;
+
+	setenv(set->var, set->value, 1);
+	if (strcmp(set->var, "SOFTDOCA_TRACE_EVENTS") == 0) /* read only when tracing; refused: no file */
+		setenv("SOFTDOCA_TRACE", "/nonexistent-dir/trace.json", 1);
+	dev = check_open_dev("03:00.0");
+	if (doca_pe_create(&pe) != DOCA_SUCCESS || doca_dma_create(dev, &dma) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)) != DOCA_SUCCESS)
+		return 200;
+	return (int)doca_ctx_start(doca_dma_as_ctx(dma));
+}
+
 /* In a child: start a DMA context with @var=@value; returns what doca_ctx_start() returned. */
 static doca_error_t start_with(const char *var, const char *value)
 {
-	int st;
-	pid_t pid;
+	struct setting set = {var, value};
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		struct doca_dev *dev;
-		struct doca_pe *pe;
-		struct doca_dma *dma;
-		doca_error_t r;
-
-		setenv(var, value, 1);
-		if (strcmp(var, "SOFTDOCA_TRACE_EVENTS") == 0) /* read only when tracing; refused: no file */
-			setenv("SOFTDOCA_TRACE", "/nonexistent-dir/trace.json", 1);
-		dev = check_open_dev("03:00.0");
-		if (doca_pe_create(&pe) != DOCA_SUCCESS || doca_dma_create(dev, &dma) != DOCA_SUCCESS ||
-		    doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)) != DOCA_SUCCESS)
-			_exit(200);
-		r = doca_ctx_start(doca_dma_as_ctx(dma));
-		_exit((int)r);
-	}
-	CHECK(waitpid(pid, &st, 0) == pid);
-	CHECK(WIFEXITED(st));
-	return (doca_error_t)WEXITSTATUS(st);
+	return (doca_error_t)check_run_child(start_child, &set, var);
 }
 
 int main(void)

@@ -202,31 +202,19 @@ static int run_body(void)
 	return T_EXIT_PASS;
 }
 
+static int child_body(void *engine)
+{
+	setenv("SOFTDOCA_ENGINE", engine, 1);
+	return run_body();
+}
+
 static int run_with_engine(const char *engine)
 {
-	int status;
-	pid_t pid;
+	int rc = check_run_child(child_body, (void *)engine, engine);
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		int rc;
-
-		setenv("SOFTDOCA_ENGINE", engine, 1);
-		rc = run_body();
-		fflush(stdout);
-		_exit(rc);
-	}
-	CHECK(waitpid(pid, &status, 0) == pid);
-	if (!WIFEXITED(status)) {
-		fprintf(stderr, "engine %s: child died (status 0x%x)\n", engine, status);
-		return T_EXIT_FAIL;
-	}
-	if (WEXITSTATUS(status) != 0)
-		fprintf(stderr, "engine %s: failed (exit %d)\n", engine, WEXITSTATUS(status));
-	return WEXITSTATUS(status);
+	if (rc != 0)
+		fprintf(stderr, "engine %s: failed (exit %d)\n", engine, rc);
+	return rc;
 }
 
 int main(void)

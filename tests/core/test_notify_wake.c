@@ -334,36 +334,22 @@ static int run_delayed(void)
 	return T_EXIT_PASS;
 }
 
+static int child_body(void *arg)
+{
+	const char *engine = arg;
+
+	if (strcmp(engine, "delay") == 0) {
+		setenv("SOFTDOCA_ENGINE", "inline", 1);
+		setenv("SOFTDOCA_FAULT", "delay_us=20000", 1);
+		return run_delayed();
+	}
+	setenv("SOFTDOCA_ENGINE", engine, 1);
+	return run_body(engine);
+}
+
 static int run_with_engine(const char *engine)
 {
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		int rc;
-
-		if (strcmp(engine, "delay") == 0) {
-			setenv("SOFTDOCA_ENGINE", "inline", 1);
-			setenv("SOFTDOCA_FAULT", "delay_us=20000", 1);
-			rc = run_delayed();
-		} else {
-			setenv("SOFTDOCA_ENGINE", engine, 1);
-			rc = run_body(engine);
-		}
-
-		fflush(stdout);
-		_exit(rc);
-	}
-	CHECK(waitpid(pid, &status, 0) == pid);
-	if (!WIFEXITED(status)) {
-		fprintf(stderr, "engine %s: child died (status 0x%x)\n", engine, status);
-		return T_EXIT_FAIL;
-	}
-	return WEXITSTATUS(status);
+	return check_run_child(child_body, (void *)engine, engine);
 }
 
 int main(void)
