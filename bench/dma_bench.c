@@ -717,9 +717,10 @@ static void xproc_rows(const char *const *engines, int nengines)
 int main(int argc, char **argv)
 {
 	static const size_t all_sizes[] = {64, 512, 4096, 65536, 1u << 20, 16u << 20};
-	const char *engines_default[] = {"inline", "cpu", "auto"};
+	/* Every executor of this build (src/engines/meson.build, passed by bench/meson.build). */
+	static char engines_default[] = SD_EXECUTORS;
 	const char *engines[8];
-	int nengines = 3;
+	int nengines = 0;
 	bool quick = false, xproc_only = false;
 	size_t sizes[8];
 	int nsizes = 0;
@@ -730,8 +731,13 @@ int main(int argc, char **argv)
 		perror("readlink");
 		return 1;
 	}
-	for (int i = 0; i < 3; i++)
-		engines[i] = engines_default[i];
+	{
+		char *save = NULL;
+
+		for (char *tok = strtok_r(engines_default, ",", &save); tok && nengines < 8;
+		     tok = strtok_r(NULL, ",", &save))
+			engines[nengines++] = tok;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
 			runs = atoi(argv[++i]);

@@ -29,14 +29,44 @@
 #define SOFTDOCA_PKGCONFIG_DIR ""
 #endif
 
-static const char *const engines[] = {"auto", "cpu", "inline"};
+/* The executors and transports of this build (src/engines/meson.build, passed by tools/meson.build). */
+#ifndef SD_EXECUTORS
+#define SD_EXECUTORS "auto,cpu,inline"
+#endif
+#ifndef SD_TRANSPORTS
+#define SD_TRANSPORTS "cma"
+#endif
+#define MAX_BACKENDS 16
+
+struct backend_row {
+	char name[32];
+	bool ok;
+	char why[128];
+};
+
+/* Splits a comma-separated list into @rows; returns how many. */
+static int split_names(const char *list, struct backend_row *rows, int max)
+{
+	int n = 0;
+
+	while (*list != '\0' && n < max) {
+		size_t len = strcspn(list, ",");
+
+		snprintf(rows[n].name, sizeof(rows[n].name), "%.*s", (int)len, list);
+		n++;
+		list += len;
+		if (*list == ',')
+			list++;
+	}
+	return n;
+}
 
 struct env {
 	char pc_common[64], pc_dma[64], pc_from[512];
 	const char *headers, *library;
 	bool versions_ok;
-	bool engine_ok[3];
-	char engine_why[3][128];
+	struct backend_row engines[MAX_BACKENDS], transports[MAX_BACKENDS];
+	int nb_engines, nb_transports;
 	const char *selected, *selected_from;
 	char cfg_engine[64];
 	const char *config;
@@ -65,16 +95,20 @@ static void pc_version(const char *module, const char *dir, char *out, size_t le
 	pclose(p);
 }
 
-/* An engine works when a child process can copy with it (tools run the real thing). */
-static bool engine_works(const char *self, const char *name, char *why, size_t len)
+/*
+ * An executor works when a child process can copy with it, a transport when a child can copy
+ * through it: from memory it exported and imported again (tools run the real thing).
+ */
+static bool engine_works(const char *self, const char *name, bool transport, char *why, size_t len)
 {
 	pid_t pid = fork();
 	int st;
 
 	if (pid == 0) {
-		setenv("SOFTDOCA_ENGINE", name, 1);
+		if (!transport)
+			setenv("SOFTDOCA_ENGINE", name, 1);
 		setenv("DOCA_LOG_LEVEL", "disable", 1);
-		execl(self, self, "--probe-engine", (char *)NULL);
+		execl(self, self, transport ? "--probe-transport" : "--probe-engine", name, (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
@@ -89,6 +123,8 @@ static bool engine_works(const char *self, const char *name, char *why, size_t l
 
 /* --probe-engine: one small DMA copy with whatever SOFTDOCA_ENGINE says. */
 int probe_engine(void);
+/* --probe-transport: the same copy from an export of this process, imported again. */
+int probe_transport(void);
 
 static void read_config_engine(struct env *e)
 {
@@ -148,9 +184,14 @@ static void collect(struct env *e, const char *self)
 		e->selected = "auto";
 		e->selected_from = "default";
 	}
-	for (int i = 0; i < 3; i++)
-		e->engine_ok[i] =
-		    e->config_ok && engine_works(self, engines[i], e->engine_why[i], sizeof(e->engine_why[i]));
+	e->nb_engines = split_names(SD_EXECUTORS, e->engines, MAX_BACKENDS);
+	e->nb_transports = split_names(SD_TRANSPORTS, e->transports, MAX_BACKENDS);
+	for (int i = 0; i < e->nb_engines; i++)
+		e->engines[i].ok = e->config_ok && engine_works(self, e->engines[i].name, false, e->engines[i].why,
+								sizeof(e->engines[i].why));
+	for (int i = 0; i < e->nb_transports; i++)
+		e->transports[i].ok = e->config_ok && engine_works(self, e->transports[i].name, true,
+								   e->transports[i].why, sizeof(e->transports[i].why));
 	if (dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) == NULL)
 		snprintf(e->gpu, sizeof(e->gpu),
 			 "not available: no CUDA driver (libcuda.so.1 cannot be loaded), so no GPU");
@@ -219,9 +260,13 @@ static void print_text(const struct env *e)
 		doca_devinfo_destroy_list(list);
 	}
 	printf("\nengines (selected: %s, from %s):\n", e->selected, e->selected_from);
-	for (int i = 0; i < 3; i++)
-		printf("  %-7s %s\n", engines[i], e->engine_ok[i] ? "works" : e->engine_why[i]);
-	printf("  %-7s %s\n\n", "gpu", e->gpu);
+	for (int i = 0; i < e->nb_engines; i++)
+		printf("  %-7s %s\n", e->engines[i].name, e->engines[i].ok ? "works" : e->engines[i].why);
+	printf("  %-7s %s\n", "gpu", e->gpu);
+	printf("transports (memory outside this process):\n");
+	for (int i = 0; i < e->nb_transports; i++)
+		printf("  %-7s %s\n", e->transports[i].name, e->transports[i].ok ? "works" : e->transports[i].why);
+	printf("\n");
 	if (e->huge_total >= 0)
 		printf("hugepages: %ld total, %ld free, %ld kB each (softdoca does not need them)\n", e->huge_total,
 		       e->huge_free, e->huge_kb);
@@ -265,21 +310,36 @@ static void print_json(const struct env *e)
 	caps_json_str(e->selected);
 	printf(", \"selected_from\": \"%s\", \"available\": [", e->selected_from);
 	first = true;
-	for (int i = 0; i < 3; i++)
-		if (e->engine_ok[i]) {
-			printf("%s\"%s\"", first ? "" : ", ", engines[i]);
+	for (int i = 0; i < e->nb_engines; i++)
+		if (e->engines[i].ok) {
+			printf("%s\"%s\"", first ? "" : ", ", e->engines[i].name);
 			first = false;
 		}
 	printf("], \"unavailable\": {");
 	first = true;
-	for (int i = 0; i < 3; i++)
-		if (!e->engine_ok[i]) {
-			printf("%s\"%s\": ", first ? "" : ", ", engines[i]);
-			caps_json_str(e->engine_why[i]);
+	for (int i = 0; i < e->nb_engines; i++)
+		if (!e->engines[i].ok) {
+			printf("%s\"%s\": ", first ? "" : ", ", e->engines[i].name);
+			caps_json_str(e->engines[i].why);
 			first = false;
 		}
 	printf("%s\"gpu\": ", first ? "" : ", ");
 	caps_json_str(e->gpu);
+	printf("}},\n  \"transports\": {\"available\": [");
+	first = true;
+	for (int i = 0; i < e->nb_transports; i++)
+		if (e->transports[i].ok) {
+			printf("%s\"%s\"", first ? "" : ", ", e->transports[i].name);
+			first = false;
+		}
+	printf("], \"unavailable\": {");
+	first = true;
+	for (int i = 0; i < e->nb_transports; i++)
+		if (!e->transports[i].ok) {
+			printf("%s\"%s\": ", first ? "" : ", ", e->transports[i].name);
+			caps_json_str(e->transports[i].why);
+			first = false;
+		}
 	printf("}},\n  \"hugepages\": {\"total\": %ld, \"free\": %ld, \"size_kb\": %ld},\n", e->huge_total,
 	       e->huge_free, e->huge_kb);
 	printf("  \"ptrace\": {\"yama_ptrace_scope\": %d, \"meaning\": ", e->ptrace_scope);
@@ -294,8 +354,10 @@ int main(int argc, char **argv)
 	bool json = false;
 	ssize_t n;
 
-	if (argc == 2 && strcmp(argv[1], "--probe-engine") == 0)
+	if (argc == 3 && strcmp(argv[1], "--probe-engine") == 0)
 		return probe_engine();
+	if (argc == 3 && strcmp(argv[1], "--probe-transport") == 0)
+		return probe_transport();
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
 			json = true;

@@ -113,11 +113,9 @@ static doca_error_t ep_pool_init(struct comch_ep *ep)
 {
 	doca_error_t ret;
 
-	ret = priv_doca_ctx_pool_init_engine(
-	    &ep->ctx, sizeof(struct doca_comch_task_send) + COMCH_WIRE_HDR_LEN + ep->max_msg_size, ep->num_send_tasks,
-	    ep->num_send_tasks, &comch_engine_ops);
-	if (ret == DOCA_SUCCESS)
-		comch_engine_bind(ep->ctx.queue, ep);
+	ret = priv_doca_ctx_pool_init(&ep->ctx,
+				      sizeof(struct doca_comch_task_send) + COMCH_WIRE_HDR_LEN + ep->max_msg_size,
+				      ep->num_send_tasks, ep->num_send_tasks, &comch_send_dp_ops);
 	return ret;
 }
 
@@ -194,7 +192,7 @@ static doca_error_t send_prepare(struct doca_task *task)
 				 "%s: send task %p: its connection went away (the peer disconnected or was "
 				 "disconnected); free the task and send on a live connection",
 				 priv_doca_ctx_name(task->ctx), (void *)t);
-	task->job.len = t->len;
+	task->bytes = t->len;
 	return DOCA_SUCCESS;
 }
 

@@ -19,7 +19,7 @@
  * and then waits.
  *
  * Send tasks go through the core like DMA tasks (pool, FIFO, in-order completion), with the
- * module's own engine ops (comch_engine_ops) in place of a copy engine: submit() writes the
+ * module's own data-path ops (comch_send_dp_ops): submit() writes the
  * packet to the socket at once, or parks it on the connection's out-queue while the socket is
  * full (EPOLLOUT then wakes progress). The payload was copied into the task at alloc time,
  * behind a prebuilt header, so the caller's buffer is free as soon as alloc_init returns.
@@ -77,8 +77,8 @@ struct doca_comch_connection {
 	uint32_t send_max; /* largest payload both sides accept */
 	uint32_t peer_pid;
 	union doca_data user_data;
-	/* Submitted sends waiting for room in the socket, in order (linked through job.next). */
-	struct engine_job *outq_head, *outq_tail;
+	/* Submitted sends waiting for room in the socket, in order (linked through dp_next). */
+	struct doca_task *outq_head, *outq_tail;
 	bool out_armed;	      /* EPOLLOUT requested in the context's epoll set */
 	uint64_t deadline_ns; /* CONN_HELLO: when an unfinished handshake is dropped */
 	/* Counters (doca_comch_counter order, from 0) and the snapshot update_info took. */
@@ -193,8 +193,8 @@ int comch_rundir_open(char *dir, size_t dir_len);
 /* The socket path for (@key, @name) inside @dir; 0 or -ENAMETOOLONG (logged). */
 int comch_sock_path(const char *dir, const char *key, const char *name, size_t name_len, char *path, size_t path_len);
 
-/* transport.c: socket work of ops->events and the send engine. */
-extern const struct engine_ops comch_engine_ops;
+/* transport.c: socket work of ops->events and the send data path. */
+extern const struct ctx_dp_ops comch_send_dp_ops;
 unsigned int comch_server_events(struct doca_comch_server *srv);
 unsigned int comch_client_events(struct doca_comch_client *cl);
 doca_error_t comch_server_listen(struct doca_comch_server *srv);
@@ -203,7 +203,6 @@ void comch_server_close_all(struct doca_comch_server *srv);
 void comch_client_close(struct doca_comch_client *cl);
 /* Closes @c (server side) without callbacks; its queued sends fail with @status. */
 void comch_server_drop(struct doca_comch_server *srv, struct doca_comch_connection *c, doca_error_t status);
-void comch_engine_bind(struct engine_queue *q, struct comch_ep *ep);
 
 static inline uint64_t comch_now_ns(void)
 {

@@ -513,45 +513,36 @@ struct doca_comch_consumer {
 	bool announced;
 };
 
-struct engine_queue {
-	struct doca_comch_consumer *cons;
+struct ctx_dp_queue {
+	struct doca_comch_consumer *cons; /* NULL in a producer's queue */
 };
 
-static struct doca_comch_consumer_task_post_recv *recv_of_job(struct engine_job *job)
-{
-	return SD_CONTAINER_OF(job, struct doca_comch_consumer_task_post_recv, base.job);
-}
-
-static doca_error_t dpq_create(const struct engine_queue_attr *attr, struct engine_queue **q)
+static doca_error_t dpq_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **q)
 {
 	(void)attr;
 	*q = calloc(1, sizeof(**q));
 	return *q != NULL ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 }
 
-static void dpq_destroy(struct engine_queue *q)
+static doca_error_t cons_queue_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **q)
+{
+	doca_error_t ret = dpq_create(attr, q);
+
+	if (ret == DOCA_SUCCESS)
+		(*q)->cons = (struct doca_comch_consumer *)attr->ctx; /* the context is its first member */
+	return ret;
+}
+
+static void dpq_destroy(struct ctx_dp_queue *q)
 {
 	free(q);
 }
 
-static unsigned int dpq_poll(struct engine_queue *q, unsigned int budget)
-{
-	(void)q;
-	(void)budget;
-	return 0;
-}
-
-static bool dpq_pending(const struct engine_queue *q)
-{
-	(void)q;
-	return false;
-}
-
 /* Posting a buffer: one ring entry, no system call. The ring holds the whole task pool. */
-static int cons_submit(struct engine_queue *q, struct engine_job *job)
+static int cons_submit(struct ctx_dp_queue *q, struct doca_task *task)
 {
 	struct doca_comch_consumer *cs = q->cons;
-	struct doca_comch_consumer_task_post_recv *t = recv_of_job(job);
+	struct doca_comch_consumer_task_post_recv *t = (struct doca_comch_consumer_task_post_recv *)task;
 	uint64_t seq = cs->next_seq++;
 	struct dp_post *p = &shm_posts(cs->shm)[seq & cs->mask];
 
@@ -566,7 +557,7 @@ static int cons_submit(struct engine_queue *q, struct engine_job *job)
 	return 0;
 }
 
-static void cons_cancel(struct engine_queue *q, doca_error_t status)
+static void cons_cancel(struct ctx_dp_queue *q, doca_error_t status)
 {
 	struct doca_comch_consumer *cs = q->cons;
 
@@ -575,20 +566,19 @@ static void cons_cancel(struct engine_queue *q, doca_error_t status)
 	atomic_store(&cs->shm->gone, 1);
 	for (uint32_t i = 0; i <= cs->mask; i++) {
 		if (cs->slots[i] != NULL) {
-			engine_task_complete_pe(&cs->slots[i]->base.job, status);
+			priv_doca_task_complete_pe(&cs->slots[i]->base, status);
 			cs->slots[i] = NULL;
 		}
 	}
 }
 
-static const struct engine_ops consumer_engine_ops = {
-    .name = "comch-consumer",
-    .desc = "comch consumer: buffers posted to the peer's producers",
-    .queue_create = dpq_create,
+static const struct ctx_dp_ops consumer_dp_ops = {
+    .name = "comch consumer: buffers posted to the peer's producers",
+    .queue_create = cons_queue_create,
     .queue_destroy = dpq_destroy,
     .submit = cons_submit,
-    .poll = dpq_poll,
-    .pending = dpq_pending,
+    .poll = priv_doca_dp_nop_poll,
+    .pending = priv_doca_dp_nop_pending,
     .cancel = cons_cancel,
 };
 
@@ -675,14 +665,13 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 	}
 	cs->announced = true;
 	/* Last: a start that fails must not leave the core's pool behind. */
-	ret = priv_doca_ctx_pool_init_engine(ctx, sizeof(struct doca_comch_consumer_task_post_recv), cs->num_tasks,
-					     cs->num_tasks, &consumer_engine_ops);
+	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct doca_comch_consumer_task_post_recv), cs->num_tasks,
+				      cs->num_tasks, &consumer_dp_ops);
 	if (ret != DOCA_SUCCESS) {
 		(void)dp_send_ctrl(cs->conn, cs->conn_gen, pkt,
 				   comch_wire_consumer(pkt, COMCH_CONSUMER_GONE, cs->id, 0, 0));
 		goto fail;
 	}
-	ctx->queue->cons = cs;
 	ctx->keep_running_on_error = true;
 	ctx->keep_done_on_stop = true;
 	SD_DBG(COMP, "%s: consumer %u announced to pid %u (%u posts)", priv_doca_ctx_name(ctx), cs->id,
@@ -729,7 +718,7 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 			t->imm_len = c.imm_len;
 			memcpy(t->imm, c.imm, c.imm_len);
 		}
-		engine_task_complete_pe(&t->base.job, st);
+		priv_doca_task_complete_pe(&t->base, st);
 	}
 	return n;
 }
@@ -803,7 +792,7 @@ static doca_error_t cons_prepare(struct doca_task *task)
 				 "%s: post-receive task %p: its buffer is not a buffer of the consumer's mmap %p (or "
 				 "was released); post buffers of the mmap given to doca_comch_consumer_create()",
 				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)cs->mmap);
-	task->job.len = 0;
+	task->bytes = 0;
 	return DOCA_SUCCESS;
 }
 
@@ -1049,11 +1038,6 @@ struct doca_comch_producer {
 	uint32_t num_tasks;
 };
 
-static struct doca_comch_producer_task_send *send_of_job(struct engine_job *job)
-{
-	return SD_CONTAINER_OF(job, struct doca_comch_producer_task_send, base.job);
-}
-
 static bool remote_dead(const struct dp_remote *r)
 {
 	struct pollfd pfd = {.fd = r->pidfd, .events = POLLIN};
@@ -1098,9 +1082,9 @@ static doca_error_t copy_to_peer(const struct dp_remote *r, uint64_t addr, const
  * there is none, so the caller keeps the task), filled, and its completion pushed. The task's
  * own completion is delivered by the next doca_pe_progress().
  */
-static int prod_submit(struct engine_queue *q, struct engine_job *job)
+static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 {
-	struct doca_comch_producer_task_send *t = send_of_job(job);
+	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)task;
 	struct doca_comch_producer *p = (struct doca_comch_producer *)t->base.ctx;
 	uint64_t tail, len = t->buf->data_len;
 	struct dp_remote *r;
@@ -1116,7 +1100,7 @@ static int prod_submit(struct engine_queue *q, struct engine_job *job)
 	r = remote_find(p->conn, t->consumer_id);
 	if (SD_UNLIKELY(r == NULL || r->gone || atomic_load_explicit(&r->shm->gone, memory_order_acquire))) {
 		dp_unlock();
-		engine_task_complete_pe(job, DOCA_ERROR_NOT_CONNECTED);
+		priv_doca_task_complete_pe(task, DOCA_ERROR_NOT_CONNECTED);
 		return 0;
 	}
 	s = r->shm;
@@ -1162,26 +1146,19 @@ static int prod_submit(struct engine_queue *q, struct engine_job *job)
 out:
 	dp_unlock();
 	if (rc == 0)
-		engine_task_complete_pe(job, st);
+		priv_doca_task_complete_pe(task, st);
 	return rc;
 }
 
-static void prod_cancel(struct engine_queue *q, doca_error_t status)
-{
-	/* Nothing waits in the engine: every accepted task completed inside submit. */
-	(void)q;
-	(void)status;
-}
-
-static const struct engine_ops producer_engine_ops = {
-    .name = "comch-producer",
-    .desc = "comch producer: writes into buffers the peer's consumers posted",
+/* Nothing waits in the data path: every accepted task completed inside submit (no cancel). */
+static const struct ctx_dp_ops producer_dp_ops = {
+    .name = "comch producer: writes into buffers the peer's consumers posted",
     .queue_create = dpq_create,
     .queue_destroy = dpq_destroy,
     .submit = prod_submit,
-    .poll = dpq_poll,
-    .pending = dpq_pending,
-    .cancel = prod_cancel,
+    .poll = priv_doca_dp_nop_poll,
+    .pending = priv_doca_dp_nop_pending,
+    .cancel = priv_doca_dp_nop_cancel,
 };
 
 static doca_error_t prod_start(struct doca_ctx *ctx)
@@ -1199,8 +1176,8 @@ static doca_error_t prod_start(struct doca_ctx *ctx)
 				 priv_doca_ctx_name(ctx));
 	ctx->keep_running_on_error = true;
 	ctx->keep_done_on_stop = true;
-	return priv_doca_ctx_pool_init_engine(ctx, sizeof(struct doca_comch_producer_task_send), p->num_tasks,
-					      p->num_tasks, &producer_engine_ops);
+	return priv_doca_ctx_pool_init(ctx, sizeof(struct doca_comch_producer_task_send), p->num_tasks, p->num_tasks,
+				       &producer_dp_ops);
 }
 
 static doca_error_t prod_prepare(struct doca_task *task)
@@ -1248,7 +1225,7 @@ static doca_error_t prod_prepare(struct doca_task *task)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: send task %p: %u bytes of immediate data; consumer %u accepts %u",
 				 priv_doca_ctx_name(task->ctx), (void *)t, t->imm_len, t->consumer_id, imm_max);
-	task->job.len = t->buf->data_len;
+	task->bytes = t->buf->data_len;
 	return DOCA_SUCCESS;
 }
 

@@ -137,26 +137,21 @@ static const char *parse_error_name(int rc)
 	}
 }
 
-/* ---- the send engine ---- */
+/* ---- the send data path ---- */
 
-struct engine_queue {
+struct ctx_dp_queue {
 	struct comch_ep *ep;
 };
-
-static struct doca_comch_task_send *task_of_job(struct engine_job *job)
-{
-	return SD_CONTAINER_OF(job, struct doca_comch_task_send, base.job);
-}
 
 /* Completes every send queued on @c with @status. */
 static void fail_queued(struct doca_comch_connection *c, doca_error_t status)
 {
 	while (c->outq_head != NULL) {
-		struct engine_job *job = c->outq_head;
+		struct doca_task *task = c->outq_head;
 
-		c->outq_head = job->next;
-		job->next = NULL;
-		engine_task_complete_pe(job, status);
+		c->outq_head = task->dp_next;
+		task->dp_next = NULL;
+		priv_doca_task_complete_pe(task, status);
 	}
 	c->outq_tail = NULL;
 	if (c->out_armed && c->fd >= 0)
@@ -170,19 +165,19 @@ static unsigned int conn_flush(struct doca_comch_connection *c)
 	unsigned int n = 0;
 
 	while (c->outq_head != NULL) {
-		struct engine_job *job = c->outq_head;
-		struct doca_comch_task_send *t = task_of_job(job);
+		struct doca_task *task = c->outq_head;
+		struct doca_comch_task_send *t = (struct doca_comch_task_send *)task;
 		int rc = send_pkt(c->fd, t->pkt, COMCH_WIRE_HDR_LEN + t->len);
 
 		if (rc == -EAGAIN)
 			break;
-		c->outq_head = job->next;
+		c->outq_head = task->dp_next;
 		if (c->outq_head == NULL)
 			c->outq_tail = NULL;
-		job->next = NULL;
+		task->dp_next = NULL;
 		if (rc == 0)
 			comch_count(c, COMCH_CNT_SENT_MSGS, t->len);
-		engine_task_complete_pe(job, rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_NOT_CONNECTED);
+		priv_doca_task_complete_pe(task, rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_NOT_CONNECTED);
 		n++;
 		if (rc != 0) {
 			/* The peer is gone; reading the socket will report it. */
@@ -195,14 +190,16 @@ static unsigned int conn_flush(struct doca_comch_connection *c)
 	return n;
 }
 
-static doca_error_t comch_queue_create(const struct engine_queue_attr *attr, struct engine_queue **q)
+static doca_error_t send_queue_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **q)
 {
-	(void)attr;
 	*q = calloc(1, sizeof(**q));
-	return *q != NULL ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
+	if (*q == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	(*q)->ep = (struct comch_ep *)attr->ctx; /* the context is the endpoint's first member */
+	return DOCA_SUCCESS;
 }
 
-static void comch_queue_destroy(struct engine_queue *q)
+static void send_queue_destroy(struct ctx_dp_queue *q)
 {
 	free(q);
 }
@@ -212,9 +209,9 @@ static void comch_queue_destroy(struct engine_queue *q)
  * task; otherwise, or when the socket is full, queue behind the others. Never -EAGAIN: the
  * out-queue holds at most the task pool.
  */
-static int comch_submit(struct engine_queue *q, struct engine_job *job)
+static int send_submit(struct ctx_dp_queue *q, struct doca_task *task)
 {
-	struct doca_comch_task_send *t = task_of_job(job);
+	struct doca_comch_task_send *t = (struct doca_comch_task_send *)task;
 	struct doca_comch_connection *c = t->conn;
 
 	(void)q;
@@ -223,47 +220,31 @@ static int comch_submit(struct engine_queue *q, struct engine_job *job)
 
 		if (rc == 0) {
 			comch_count(c, COMCH_CNT_SENT_MSGS, t->len);
-			engine_task_complete_pe(job, DOCA_SUCCESS);
+			priv_doca_task_complete_pe(task, DOCA_SUCCESS);
 			return 0;
 		}
 		if (rc != -EAGAIN) {
 			SD_DBG(COMP, "%s: send to connection %p failed: %s", priv_doca_ctx_name(&c->ep->ctx), (void *)c,
 			       strerror(-rc));
-			engine_task_complete_pe(job, DOCA_ERROR_NOT_CONNECTED);
+			priv_doca_task_complete_pe(task, DOCA_ERROR_NOT_CONNECTED);
 			return 0;
 		}
 	}
-	job->next = NULL;
+	task->dp_next = NULL;
 	if (c->outq_tail != NULL)
-		c->outq_tail->next = job;
+		c->outq_tail->dp_next = task;
 	else
-		c->outq_head = job;
-	c->outq_tail = job;
+		c->outq_head = task;
+	c->outq_tail = task;
 	if (!c->out_armed)
 		conn_set_out(c, true);
 	return 0;
 }
 
-static unsigned int comch_poll(struct engine_queue *q, unsigned int budget)
-{
-	/* The sockets are serviced by ops->events, which runs first in every progress call. */
-	(void)q;
-	(void)budget;
-	return 0;
-}
-
-static bool comch_pending(const struct engine_queue *q)
-{
-	(void)q;
-	return false;
-}
-
-static void comch_cancel(struct engine_queue *q, doca_error_t status)
+static void send_cancel(struct ctx_dp_queue *q, doca_error_t status)
 {
 	struct comch_ep *ep = q->ep;
 
-	if (ep == NULL)
-		return;
 	if (ep->is_server) {
 		struct doca_comch_server *srv = (struct doca_comch_server *)ep;
 
@@ -274,21 +255,17 @@ static void comch_cancel(struct engine_queue *q, doca_error_t status)
 	}
 }
 
-const struct engine_ops comch_engine_ops = {
-    .name = "comch",
-    .desc = "comch messages over UNIX-domain sockets",
-    .queue_create = comch_queue_create,
-    .queue_destroy = comch_queue_destroy,
-    .submit = comch_submit,
-    .poll = comch_poll,
-    .pending = comch_pending,
-    .cancel = comch_cancel,
+/* The sockets are serviced by ops->events, which runs first in every progress call: poll has
+ * nothing of its own to do. */
+const struct ctx_dp_ops comch_send_dp_ops = {
+    .name = "comch messages over UNIX-domain sockets",
+    .queue_create = send_queue_create,
+    .queue_destroy = send_queue_destroy,
+    .submit = send_submit,
+    .poll = priv_doca_dp_nop_poll,
+    .pending = priv_doca_dp_nop_pending,
+    .cancel = send_cancel,
 };
-
-void comch_engine_bind(struct engine_queue *q, struct comch_ep *ep)
-{
-	q->ep = ep;
-}
 
 /* ---- delivery ---- */
 

@@ -605,10 +605,33 @@ static int set_representor(struct parser *p, struct span v)
 	return 0;
 }
 
+/* The executors of the backend list in src/engines/meson.build (engine_list.h is generated). */
+#define ENGINE_NAME_EXECUTOR(n) n,
+#define ENGINE_NAME_TRANSPORT(n)
+#define ENGINE_BACKEND(name, kind) ENGINE_NAME_##kind(#name)
+static const char *const executor_names[] = {
+#include "engine_list.h"
+};
+#undef ENGINE_BACKEND
+#undef ENGINE_NAME_EXECUTOR
+#undef ENGINE_NAME_TRANSPORT
+
 static int set_engine_name(struct parser *p, struct span v)
 {
-	if (!span_eq(v, "auto") && !span_eq(v, "cpu") && !span_eq(v, "inline"))
-		return bad(p, "expected auto, cpu or inline, not '" SPAN_FMT "'", SPAN_ARG(v));
+	char list[256];
+	size_t n = 0;
+
+	for (size_t i = 0; i < SD_ARRAY_SIZE(executor_names); i++)
+		if (span_eq(v, executor_names[i]))
+			goto known;
+	for (size_t i = 0; i < SD_ARRAY_SIZE(executor_names) && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      i == 0				       ? ""
+				      : i + 1 == SD_ARRAY_SIZE(executor_names) ? " or "
+									       : ", ",
+				      executor_names[i]);
+	return bad(p, "expected %s, not '" SPAN_FMT "'", list, SPAN_ARG(v));
+known:
 	memcpy(p->out->engine, v.p, v.n);
 	p->out->engine[v.n] = '\0';
 	return 0;

@@ -9,10 +9,11 @@
  *
  * Threading: DOCA objects are used by one application thread at a time (the PE is not
  * thread-safe, as in DOCA). Engine worker threads never touch these structures; they see only
- * struct engine_job (engine.h) and report through its `done` flag.
+ * the jobs a module hands them (engine.h) and report through the task's completion word.
  *
  * Ownership of the context state machine: ctx.c. Library modules plug in through
- * struct ctx_ops and never change ctx->state themselves.
+ * struct ctx_ops (control path) and struct ctx_dp_ops (their data path) and never change
+ * ctx->state themselves.
  */
 #ifndef SD_CORE_H_
 #define SD_CORE_H_
@@ -92,6 +93,8 @@ struct doca_mmap {
 	 */
 	uint64_t read_devs;
 	uint64_t write_devs;
+	/* Where the memory lives: &mem_domain_local, or the exporter (mmap_remote.domain). */
+	const struct mem_domain *domain;
 	pid_t pid;		    /* owner of the memory; 0 = this process */
 	struct mmap_export *exp;    /* exporter side: export state (export.h), NULL if never exported */
 	struct mmap_remote *remote; /* from-export maps: the exporter and its grant (export.h) */
@@ -160,13 +163,85 @@ struct doca_task {
 	bool in_engine;		/* job handed to the engine, not yet completed */
 	bool free_after;	/* doca_task_free() came while in flight: free once its callback returns */
 	struct doca_task *next; /* free list / ctx FIFO */
+	/* Free for the module's data path while it owns the submitted task (its own queues). */
+	struct doca_task *dp_next;
 	/* Set while the task runs as a node of a graph instance: completion goes to the graph. */
 	struct doca_graph_instance *graph_inst;
 	uint32_t graph_node;
-	uint64_t trace_id;     /* this submission, for SOFTDOCA_TRACE */
 	uint64_t fault_due_ns; /* SOFTDOCA_FAULT delay: not delivered before this time */
-	struct engine_job job;
+	uint64_t bytes;	       /* what the task moves, set by ops->prepare (statistics, trace) */
+	/* Written once per submission by whoever finishes it (priv_doca_task_complete*). */
+	struct engine_completion comp;
 };
+
+/*
+ * A module's data path: where its submitted tasks go. One queue per started context, made by
+ * the core after ops->start sized the pool; all ops but those the module documents otherwise
+ * run on the PE thread. The core keeps the FIFO, delivers in progress, flushes on stop and
+ * drives notifications; the data path only finishes tasks, each exactly once, through
+ * priv_doca_task_complete() (any thread) or priv_doca_task_complete_pe() (PE thread).
+ *   submit:  take @task (prepared); -EAGAIN when full, -ENOBUFS when the destination has no
+ *            room yet (a comch consumer posted no buffer): nothing is taken, and the
+ *            application gets DOCA_ERROR_AGAIN for both.
+ *   poll:    deferred work; returns how many tasks it finished.
+ *   pending: true when poll() has work to do now (used to arm notifications).
+ *   cancel:  finish every task not yet started with @status (a context stops).
+ */
+struct ctx_dp_queue;
+
+struct ctx_dp_attr {
+	struct doca_ctx *ctx;
+	uint32_t depth;		      /* most tasks in the data path at once */
+	struct engine_notify *notify; /* the PE's, or NULL */
+	const char *owner;	      /* for log lines, e.g. "dma 0x55d0..." */
+};
+
+struct ctx_dp_ops {
+	const char *name;
+	doca_error_t (*queue_create)(const struct ctx_dp_attr *attr, struct ctx_dp_queue **q);
+	void (*queue_destroy)(struct ctx_dp_queue *q);
+	int (*submit)(struct ctx_dp_queue *q, struct doca_task *task);
+	unsigned int (*poll)(struct ctx_dp_queue *q, unsigned int budget);
+	bool (*pending)(const struct ctx_dp_queue *q);
+	void (*cancel)(struct ctx_dp_queue *q, doca_error_t status);
+	/* For the log line of a refused submit ("engine cpu"); NULL: the data path's name. */
+	const char *(*describe)(const struct ctx_dp_queue *q);
+};
+
+/* Data-path helpers for ops a module does not need. */
+SD_PRIV unsigned int priv_doca_dp_nop_poll(struct ctx_dp_queue *q, unsigned int budget);
+SD_PRIV bool priv_doca_dp_nop_pending(const struct ctx_dp_queue *q);
+SD_PRIV void priv_doca_dp_nop_cancel(struct ctx_dp_queue *q, doca_error_t status);
+
+/*
+ * For modules whose data path moves bytes (DMA): a queue of the executor the process selected
+ * (SOFTDOCA_ENGINE, the config, or the best usable one), sized and named by @attr. Logs why
+ * and fails when no executor is usable.
+ */
+SD_PRIV doca_error_t priv_doca_dp_executor_create(const struct ctx_dp_attr *attr, const struct engine_ops **ops,
+						  struct engine_queue **q);
+/* The transport for jobs from @src to @dst memory (engine_transport_for, engine.h). */
+SD_PRIV const struct engine_xfer *priv_doca_dp_transport(enum mem_domain_kind src, enum mem_domain_kind dst, char *why,
+							 size_t len);
+SD_PRIV const char *priv_doca_mem_domain_kind_name(enum mem_domain_kind k);
+
+/* Finishes @task with @status from any thread (wakes an armed PE). */
+static inline void priv_doca_task_complete(struct doca_task *task, doca_error_t status)
+{
+	engine_complete(&task->comp, status);
+}
+
+/* The same on the PE thread (inside submit, poll or cancel): no fence, no wake-up. */
+static inline void priv_doca_task_complete_pe(struct doca_task *task, doca_error_t status)
+{
+	engine_complete_pe(&task->comp, status);
+}
+
+/* True once @task's data path finished it (acquire). */
+static inline bool priv_doca_task_done(const struct doca_task *task)
+{
+	return atomic_load_explicit(&((struct doca_task *)task)->comp.done, memory_order_acquire) != 0;
+}
 
 struct task_batch_pool;
 
@@ -181,7 +256,7 @@ struct ctx_ops {
 	/* Called once the context is IDLE again: release what start allocated. */
 	void (*stopped)(struct doca_ctx *ctx);
 	/*
-	 * Prepare @task for the engine: validate, fill task->job. @strict: called from
+	 * Prepare @task for the data path: validate, fill the module's job, set task->bytes. @strict: called from
 	 * try_submit. Returns SUCCESS, or the error to report. A content error (bad sizes,
 	 * rights) is reported by the core through the error callback for plain submit, and
 	 * returned synchronously for try_submit; BAD_STATE is always returned synchronously.
@@ -244,9 +319,9 @@ struct doca_ctx {
 	bool traced;	   /* SOFTDOCA_TRACE on (fixed at start) */
 	bool instrumented; /* fault || traced: one check on the hot path */
 
-	/* Engine. */
-	const struct engine_ops *engine;
-	struct engine_queue *queue;
+	/* The module's data path (NULL until the pool exists). */
+	const struct ctx_dp_ops *dp;
+	struct ctx_dp_queue *queue;
 
 	/* Task batches (task_batch.h); NULL unless the module configured batches. */
 	struct task_batch_pool *batches;
@@ -284,12 +359,12 @@ SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops,
 SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
 /*
  * Library modules, from ops->start: a pool of @n tasks of @task_size bytes each (a library
- * task struct that begins with struct doca_task), and an engine queue of @depth entries.
+ * task struct that begins with struct doca_task), and a queue of the module's data path @dp of
+ * @depth entries. After it returns, the module may set up its tasks (ctx->pool) before the
+ * context runs.
  */
-SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth);
-/* The same with an engine chosen by the module (comch sends through its own transport). */
-SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
-						    const struct engine_ops *engine);
+SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
+					     const struct ctx_dp_ops *dp);
 /*
  * Library modules, from ops->events, after ops->start returned IN_PROGRESS: the asynchronous
  * start finished. SUCCESS: STARTING -> RUNNING. An error: STARTING -> IDLE (the module logged

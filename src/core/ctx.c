@@ -13,14 +13,14 @@
  *
  * Its module's events hook, run by doca_pe_progress(), finishes the start.
  *
- * Submitted tasks sit in a per-context FIFO in submission order. An engine marks a task's job
- * done (engine_task_complete); doca_pe_progress() delivers from the FIFO head while the head is
+ * Submitted tasks sit in a per-context FIFO in submission order. The module's data path marks a
+ * task done (priv_doca_task_complete); doca_pe_progress() delivers from the FIFO head while it is
  * done, so callbacks always run in submission order, on the PE thread, never inside submit.
  * A module whose tasks finish in any order (sync event waits) sets ctx->unordered: progress then
  * delivers every finished task, still on the PE thread.
  *
  * Flush: when the context leaves RUNNING, every task not yet delivered is marked flushed; it is
- * delivered (after its engine job, if started, has finished) through the error callback with
+ * delivered (after its data path, if it took it, has finished it) through the error callback with
  * CTX_FLUSH_STATUS. The task whose failure stopped the context keeps its own status.
  */
 #include <errno.h>
@@ -83,10 +83,18 @@ static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 		ctx->state_cb(ctx->user_data, ctx, prev, next);
 }
 
+/* "dma data path (engine cpu)" style name of the context's data path, for log lines. */
+static const char *ctx_dp_describe(const struct doca_ctx *ctx)
+{
+	if (ctx->dp->describe != NULL && ctx->queue != NULL)
+		return ctx->dp->describe(ctx->queue);
+	return ctx->dp->name;
+}
+
 static void pool_release(struct doca_ctx *ctx)
 {
 	if (ctx->queue != NULL) {
-		ctx->engine->queue_destroy(ctx->queue);
+		ctx->dp->queue_destroy(ctx->queue);
 		ctx->queue = NULL;
 	}
 	free(ctx->pool);
@@ -98,10 +106,10 @@ static void pool_release(struct doca_ctx *ctx)
 
 static void log_stats(struct doca_ctx *ctx)
 {
-	SD_DBG(COMP, "%s stopped: tasks=%llu bytes=%llu errors=%llu again=%llu inflight_hwm=%zu engine=%s",
+	SD_DBG(COMP, "%s stopped: tasks=%llu bytes=%llu errors=%llu again=%llu inflight_hwm=%zu data path=%s",
 	       priv_doca_ctx_name(ctx), (unsigned long long)ctx->st_tasks, (unsigned long long)ctx->st_bytes,
 	       (unsigned long long)ctx->st_errors, (unsigned long long)ctx->st_again, ctx->st_inflight_hwm,
-	       ctx->engine ? ctx->engine->name : "-");
+	       ctx->dp ? ctx_dp_describe(ctx) : "-");
 }
 
 static void to_idle(struct doca_ctx *ctx)
@@ -134,14 +142,14 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
-			      const struct engine_ops *engine)
+SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
+					     const struct ctx_dp_ops *dp)
 {
-	struct engine_queue_attr attr;
+	struct ctx_dp_attr attr;
 	doca_error_t ret;
 	char owner[64];
 
-	trace_init(); /* before the engine queue exists, so its threads see tracing on */
+	trace_init(); /* before the data path exists, so its threads see tracing on */
 	{
 		/* A SOFTDOCA_* value that cannot be used is refused, never ignored. */
 		const char *bad = fault_config_error();
@@ -156,7 +164,7 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 					 priv_doca_ctx_name(ctx), bad);
 	}
 
-	/* Keep every task on its own cache lines: the engine thread writes job->done. */
+	/* Keep every task on its own cache lines: engine threads write its completion word. */
 	task_size = (task_size + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
 	if (posix_memalign((void **)&ctx->pool, SD_CACHELINE, task_size * n) != 0)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: cannot allocate %u tasks of %zu bytes",
@@ -170,7 +178,7 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 
 		t->ctx = ctx;
 		t->state = TASK_FREE;
-		t->job.notify = ctx->pe ? &ctx->pe->notify : NULL;
+		t->comp.notify = ctx->pe ? &ctx->pe->notify : NULL;
 		t->next = ctx->free_tasks;
 		ctx->free_tasks = t;
 	}
@@ -178,45 +186,29 @@ static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n
 	ctx->fifo_head = ctx->fifo_tail = NULL;
 	ctx->inflight = 0;
 
-	if (engine == NULL) {
-		pool_release(ctx);
-		return SD_REJECT(DOCA_ERROR_INITIALIZATION, COMP,
-				 "%s: no usable engine; set SOFTDOCA_ENGINE to one of %s", priv_doca_ctx_name(ctx),
-				 engine_names());
-	}
 	snprintf(owner, sizeof(owner), "%s %p", ctx->ops->name, (void *)ctx);
-	attr = (struct engine_queue_attr){
+	attr = (struct ctx_dp_attr){
+	    .ctx = ctx,
 	    .depth = depth,
-	    .workers = 0,
 	    .notify = ctx->pe ? &ctx->pe->notify : NULL,
 	    .owner = owner,
 	};
-	ret = engine->queue_create(&attr, &ctx->queue);
+	ret = dp->queue_create(&attr, &ctx->queue);
 	if (ret != DOCA_SUCCESS) {
 		ctx->queue = NULL;
 		pool_release(ctx);
-		return SD_REJECT(ret, COMP, "%s: engine '%s' could not create its queue", priv_doca_ctx_name(ctx),
-				 engine->name);
+		return SD_REJECT(ret, COMP, "%s: the %s data path could not create its queue", priv_doca_ctx_name(ctx),
+				 dp->name);
 	}
-	ctx->engine = engine;
+	ctx->dp = dp;
 	ctx->fault = fault_enabled();
 	ctx->traced = priv_doca_trace_on;
 	ctx->instrumented = ctx->fault || ctx->traced;
 	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = ctx->st_late_free = 0;
 	ctx->st_inflight_hwm = 0;
-	SD_DBG(COMP, "%s: %u tasks, engine %s, queue depth %u", priv_doca_ctx_name(ctx), n, engine->name, depth);
+	SD_DBG(COMP, "%s: %u tasks, data path %s, queue depth %u", priv_doca_ctx_name(ctx), n, ctx_dp_describe(ctx),
+	       depth);
 	return DOCA_SUCCESS;
-}
-
-SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth)
-{
-	return pool_init(ctx, task_size, n, depth, engine_default());
-}
-
-SD_PRIV doca_error_t priv_doca_ctx_pool_init_engine(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
-						    const struct engine_ops *engine)
-{
-	return pool_init(ctx, task_size, n, depth, engine);
 }
 
 DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
@@ -250,7 +242,7 @@ static void begin_stop(struct doca_ctx *ctx)
 {
 	set_state(ctx, DOCA_CTX_STATE_STOPPING);
 	if (ctx->queue != NULL)
-		ctx->engine->cancel(ctx->queue, CTX_FLUSH_STATUS);
+		ctx->dp->cancel(ctx->queue, CTX_FLUSH_STATUS);
 	if (ctx->ops->stopping != NULL)
 		ctx->ops->stopping(ctx);
 }
@@ -437,16 +429,15 @@ static __attribute__((noinline)) void instrument_submit(struct doca_ctx *ctx, st
 	task->fault_due_ns = ctx->fault ? fault_delay_ns() : 0;
 	if (ctx->traced) {
 		if (!task->in_engine) /* refused at submit: never numbered by trace_number() */
-			task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
-		priv_doca_trace(TR_SUBMIT, ctx, task->trace_id, task->job.len, ctx->inflight);
+			task->comp.trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
+		priv_doca_trace(TR_SUBMIT, ctx, task->comp.trace_id, task->bytes, ctx->inflight);
 	}
 }
 
-/* SOFTDOCA_TRACE: numbers the submission before the engine sees the job (its threads read it). */
+/* SOFTDOCA_TRACE: numbers the submission before the data path sees it (engine threads read it). */
 static __attribute__((noinline)) void trace_number(struct doca_task *task)
 {
-	task->trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
-	task->job.trace_id = task->trace_id;
+	task->comp.trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
 }
 
 static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
@@ -496,17 +487,17 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 		/* doca_task_submit does not validate: the failure arrives as a completion. */
 		task->status = ret;
 		task->in_engine = false;
-		atomic_store_explicit(&task->job.done, 1, memory_order_relaxed);
+		atomic_store_explicit(&task->comp.done, 1, memory_order_relaxed);
 		fifo_push(ctx, task);
 		priv_doca_pe_kick(ctx->pe);
 		return DOCA_SUCCESS;
 	}
 	task->status = DOCA_SUCCESS;
 	task->in_engine = true;
-	atomic_store_explicit(&task->job.done, 0, memory_order_relaxed);
+	atomic_store_explicit(&task->comp.done, 0, memory_order_relaxed);
 	if (SD_UNLIKELY(ctx->traced))
 		trace_number(task);
-	rc = ctx->engine->submit(ctx->queue, &task->job);
+	rc = ctx->dp->submit(ctx->queue, task);
 	if (SD_UNLIKELY(rc != 0)) {
 		task->in_engine = false;
 		if (rc == -EAGAIN || rc == -ENOBUFS) {
@@ -516,12 +507,12 @@ static doca_error_t submit_common(struct doca_task *task, bool strict)
 					"doca_pe_progress() and resubmit (logged once per start)",
 					priv_doca_ctx_name(ctx),
 					rc == -ENOBUFS ? "the receiving side has no buffer posted yet"
-						       : "engine queue full",
+						       : "data path queue full",
 					ctx->inflight, call);
 			return DOCA_ERROR_AGAIN;
 		}
-		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: engine %s refused the task (%s)",
-				 priv_doca_ctx_name(ctx), ctx->engine->name, strerror(-rc));
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: %s refused the task (%s)", priv_doca_ctx_name(ctx),
+				 ctx_dp_describe(ctx), strerror(-rc));
 	}
 	fifo_push(ctx, task);
 	/* An engine that copies inside progress writes no handle: wake an armed application. */
@@ -580,19 +571,19 @@ bool ctx_has_work(const struct doca_ctx *ctx)
 
 	if (can_finish_stop(ctx))
 		return true;
-	if (head != NULL && atomic_load_explicit(&((struct doca_task *)head)->job.done, memory_order_acquire)) {
+	if (head != NULL && atomic_load_explicit(&((struct doca_task *)head)->comp.done, memory_order_acquire)) {
 		/* An injected delay holds the FIFO head back: deliverable only once it is due. */
 		if (SD_UNLIKELY(ctx->instrumented) && head->fault_due_ns != 0 && fault_now_ns() < head->fault_due_ns)
-			return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
+			return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
 		return true;
 	}
 	/* Unordered contexts (sync events) deliver any finished task, not only the head. */
 	for (const struct doca_task *t = head ? head->next : NULL; ctx->unordered && t != NULL; t = t->next)
-		if (atomic_load_explicit(&((struct doca_task *)t)->job.done, memory_order_acquire))
+		if (atomic_load_explicit(&((struct doca_task *)t)->comp.done, memory_order_acquire))
 			return true;
 	if (SD_UNLIKELY(ctx->batches != NULL) && task_batch_has_work(ctx))
 		return true;
-	return ctx->queue != NULL && ctx->engine->pending(ctx->queue);
+	return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
 }
 
 uint64_t ctx_next_due(const struct doca_ctx *ctx)
@@ -600,7 +591,7 @@ uint64_t ctx_next_due(const struct doca_ctx *ctx)
 	const struct doca_task *head = ctx->fifo_head;
 
 	if (!ctx->instrumented || head == NULL || head->fault_due_ns == 0 ||
-	    !atomic_load_explicit(&((struct doca_task *)head)->job.done, memory_order_acquire))
+	    !atomic_load_explicit(&((struct doca_task *)head)->comp.done, memory_order_acquire))
 		return 0;
 	return head->fault_due_ns;
 }
@@ -618,7 +609,7 @@ static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, do
 	ctx->inflight--;
 	if (SD_LIKELY(status == DOCA_SUCCESS)) {
 		ctx->st_tasks++;
-		ctx->st_bytes += task->job.len;
+		ctx->st_bytes += task->bytes;
 		if (ctx->ops->finish != NULL)
 			ctx->ops->finish(task);
 		if (task->graph_inst != NULL)
@@ -656,7 +647,7 @@ static __attribute__((noinline)) void run_callback_then_free(struct doca_ctx *ct
 static __attribute__((noinline)) void deliver_instrumented(struct doca_ctx *ctx, struct doca_task *task,
 							   doca_error_t status)
 {
-	uint64_t tid = task->trace_id;
+	uint64_t tid = task->comp.trace_id;
 
 	if (ctx->fault && status == DOCA_SUCCESS)
 		status = fault_complete_status();
@@ -672,7 +663,7 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 	doca_error_t status = task->status;
 
 	if (status == DOCA_SUCCESS)
-		status = task->job.status;
+		status = task->comp.status;
 	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS && !ctx->keep_done_on_stop)
 		status = CTX_FLUSH_STATUS;
 	if (SD_UNLIKELY(ctx->instrumented))
@@ -693,7 +684,7 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
 	while (*pp != NULL && n < CTX_PROGRESS_BUDGET) {
 		struct doca_task *task = *pp;
 
-		if (!atomic_load_explicit(&task->job.done, memory_order_acquire) ||
+		if (!atomic_load_explicit(&task->comp.done, memory_order_acquire) ||
 		    (SD_UNLIKELY(ctx->instrumented) && task->fault_due_ns != 0 &&
 		     fault_now_ns() < task->fault_due_ns)) {
 			prev = task;
@@ -701,7 +692,7 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
 			continue;
 		}
 		if (SD_UNLIKELY(ctx->traced))
-			priv_doca_trace(TR_ENGINE_DONE, ctx, task->trace_id, 0, ctx->inflight - 1);
+			priv_doca_trace(TR_ENGINE_DONE, ctx, task->comp.trace_id, 0, ctx->inflight - 1);
 		*pp = task->next;
 		if (ctx->fifo_tail == task)
 			ctx->fifo_tail = prev;
@@ -720,7 +711,7 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 	if (SD_UNLIKELY(ctx->ops->events != NULL))
 		ev = ctx->ops->events(ctx);
 	if (ctx->queue != NULL)
-		ctx->engine->poll(ctx->queue, CTX_PROGRESS_BUDGET);
+		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
 	if (SD_UNLIKELY(ctx->unordered)) {
 		n = deliver_unordered(ctx);
 		if (can_finish_stop(ctx)) {
@@ -732,13 +723,13 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 	while (n < CTX_PROGRESS_BUDGET) {
 		struct doca_task *task = ctx->fifo_head;
 
-		if (task == NULL || !atomic_load_explicit(&task->job.done, memory_order_acquire))
+		if (task == NULL || !atomic_load_explicit(&task->comp.done, memory_order_acquire))
 			break;
 		if (SD_UNLIKELY(ctx->instrumented)) {
 			if (task->fault_due_ns != 0 && fault_now_ns() < task->fault_due_ns)
 				break; /* injected latency: keeps the FIFO order */
 			if (ctx->traced)
-				priv_doca_trace(TR_ENGINE_DONE, ctx, task->trace_id, 0, ctx->inflight - 1);
+				priv_doca_trace(TR_ENGINE_DONE, ctx, task->comp.trace_id, 0, ctx->inflight - 1);
 		}
 		ctx->fifo_head = task->next;
 		if (ctx->fifo_head == NULL)

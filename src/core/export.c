@@ -198,7 +198,7 @@ static size_t page_size(void)
 static void export_free(struct mmap_export *e)
 {
 	if (e->owner == getpid()) {
-		atomic_store_explicit(&e->rec->state, ENGINE_PEER_REVOKED, memory_order_release);
+		atomic_store_explicit(&e->rec->state, MEM_DOMAIN_REVOKED, memory_order_release);
 		ptracer_put();
 	}
 	munmap(e->rec, page_size());
@@ -259,7 +259,7 @@ static doca_error_t export_create(struct doca_mmap *map, struct mmap_export **ou
 	rec->pidns = self_pidns();
 	rec->uid = (uint32_t)getuid();
 	atomic_init(&rec->ndevs, 0);
-	atomic_store_explicit(&rec->state, ENGINE_PEER_LIVE, memory_order_release);
+	atomic_store_explicit(&rec->state, MEM_DOMAIN_LIVE, memory_order_release);
 	ptracer_get();
 	*out = e;
 	return DOCA_SUCCESS;
@@ -582,7 +582,7 @@ static doca_error_t open_record(const struct export_desc *d, const struct export
 			return ret;
 		}
 	}
-	if (atomic_load_explicit(&rec->state, memory_order_acquire) != ENGINE_PEER_LIVE) {
+	if (atomic_load_explicit(&rec->state, memory_order_acquire) != MEM_DOMAIN_LIVE) {
 		munmap((void *)rec, page_size());
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale descriptor: exporter pid %d stopped or destroyed the exported mmap",
@@ -645,12 +645,14 @@ doca_error_t export_import(const void *bytes, size_t len, struct doca_dev *dev, 
 	}
 	r->desc = d;
 	r->rec = rec;
-	r->peer.pid = (pid_t)d.pid;
-	r->peer.pidfd = pidfd;
-	r->peer.state = &rec->state;
-	atomic_init(&r->peer.logged, 0);
-	snprintf(r->peer.name, sizeof(r->peer.name), "exporter pid %d (%02x:%02x.%x), range 0x%" PRIx64 " + %" PRIu64,
-		 (int)d.pid, d.bus, d.dev, d.fn, d.addr, d.len);
+	r->domain.kind = MEM_DOMAIN_PROCESS;
+	r->domain.u.process.pid = (pid_t)d.pid;
+	r->domain.u.process.pidfd = pidfd;
+	r->domain.u.process.state = &rec->state;
+	atomic_init(&r->domain.u.process.logged, 0);
+	snprintf(r->domain.name, sizeof(r->domain.name),
+		 "exporter pid %d (%02x:%02x.%x), range 0x%" PRIx64 " + %" PRIu64, (int)d.pid, d.bus, d.dev, d.fn,
+		 d.addr, d.len);
 	mmap->kind = MMAP_FROM_EXPORT;
 	mmap->started = true;
 	mmap->range_set = true;
@@ -661,7 +663,8 @@ doca_error_t export_import(const void *bytes, size_t len, struct doca_dev *dev, 
 	mmap->devs[0] = dev;
 	mmap->nb_devs = 1;
 	mmap->remote = r;
-	SD_DBG(COMP, "mmap %p imported from %s through %s (%s)", (void *)mmap, r->peer.name,
+	mmap->domain = &r->domain;
+	SD_DBG(COMP, "mmap %p imported from %s through %s (%s)", (void *)mmap, r->domain.name,
 	       priv_doca_dev_name(&dev->info),
 	       (d.access & DOCA_ACCESS_FLAG_PCI_READ_WRITE) ? "read-write" : "read-only");
 	return DOCA_SUCCESS;
@@ -679,7 +682,7 @@ void export_remote_release(struct doca_mmap *mmap)
 
 	if (r == NULL)
 		return;
-	close(r->peer.pidfd);
+	close(r->domain.u.process.pidfd);
 	munmap((void *)r->rec, page_size());
 	free(r);
 	mmap->remote = NULL;

@@ -15,7 +15,7 @@
  *                     application carries it)            probe: process_vm_readv of one byte
  *   doca_mmap_stop / destroy: state = REVOKED          engines, before each process_vm_* call:
  *   exit: the kernel closes the memfd; every             state == LIVE, pidfd not readable
- *         importer's pidfd turns readable                (engine_peer in engine.h)
+ *         importer's pidfd turns readable                (mem_domain in engine.h)
  *
  * No thread and no further call is needed from the exporter: the kernel does the copies
  * (process_vm_readv/writev) and reports its death (pidfd), and the record page carries the
@@ -125,7 +125,7 @@ struct export_record_dev {
 struct export_record {
 	uint64_t magic;
 	uint32_t version;
-	_Atomic uint32_t state; /* enum engine_peer_state: LIVE until stop/destroy */
+	_Atomic uint32_t state; /* enum mem_domain_state: LIVE until stop/destroy */
 	uint8_t id[EXPORT_ID_LEN];
 	int32_t pid;
 	uint32_t access;
@@ -160,7 +160,7 @@ struct mmap_export {
 
 /* Importer side, hanging off doca_mmap.remote of a from-export map. */
 struct mmap_remote {
-	struct engine_peer peer; /* what the engines see */
+	struct mem_domain domain; /* the exporter, as transports see it (kind MEM_DOMAIN_PROCESS) */
 	struct export_desc desc;
 	const struct export_record *rec; /* the exporter's record, mapped read-only */
 };

@@ -49,6 +49,7 @@ DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	m->kind = MMAP_LOCAL;
+	m->domain = &mem_domain_local;
 	m->access = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
 	atomic_init(&m->nb_bufs, 0);
 	*mmap = m;

@@ -5,8 +5,7 @@
  * again, saving their write-back. softdoca's memory is ordinary coherent host memory, shared
  * by every engine, so there is nothing to drop: the task's whole work is checking its rules.
  * It still travels the full task path (pool, submit, FIFO, delivery from doca_pe_progress),
- * through a queue of its own (advise_engine below) in place of a copy engine: a copy engine
- * would move bytes, and the core's engines accept only jobs with bytes to move.
+ * through a data path of its own (advise_dp_ops below) that finishes each task at submit.
  *
  * Rules checked when a task is prepared (doca_task_submit reports a broken rule through the
  * error callback, doca_task_try_submit returns it; BAD_STATE is always returned at once):
@@ -48,86 +47,44 @@ static inline struct doca_mmap_advise *advise_of(struct doca_ctx *ctx)
 	return (struct doca_mmap_advise *)ctx;
 }
 
-/* ---- the queue: jobs complete at the next poll, on the PE thread ---- */
+/* ---- the data path: nothing to do on coherent memory ---- */
 
-struct engine_queue {
-	struct engine_job *head;
-	struct engine_job *tail;
-	uint32_t count;
-	uint32_t depth;
+struct ctx_dp_queue {
+	int unused;
 };
 
-static doca_error_t advise_queue_create(const struct engine_queue_attr *attr, struct engine_queue **q)
+static doca_error_t advise_queue_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **q)
 {
-	struct engine_queue *aq = calloc(1, sizeof(*aq));
-
-	if (aq == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	aq->depth = attr->depth;
-	*q = aq;
-	return DOCA_SUCCESS;
+	(void)attr;
+	*q = calloc(1, sizeof(**q));
+	return *q != NULL ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 }
 
-static void advise_queue_destroy(struct engine_queue *q)
+static void advise_queue_destroy(struct ctx_dp_queue *q)
 {
 	free(q);
 }
 
-static int advise_submit(struct engine_queue *q, struct engine_job *job)
+/*
+ * Coherent memory: nothing to invalidate, the advice is taken as given once prepare() checked
+ * its rules. The task is finished here; the core delivers it at the next doca_pe_progress(), in
+ * submission order, like any other.
+ */
+static int advise_submit(struct ctx_dp_queue *q, struct doca_task *task)
 {
-	if (q->count == q->depth)
-		return -EAGAIN;
-	job->next = NULL;
-	if (q->tail != NULL)
-		q->tail->next = job;
-	else
-		q->head = job;
-	q->tail = job;
-	q->count++;
+	(void)q;
+	priv_doca_task_complete_pe(task, DOCA_SUCCESS);
 	return 0;
 }
 
-static void drain(struct engine_queue *q, doca_error_t status, unsigned int budget)
-{
-	while (q->head != NULL && budget-- > 0) {
-		struct engine_job *job = q->head;
-
-		q->head = job->next;
-		if (q->head == NULL)
-			q->tail = NULL;
-		q->count--;
-		engine_task_complete_pe(job, status);
-	}
-}
-
-static unsigned int advise_poll(struct engine_queue *q, unsigned int budget)
-{
-	unsigned int before = q->count;
-
-	/* Coherent memory: nothing to invalidate, the advice is taken as given. */
-	drain(q, DOCA_SUCCESS, budget);
-	return before - q->count;
-}
-
-static bool advise_pending(const struct engine_queue *q)
-{
-	return q->count != 0;
-}
-
-static void advise_cancel(struct engine_queue *q, doca_error_t status)
-{
-	drain(q, status, UINT32_MAX);
-}
-
-static const struct engine_ops advise_engine = {
-    .name = "mmap_advise",
-    .desc = "cache advice on coherent memory: checked, then completed at progress",
+static const struct ctx_dp_ops advise_dp_ops = {
+    .name = "cache advice on coherent memory: checked, then completed",
     .queue_create = advise_queue_create,
     .queue_destroy = advise_queue_destroy,
     .submit = advise_submit,
-    .poll = advise_poll,
-    .pending = advise_pending,
-    .cancel = advise_cancel,
+    .poll = priv_doca_dp_nop_poll,
+    .pending = priv_doca_dp_nop_pending,
+    .cancel = priv_doca_dp_nop_cancel,
 };
 
 /* ---- capabilities ---- */
@@ -169,8 +126,8 @@ static doca_error_t advise_start(struct doca_ctx *ctx)
 				 "doca_ctx_start: %s has no cache invalidate task configuration; call "
 				 "doca_mmap_advise_task_invalidate_cache_set_conf() before doca_ctx_start()",
 				 priv_doca_ctx_name(ctx));
-	return priv_doca_ctx_pool_init_engine(ctx, sizeof(struct doca_mmap_advise_task_invalidate_cache), ma->num_tasks,
-					      ma->num_tasks, &advise_engine);
+	return priv_doca_ctx_pool_init(ctx, sizeof(struct doca_mmap_advise_task_invalidate_cache), ma->num_tasks,
+				       ma->num_tasks, &advise_dp_ops);
 }
 
 static doca_error_t advise_prepare(struct doca_task *task)
@@ -228,7 +185,7 @@ static doca_error_t advise_prepare(struct doca_task *task)
 				 "tasks",
 				 priv_doca_ctx_name(ctx), (void *)t, (unsigned long long)total,
 				 priv_doca_dev_name(&ctx->dev->info), (unsigned long long)max);
-	task->job.len = total;
+	task->bytes = total;
 	return DOCA_SUCCESS;
 }
 

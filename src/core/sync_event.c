@@ -18,7 +18,7 @@
  * until the value changes increments `sleepers`, re-reads seq and FUTEX_WAITs on it, so an
  * updater makes a system call only when somebody sleeps.
  *
- * As a context (doca_sync_event_as_ctx) the event runs its tasks on its own engine (below):
+ * As a context (doca_sync_event_as_ctx) the event runs its tasks on its own data path (below):
  * get / notify-set / notify-add act at submit, wait tasks are checked by poll() whenever seq
  * moved. Arming the PE notification hands pending waits to a watcher thread that sleeps on seq
  * and makes the PE's handle readable when it moves (docs/sync-event.md has the latencies).
@@ -187,7 +187,7 @@ static bool pidfd_gone(int pidfd)
 
 static int se_pidfd(const struct doca_sync_event *se)
 {
-	return se->imported ? se->imp->remote->peer.pidfd : -1;
+	return se->imported ? se->imp->remote->domain.u.process.pidfd : -1;
 }
 
 /* One load: the creator destroyed the event. */
@@ -246,13 +246,13 @@ static bool mask_ok(uint64_t mask)
 	return false;
 }
 
-/* ---- the engine of a sync-event context ---- */
+/* ---- the data path of a sync-event context ---- */
 
 /*
- * Jobs here are the tasks' own: get / notify complete inside submit(), a wait job sits in
+ * Tasks here act themselves: get / notify complete inside submit(), a wait sits in
  * `waits` until poll() finds its condition met. Everything but the watcher runs on the PE thread.
  */
-struct engine_queue {
+struct ctx_dp_queue {
 	struct engine_notify *notify;
 	struct se_task *waits;
 	struct se_task **wtail;
@@ -277,11 +277,6 @@ struct engine_queue {
 	atomic_int quit;
 };
 
-static inline struct se_task *task_of_job(struct engine_job *job)
-{
-	return (struct se_task *)SD_CONTAINER_OF(job, struct doca_task, job);
-}
-
 static void notify_pe(struct engine_notify *n)
 {
 	if (n != NULL && atomic_exchange(&n->armed, 0)) {
@@ -294,7 +289,7 @@ static void notify_pe(struct engine_notify *n)
 
 static void *se_watch(void *arg)
 {
-	struct engine_queue *q = arg;
+	struct ctx_dp_queue *q = arg;
 	const struct timespec peer_tick = {.tv_sec = 0, .tv_nsec = 100 * 1000 * 1000};
 	const struct timespec user_tick = {.tv_sec = 0, .tv_nsec = 1000 * 1000};
 
@@ -327,9 +322,9 @@ static void *se_watch(void *arg)
 	return NULL;
 }
 
-static doca_error_t seq_create(const struct engine_queue_attr *attr, struct engine_queue **out)
+static doca_error_t seq_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **out)
 {
-	struct engine_queue *q = calloc(1, sizeof(*q));
+	struct ctx_dp_queue *q = calloc(1, sizeof(*q));
 
 	if (q == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -340,7 +335,7 @@ static doca_error_t seq_create(const struct engine_queue_attr *attr, struct engi
 	return DOCA_SUCCESS;
 }
 
-static void seq_destroy(struct engine_queue *q)
+static void seq_destroy(struct ctx_dp_queue *q)
 {
 	if (q->thr_started) {
 		atomic_store(&q->quit, 1);
@@ -357,7 +352,7 @@ static void seq_destroy(struct engine_queue *q)
 	free(q);
 }
 
-static void wait_push(struct engine_queue *q, struct se_task *t)
+static void wait_push(struct ctx_dp_queue *q, struct se_task *t)
 {
 	t->wnext = NULL;
 	*q->wtail = t;
@@ -365,9 +360,9 @@ static void wait_push(struct engine_queue *q, struct se_task *t)
 	q->nwaits++;
 }
 
-static int seq_submit(struct engine_queue *q, struct engine_job *job)
+static int seq_submit(struct ctx_dp_queue *q, struct doca_task *task)
 {
-	struct se_task *t = task_of_job(job);
+	struct se_task *t = (struct se_task *)task;
 	uint64_t v;
 
 	switch (t->kind) {
@@ -390,12 +385,12 @@ static int seq_submit(struct engine_queue *q, struct engine_job *job)
 		}
 		break;
 	}
-	engine_task_complete_pe(job, DOCA_SUCCESS);
+	priv_doca_task_complete_pe(task, DOCA_SUCCESS);
 	return 0;
 }
 
 /* Completes every wait whose condition holds (or all of them with @fail). */
-static unsigned int check_waits(struct engine_queue *q, doca_error_t fail)
+static unsigned int check_waits(struct ctx_dp_queue *q, doca_error_t fail)
 {
 	uint64_t v = atomic_load(q->val);
 	struct se_task **pp = &q->waits;
@@ -410,7 +405,7 @@ static unsigned int check_waits(struct engine_queue *q, doca_error_t fail)
 		}
 		*pp = t->wnext;
 		q->nwaits--;
-		engine_task_complete_pe(&t->base.job, fail);
+		priv_doca_task_complete_pe(&t->base, fail);
 		n++;
 	}
 	q->wtail = pp;
@@ -418,7 +413,7 @@ static unsigned int check_waits(struct engine_queue *q, doca_error_t fail)
 }
 
 /* DOCA_SUCCESS, or why every pending wait must fail now. */
-static doca_error_t peer_status(struct engine_queue *q, bool check_pidfd)
+static doca_error_t peer_status(struct ctx_dp_queue *q, bool check_pidfd)
 {
 	if (atomic_load_explicit(q->state, memory_order_acquire) != SE_LIVE)
 		return DOCA_ERROR_IO_FAILED;
@@ -427,7 +422,7 @@ static doca_error_t peer_status(struct engine_queue *q, bool check_pidfd)
 	return DOCA_SUCCESS;
 }
 
-static unsigned int seq_poll(struct engine_queue *q, unsigned int budget)
+static unsigned int seq_poll(struct ctx_dp_queue *q, unsigned int budget)
 {
 	uint32_t s;
 	bool tick;
@@ -445,9 +440,9 @@ static unsigned int seq_poll(struct engine_queue *q, unsigned int budget)
 	return check_waits(q, peer_status(q, tick));
 }
 
-static bool seq_pending(const struct engine_queue *cq)
+static bool seq_pending(const struct ctx_dp_queue *cq)
 {
-	struct engine_queue *q = (struct engine_queue *)cq;
+	struct ctx_dp_queue *q = (struct ctx_dp_queue *)cq;
 	uint32_t s;
 	uint64_t v;
 
@@ -483,14 +478,13 @@ static bool seq_pending(const struct engine_queue *cq)
 	return false;
 }
 
-static void seq_cancel(struct engine_queue *q, doca_error_t status)
+static void seq_cancel(struct ctx_dp_queue *q, doca_error_t status)
 {
 	check_waits(q, status);
 }
 
-static const struct engine_ops se_engine_ops = {
-    .name = "sync_event",
-    .desc = "sync event tasks: act at submit, waits checked when the value changes",
+static const struct ctx_dp_ops se_dp_ops = {
+    .name = "sync event tasks: act at submit, waits checked when the value changes",
     .queue_create = seq_create,
     .queue_destroy = seq_destroy,
     .submit = seq_submit,
@@ -520,7 +514,7 @@ static doca_error_t check_configured(const struct doca_sync_event *se, const cha
 static doca_error_t se_ctx_start(struct doca_ctx *ctx)
 {
 	struct doca_sync_event *se = se_of(ctx);
-	struct engine_queue *q;
+	struct ctx_dp_queue *q;
 	uint64_t n = 0;
 	doca_error_t ret;
 
@@ -538,7 +532,7 @@ static doca_error_t se_ctx_start(struct doca_ctx *ctx)
 	if (n > UINT32_MAX / 2)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_start: %s: %" PRIu64 " tasks are too many",
 				 se_name(se), n);
-	ret = priv_doca_ctx_pool_init_engine(ctx, sizeof(struct se_task), (uint32_t)n, (uint32_t)n, &se_engine_ops);
+	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct se_task), (uint32_t)n, (uint32_t)n, &se_dp_ops);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	q = ctx->queue;
@@ -557,7 +551,7 @@ static doca_error_t se_prepare(struct doca_task *task)
 	struct se_task *t = (struct se_task *)task;
 	struct doca_sync_event *se = se_of(task->ctx);
 
-	task->job.len = 0;
+	task->bytes = 0;
 	if (se_destroyed(se))
 		return gone(se, "doca_task_submit", false);
 	switch (t->kind) {

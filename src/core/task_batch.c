@@ -83,7 +83,7 @@ SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const 
 				 "and a task at least a struct doca_task",
 				 priv_doca_ctx_name(ctx), num_batches, max_tasks, task_size);
 	task_batch_pool_release(ctx);
-	/* Members on their own cache lines, as single tasks: engine threads write job->done. */
+	/* Members on their own cache lines, as single tasks: engine threads write their completion words. */
 	task_size = (task_size + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
 	per_batch = task_size * max_tasks;
 	pool = calloc(1, sizeof(*pool));
@@ -108,7 +108,7 @@ SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const 
 
 			t->ctx = ctx;
 			t->state = TASK_ALLOCATED; /* owned by the batch, never by the context's pool */
-			t->job.notify = ctx->pe ? &ctx->pe->notify : NULL;
+			t->comp.notify = ctx->pe ? &ctx->pe->notify : NULL;
 		}
 		b->next = pool->free;
 		pool->free = b;
@@ -214,16 +214,16 @@ static int submit_members(struct doca_ctx *ctx, struct task_batch_pool *pool, st
 		int rc = 0;
 
 		t->status = DOCA_SUCCESS;
-		atomic_store_explicit(&t->job.done, 0, memory_order_relaxed);
+		atomic_store_explicit(&t->comp.done, 0, memory_order_relaxed);
 		if (ctx->state == DOCA_CTX_STATE_RUNNING)
-			rc = ctx->engine->submit(ctx->queue, &t->job);
+			rc = ctx->dp->submit(ctx->queue, t);
 		else
 			rc = -ECANCELED;
 		if (rc == -EAGAIN || rc == -ENOBUFS)
 			return -EAGAIN;
 		if (rc != 0) {
 			t->in_engine = false;
-			engine_task_complete_pe(&t->job, rc == -ECANCELED ? BATCH_FLUSH_STATUS : DOCA_ERROR_DRIVER);
+			priv_doca_task_complete_pe(t, rc == -ECANCELED ? BATCH_FLUSH_STATUS : DOCA_ERROR_DRIVER);
 		} else {
 			t->in_engine = true;
 		}
@@ -304,7 +304,7 @@ static bool batch_done(const struct task_batch_pool *pool, struct doca_task_batc
 	while (b->nb_checked < b->nb_submitted) {
 		struct doca_task *t = member(pool, b, b->nb_checked);
 
-		if (!atomic_load_explicit(&t->job.done, memory_order_acquire))
+		if (!atomic_load_explicit(&t->comp.done, memory_order_acquire))
 			return false;
 		b->nb_checked++;
 	}
@@ -321,10 +321,10 @@ static void deliver(struct doca_ctx *ctx, struct task_batch_pool *pool, struct d
 		struct doca_task *t = member(pool, b, i);
 
 		t->in_engine = false;
-		t->status = prepared ? t->job.status : status;
+		t->status = prepared ? t->comp.status : status;
 		if (status == DOCA_SUCCESS)
 			status = t->status;
-		bytes += t->job.len;
+		bytes += t->bytes;
 	}
 	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS)
 		status = BATCH_FLUSH_STATUS;
@@ -382,7 +382,7 @@ bool task_batch_has_work(const struct doca_ctx *ctx)
 		return false;
 	if (b->nb_submitted < b->nb_tasks || b->nb_checked == b->nb_tasks)
 		return true;
-	return atomic_load_explicit(&member(pool, b, b->nb_checked)->job.done, memory_order_acquire) != 0;
+	return atomic_load_explicit(&member(pool, b, b->nb_checked)->comp.done, memory_order_acquire) != 0;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_get_status(const struct doca_task_batch *task_batch)

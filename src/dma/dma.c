@@ -2,9 +2,12 @@
  * dma.c - DOCA DMA: the memcpy task on top of the core context.
  *
  * What this module adds to the core: capability queries from the device profile, the task
- * pool configuration, and the translation of a task's source/destination buf lists into an
- * engine job (with every rule checked first). Each task carries preallocated segment arrays
- * sized by the profile's max_buf_list_len, so preparing a task never allocates.
+ * pool configuration, the translation of a task's source/destination buf lists into an engine
+ * job (with every rule checked first), and its data path: one executor queue per context (the
+ * SOFTDOCA_ENGINE choice) and, for memory outside this process, the transport the registry
+ * picks for the (source, destination) memory-domain pair, cached per context. Each task carries
+ * its job and preallocated segment arrays sized by the profile's max_buf_list_len, so preparing
+ * a task never allocates.
  *
  * Rules checked when a task is prepared (doca_task_submit reports a broken rule through the
  * error callback, doca_task_try_submit returns it):
@@ -17,10 +20,10 @@
  *   NOT_SUPPORTED  source and destination both in other processes; one side mixing memory of
  *                  several processes or from-export mmaps
  *
- * Cross-process tasks (a from-export mmap on one side, see export.h): the job carries the
- * exporter's pid on that side and its engine_peer; the engine copies with
- * process_vm_readv/writev. From-export maps have no device bits (read_devs and write_devs are
- * 0, core.h), so such tasks always take prepare_full().
+ * Cross-process tasks (a from-export mmap on one side, see export.h): the job names the
+ * exporter's memory domain on that side and the transport for the pair (cma: process_vm_readv/
+ * writev). From-export maps have no device bits (read_devs and write_devs are 0, core.h), so
+ * such tasks always take prepare_full().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,10 +44,14 @@ struct doca_dma {
 	const struct topo_profile *profile;
 	uint32_t max_list;	 /* profile->max_buf_list_len */
 	struct engine_seg *segs; /* 2 * max_list per task */
+	/* Transport per (source, destination) domain-kind pair, looked up on first use. */
+	const struct engine_xfer *xfer[ENGINE_NB_PAIRS];
+	uint32_t xfer_known; /* bit i: xfer[i] looked up */
 };
 
 struct doca_dma_task_memcpy {
 	struct doca_task base; /* first: the generic view */
+	struct engine_job job; /* what the executor runs; it reaches only base.comp */
 	const struct doca_buf *src;
 	struct doca_buf *dst;
 	struct engine_seg *segs;
@@ -114,6 +121,95 @@ DOCA_STABLE doca_error_t doca_dma_cap_get_max_num_tasks(struct doca_dma *dma, ui
 	return DOCA_SUCCESS;
 }
 
+/* ---- the data path: an executor queue; transports per memory-domain pair ---- */
+
+struct ctx_dp_queue {
+	const struct engine_ops *exec;
+	struct engine_queue *q;
+	char desc[48]; /* "engine cpu" */
+};
+
+static doca_error_t dma_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **out)
+{
+	struct ctx_dp_queue *dq = calloc(1, sizeof(*dq));
+	doca_error_t ret;
+
+	if (dq == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	ret = priv_doca_dp_executor_create(attr, &dq->exec, &dq->q);
+	if (ret != DOCA_SUCCESS) {
+		free(dq);
+		return ret;
+	}
+	snprintf(dq->desc, sizeof(dq->desc), "engine %s", dq->exec->name);
+	*out = dq;
+	return DOCA_SUCCESS;
+}
+
+static void dma_dp_destroy(struct ctx_dp_queue *q)
+{
+	q->exec->queue_destroy(q->q);
+	free(q);
+}
+
+static int dma_dp_submit(struct ctx_dp_queue *q, struct doca_task *task)
+{
+	return q->exec->submit(q->q, &((struct doca_dma_task_memcpy *)task)->job);
+}
+
+static unsigned int dma_dp_poll(struct ctx_dp_queue *q, unsigned int budget)
+{
+	return q->exec->poll(q->q, budget);
+}
+
+static bool dma_dp_pending(const struct ctx_dp_queue *q)
+{
+	return q->exec->pending(q->q);
+}
+
+static void dma_dp_cancel(struct ctx_dp_queue *q, doca_error_t status)
+{
+	q->exec->cancel(q->q, status);
+}
+
+static const char *dma_dp_describe(const struct ctx_dp_queue *q)
+{
+	return q->desc;
+}
+
+static const struct ctx_dp_ops dma_dp_ops = {
+    .name = "dma",
+    .queue_create = dma_dp_create,
+    .queue_destroy = dma_dp_destroy,
+    .submit = dma_dp_submit,
+    .poll = dma_dp_poll,
+    .pending = dma_dp_pending,
+    .cancel = dma_dp_cancel,
+    .describe = dma_dp_describe,
+};
+
+/* The transport from @src to @dst memory, NULL after logging why none works here. */
+static __attribute__((cold)) const struct engine_xfer *
+dma_transport(struct doca_dma *dma, struct doca_dma_task_memcpy *t, enum mem_domain_kind src, enum mem_domain_kind dst)
+{
+	unsigned int idx = ENGINE_PAIR_INDEX(src, dst);
+	char why[192];
+
+	if (!(dma->xfer_known & (1u << idx))) {
+		dma->xfer[idx] = priv_doca_dp_transport(src, dst, NULL, 0);
+		dma->xfer_known |= 1u << idx;
+	}
+	if (dma->xfer[idx] == NULL) {
+		priv_doca_dp_transport(src, dst, why, sizeof(why));
+		SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			  "%s: task %p copies from %s memory to %s memory, and no transport for that pair works here: "
+			  "%s; run doca-env to see which backends work",
+			  priv_doca_ctx_name(&dma->ctx), (void *)t, priv_doca_mem_domain_kind_name(src),
+			  priv_doca_mem_domain_kind_name(dst), why);
+	}
+	return dma->xfer[idx];
+}
+
 /* ---- context ops ---- */
 
 static doca_error_t dma_start(struct doca_ctx *ctx)
@@ -139,7 +235,7 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 	depth = p->queue_depth < dma->num_tasks ? p->queue_depth : dma->num_tasks;
 	if (depth == 0)
 		depth = 1;
-	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct doca_dma_task_memcpy), dma->num_tasks, depth);
+	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct doca_dma_task_memcpy), dma->num_tasks, depth, &dma_dp_ops);
 	if (ret != DOCA_SUCCESS) {
 		free(dma->segs);
 		dma->segs = NULL;
@@ -150,12 +246,13 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 		    (struct doca_dma_task_memcpy *)(ctx->pool + (size_t)i * ctx->task_size);
 
 		t->segs = dma->segs + (size_t)i * 2 * p->max_buf_list_len;
-		/* The job's segment arrays never move: point at them once. */
-		t->base.job.src = t->segs;
-		t->base.job.dst = t->segs + p->max_buf_list_len;
-		t->base.job.src_pid = 0;
-		t->base.job.dst_pid = 0;
-		t->base.job.peer = NULL;
+		/* The job's segment arrays and completion word never move: point at them once. */
+		t->job.src = t->segs;
+		t->job.dst = t->segs + p->max_buf_list_len;
+		t->job.src_dom = NULL;
+		t->job.dst_dom = NULL;
+		t->job.xfer = NULL;
+		t->job.comp = &t->base.comp;
 	}
 	return DOCA_SUCCESS;
 }
@@ -295,7 +392,7 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 	const struct doca_buf *s = t->src;
 	struct doca_buf *d = t->dst;
 	const struct doca_dev *dev = dma->ctx.dev;
-	struct engine_job *job = &t->base.job;
+	struct engine_job *job = &t->job;
 	uint64_t len, room;
 
 	if (s == NULL || d == NULL || s->mmap == NULL || d->mmap == NULL)
@@ -309,8 +406,7 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 	room = (uint64_t)(d->head + d->len - d->data);
 	if (len == 0 || len > room || len > dma->profile->max_buf_size)
 		return false;
-	job->src_pid = 0; /* the task may have been a cross-process one last time */
-	job->dst_pid = 0;
+	job->xfer = NULL; /* the task may have been a cross-process one last time */
 	t->segs[0].addr = s->data;
 	t->segs[0].len = len;
 	t->segs[dma->max_list].addr = d->data;
@@ -319,6 +415,7 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 	job->nsrc = 1;
 	job->ndst = 1;
 	job->len = len;
+	t->base.bytes = len;
 	return true;
 }
 
@@ -327,7 +424,7 @@ static __attribute__((noinline, cold)) doca_error_t prepare_full(struct doca_dma
 {
 	struct doca_task *task = &t->base;
 	uint32_t max = dma->max_list;
-	struct engine_job *job = &task->job;
+	struct engine_job *job = &t->job;
 	const struct doca_mmap *src_remote, *dst_remote;
 	uint64_t src_len, dst_room;
 	uint32_t nsrc, ndst;
@@ -376,13 +473,20 @@ static __attribute__((noinline, cold)) doca_error_t prepare_full(struct doca_dma
 		used++;
 	}
 	(void)ndst;
-	job->src_pid = src_remote ? src_remote->pid : 0;
-	job->dst_pid = dst_remote ? dst_remote->pid : 0;
-	job->peer = src_remote ? &src_remote->remote->peer : dst_remote ? &dst_remote->remote->peer : NULL;
+	job->src_dom = src_remote ? src_remote->domain : NULL;
+	job->dst_dom = dst_remote ? dst_remote->domain : NULL;
+	job->xfer = NULL;
+	if (src_remote != NULL || dst_remote != NULL) {
+		job->xfer = dma_transport(dma, t, src_remote ? src_remote->domain->kind : MEM_DOMAIN_LOCAL,
+					  dst_remote ? dst_remote->domain->kind : MEM_DOMAIN_LOCAL);
+		if (job->xfer == NULL)
+			return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	t->ndst = used;
 	job->nsrc = nsrc;
 	job->ndst = used;
 	job->len = src_len;
+	task->bytes = src_len;
 	return DOCA_SUCCESS;
 }
 

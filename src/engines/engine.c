@@ -1,6 +1,6 @@
 /*
- * engine.c - the engine registry and the helpers every engine may use: local copies, and
- * cross-process copies through process_vm_readv/process_vm_writev.
+ * engine.c - the backend registry (generated from the list in meson), the choice of an executor
+ * and of a transport per memory-domain pair, and the copy helpers every executor uses.
  */
 #include <errno.h>
 #include <poll.h>
@@ -16,24 +16,156 @@
 
 #define COMP "engine"
 
-/* Every engine softdoca has; a new one is added here and nowhere else. */
-static const struct engine_ops *const engines[] = {
-    &engine_auto_ops,
-    &engine_cpu_ops,
-    &engine_inline_ops,
+const struct mem_domain mem_domain_local = {.kind = MEM_DOMAIN_LOCAL, .name = "this process"};
+
+/* The table comes from the list in src/engines/meson.build (engine_list.h is generated). */
+#define ENGINE_BACKEND(name, kind) extern const struct engine_backend engine_backend_##name;
+#include "engine_list.h"
+#undef ENGINE_BACKEND
+
+const struct engine_backend *const engine_backends[] = {
+#define ENGINE_BACKEND(name, kind) &engine_backend_##name,
+#include "engine_list.h"
+#undef ENGINE_BACKEND
+    NULL,
 };
+
+#define NB_BACKENDS (SD_ARRAY_SIZE(engine_backends) - 1)
+
+/* The kind each backend has in the meson list, checked against its definition. */
+static const enum engine_backend_kind listed_kind[] = {
+#define ENGINE_BACKEND(name, kind) ENGINE_##kind,
+#include "engine_list.h"
+#undef ENGINE_BACKEND
+    ENGINE_EXECUTOR,
+};
+
+const char *mem_domain_kind_name(enum mem_domain_kind k)
+{
+	static const char *const names[] = {"local", "process", "gpu", "remote"};
+
+	return (unsigned int)k < SD_ARRAY_SIZE(names) ? names[k] : "?";
+}
+
+const struct engine_backend *engine_backend_find(const char *name)
+{
+	for (size_t i = 0; i < NB_BACKENDS; i++)
+		if (strcmp(engine_backends[i]->name, name) == 0)
+			return engine_backends[i];
+	return NULL;
+}
 
 const struct engine_ops *engine_find(const char *name)
 {
-	for (size_t i = 0; i < SD_ARRAY_SIZE(engines); i++)
-		if (strcmp(engines[i]->name, name) == 0)
-			return engines[i];
-	return NULL;
+	const struct engine_backend *b = engine_backend_find(name);
+
+	return b != NULL && b->kind == ENGINE_EXECUTOR ? b->ops : NULL;
+}
+
+static char executor_names[256];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void make_names(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NB_BACKENDS; i++)
+		if (engine_backends[i]->kind == ENGINE_EXECUTOR && n < sizeof(executor_names))
+			n += (size_t)snprintf(executor_names + n, sizeof(executor_names) - n, "%s%s", n ? ", " : "",
+					      engine_backends[i]->name);
 }
 
 const char *engine_names(void)
 {
-	return "auto, cpu, inline";
+	pthread_once(&names_once, make_names);
+	return executor_names;
+}
+
+/* Probe results, one per backend: computed once per process. */
+static struct {
+	bool ok;
+	char why[160];
+} probes[NB_BACKENDS > 0 ? NB_BACKENDS : 1];
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+
+static void probe_all(void)
+{
+	for (size_t i = 0; i < NB_BACKENDS; i++) {
+		const struct engine_backend *b = engine_backends[i];
+
+		if (b->kind != listed_kind[i] || (b->kind == ENGINE_EXECUTOR) != (b->ops != NULL) ||
+		    (b->kind == ENGINE_TRANSPORT) != (b->xfer != NULL)) {
+			snprintf(probes[i].why, sizeof(probes[i].why),
+				 "its definition does not match its kind in src/engines/meson.build (executors have "
+				 "ops, transports xfer)");
+			SD_ERR(COMP, "backend '%s': %s", b->name, probes[i].why);
+			continue;
+		}
+		probes[i].ok = b->probe == NULL || b->probe(probes[i].why, sizeof(probes[i].why));
+		if (!probes[i].ok)
+			SD_DBG(COMP, "backend '%s' is not usable here: %s", b->name, probes[i].why);
+	}
+}
+
+bool engine_backend_usable(const struct engine_backend *b, char *why, size_t len)
+{
+	pthread_once(&probe_once, probe_all);
+	for (size_t i = 0; i < NB_BACKENDS; i++) {
+		if (engine_backends[i] != b)
+			continue;
+		if (!probes[i].ok && why != NULL)
+			snprintf(why, len, "%s", probes[i].why);
+		return probes[i].ok;
+	}
+	if (why != NULL)
+		snprintf(why, len, "not a registered backend");
+	return false;
+}
+
+static const struct engine_xfer *transports[ENGINE_NB_PAIRS];
+static char transport_why[ENGINE_NB_PAIRS][192];
+static pthread_once_t transport_once = PTHREAD_ONCE_INIT;
+
+static void pick_transports(void)
+{
+	for (unsigned int s = 0; s < MEM_DOMAIN_KINDS; s++) {
+		for (unsigned int d = 0; d < MEM_DOMAIN_KINDS; d++) {
+			unsigned int idx = ENGINE_PAIR_INDEX(s, d);
+			const struct engine_backend *best = NULL;
+			char why[160] = "";
+
+			for (size_t i = 0; i < NB_BACKENDS; i++) {
+				const struct engine_backend *b = engine_backends[i];
+
+				if (b->kind != ENGINE_TRANSPORT || !(b->pairs & ENGINE_PAIR(s, d)))
+					continue;
+				if (!engine_backend_usable(b, why, sizeof(why)))
+					continue;
+				if (best == NULL || b->priority > best->priority)
+					best = b;
+			}
+			transports[idx] = best ? best->xfer : NULL;
+			if (best == NULL)
+				snprintf(transport_why[idx], sizeof(transport_why[idx]), "%s",
+					 why[0] ? why : "no backend moves this pair");
+		}
+	}
+}
+
+const struct engine_xfer *engine_transport_for(enum mem_domain_kind src, enum mem_domain_kind dst, char *why,
+					       size_t len)
+{
+	unsigned int idx = ENGINE_PAIR_INDEX(src, dst);
+
+	pthread_once(&transport_once, pick_transports);
+	if ((unsigned int)src >= MEM_DOMAIN_KINDS || (unsigned int)dst >= MEM_DOMAIN_KINDS) {
+		if (why != NULL)
+			snprintf(why, len, "unknown memory domain");
+		return NULL;
+	}
+	if (transports[idx] == NULL && why != NULL)
+		snprintf(why, len, "%s", transport_why[idx]);
+	return transports[idx];
 }
 
 static const struct engine_ops *default_engine;
@@ -43,8 +175,10 @@ static void pick_default(void)
 {
 	const char *env = getenv("SOFTDOCA_ENGINE");
 	const struct topology *topo = topo_get();
-	const char *name = "auto";
-	const char *from = "default";
+	const struct engine_backend *b = NULL;
+	const char *name = NULL;
+	const char *from = "the highest-priority usable executor";
+	char why[160];
 
 	if (env != NULL && *env != '\0') {
 		name = env;
@@ -53,11 +187,40 @@ static void pick_default(void)
 		name = topo->engine;
 		from = "the config file";
 	}
-	default_engine = engine_find(name);
-	if (default_engine == NULL)
-		SD_ERR(COMP, "unknown engine '%s' (from %s); use one of: %s", name, from, engine_names());
-	else
-		SD_DBG(COMP, "engine '%s' selected (from %s)", name, from);
+	if (name == NULL) {
+		for (size_t i = 0; i < NB_BACKENDS; i++) {
+			const struct engine_backend *c = engine_backends[i];
+
+			if (c->kind == ENGINE_EXECUTOR && engine_backend_usable(c, NULL, 0) &&
+			    (b == NULL || c->priority > b->priority))
+				b = c;
+		}
+		if (b == NULL) {
+			SD_ERR(COMP, "no executor is usable on this machine (%s); run doca-env to see why",
+			       engine_names());
+			return;
+		}
+	} else {
+		b = engine_backend_find(name);
+		if (b == NULL) {
+			SD_ERR(COMP, "unknown engine '%s' (from %s); use one of: %s", name, from, engine_names());
+			return;
+		}
+		if (b->kind != ENGINE_EXECUTOR) {
+			SD_ERR(COMP,
+			       "engine '%s' (from %s) is a transport, chosen per memory domain by softdoca itself; "
+			       "name an executor: %s",
+			       name, from, engine_names());
+			return;
+		}
+		if (!engine_backend_usable(b, why, sizeof(why))) {
+			SD_ERR(COMP, "engine '%s' (from %s) does not work on this machine: %s; use one of: %s", name,
+			       from, why, engine_names());
+			return;
+		}
+	}
+	default_engine = b->ops;
+	SD_DBG(COMP, "engine '%s' selected (from %s)", b->name, from);
 }
 
 const struct engine_ops *engine_default(void)
@@ -98,13 +261,13 @@ uint32_t engine_env_cpu_workers(void)
 	return (uint32_t)cpu_workers_env;
 }
 
-void engine_task_complete(struct engine_job *job, doca_error_t status)
+void engine_complete(struct engine_completion *c, doca_error_t status)
 {
-	struct engine_notify *n = job->notify;
+	struct engine_notify *n = c->notify;
 
-	job->status = status;
+	c->status = status;
 	/* seq_cst pairs with doca_pe_request_notification(): store done, then look at armed. */
-	atomic_store(&job->done, 1);
+	atomic_store(&c->done, 1);
 	if (n != NULL && atomic_load(&n->armed) && atomic_exchange(&n->armed, 0)) {
 		uint64_t one = 1;
 		ssize_t r = write(n->efd, &one, sizeof(one));
@@ -167,287 +330,23 @@ bool engine_nop_pending(const struct engine_queue *q)
 	return false;
 }
 
-/* ---- cross-process copies ---- */
-
-/*
- * Limits of one process_vm_* call. IOVS bounds each side's iovec array (the kernel accepts up
- * to 1024; 256 keeps the arrays on the caller's stack small, since the inline engine runs on
- * the application's thread). CHUNK bounds the bytes of a call for one large job: the liveness
- * check runs between chunks, so an exporter that goes away is noticed within one chunk.
- * BATCH_BYTES bounds a call that carries several jobs.
- */
-#define REMOTE_IOVS	   256
-#define REMOTE_CHUNK	   (4ull << 20)
-#define REMOTE_BATCH_BYTES (1ull << 20)
-
-/* Internal cause of a failed liveness check: the exporter revoked the export. */
-#define EREVOKED ENXIO
-
-/*
- * The one place a cross-process failure becomes a task status. Why (the table is repeated in
- * docs/cross-process.md):
- *   exporter exited (ESRCH), export revoked by doca_mmap_stop/destroy, exporter memory not
- *   mapped (EFAULT): DOCA_ERROR_IO_FAILED, what DOCA reports when a transfer fails in the
- *   hardware ("I/O operation failed"); the memory a task names is gone, like a DMA to an
- *   invalidated key on a real device.
- *   EPERM/EACCES: DOCA_ERROR_NOT_PERMITTED, the kernel refused access (user, ptrace policy).
- *   ENOMEM: NO_MEMORY; ENOSYS: NOT_SUPPORTED; anything else: OPERATING_SYSTEM.
- */
-static doca_error_t remote_status(int err)
+doca_error_t engine_job_copy_range(const struct engine_job *job, uint64_t off, uint64_t len, const char *owner)
 {
-	switch (err) {
-	case ESRCH:
-	case EREVOKED:
-	case EFAULT:
-		return DOCA_ERROR_IO_FAILED;
-	case EPERM:
-	case EACCES:
-		return DOCA_ERROR_NOT_PERMITTED;
-	case ENOMEM:
-		return DOCA_ERROR_NO_MEMORY;
-	case ENOSYS:
-		return DOCA_ERROR_NOT_SUPPORTED;
-	default:
-		return DOCA_ERROR_OPERATING_SYSTEM;
+	if (job->xfer == NULL) {
+		engine_copy_range(job, off, len);
+		return DOCA_SUCCESS;
 	}
+	return job->xfer->copy_range(job, off, len, owner);
 }
 
-static unsigned int cause_bit(int err)
+void engine_job_copy_batch(struct engine_job *const *jobs, unsigned int n, doca_error_t *status, const char *owner)
 {
-	switch (err) {
-	case ESRCH:
-		return 1u << 0;
-	case EREVOKED:
-		return 1u << 1;
-	case EFAULT:
-		return 1u << 2;
-	case EPERM:
-	case EACCES:
-		return 1u << 3;
-	default:
-		return 1u << 4;
+	const struct engine_xfer *x = n > 0 ? jobs[0]->xfer : NULL;
+
+	if (x != NULL && x->copy_batch != NULL) {
+		x->copy_batch(jobs, n, status, owner);
+		return;
 	}
-}
-
-/* Turns @err into the job status; the first failure of each cause per exporter is logged. */
-static doca_error_t remote_fail(struct engine_peer *p, int err, const char *owner)
-{
-	doca_error_t st = remote_status(err);
-	unsigned int bit = cause_bit(err);
-	const char *why;
-
-	if (atomic_fetch_or_explicit(&p->logged, bit, memory_order_relaxed) & bit)
-		return st;
-	switch (err) {
-	case ESRCH:
-		why = "the exporting process exited; the export died with it (import a new descriptor)";
-		break;
-	case EREVOKED:
-		why = "the exporter stopped or destroyed the exported mmap (doca_mmap_stop/doca_mmap_destroy); keep it "
-		      "started while the importer copies";
-		break;
-	case EFAULT:
-		why = "an address of the copy is not mapped any more, in the exporter or here (memory freed before "
-		      "its mmap was destroyed?)";
-		break;
-	case EPERM:
-	case EACCES:
-		why = "the kernel refused access to the exporter (another user, a non-dumpable exporter, or the ptrace "
-		      "policy /proc/sys/kernel/yama/ptrace_scope); see docs/cross-process.md";
-		break;
-	default:
-		why = strerror(err);
-		break;
-	}
-	SD_ERR(COMP, "%s: cross-process copy with %s failed (%s): %s", owner ? owner : "?", p->name,
-	       doca_error_get_name(st), why);
-	return st;
-}
-
-/* 0 when the export may be reached now, else the cause (ESRCH, EREVOKED, or poll's errno). */
-static int peer_check(const struct engine_peer *p)
-{
-	struct pollfd pfd = {.fd = p->pidfd, .events = POLLIN};
-	int r;
-
-	if (atomic_load_explicit(p->state, memory_order_acquire) != ENGINE_PEER_LIVE)
-		return EREVOKED;
-	/* A pidfd turns readable when its process exits: the pid may be reused after that, the pidfd
-	 * never names the newcomer. */
-	do
-		r = poll(&pfd, 1, 0);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return errno;
-	return r > 0 ? ESRCH : 0;
-}
-
-/*
- * Appends iovecs for bytes [off, off+len) of the stream held in @segs to @iov (room for @max
- * entries, @n used). Returns the bytes covered, less than @len when the array filled up.
- */
-static uint64_t iov_add(struct iovec *iov, unsigned int *n, unsigned int max, const struct engine_seg *segs,
-			uint32_t nseg, uint64_t off, uint64_t len)
-{
-	uint64_t done = 0;
-	uint32_t i = 0;
-
-	while (i < nseg && off >= segs[i].len)
-		off -= segs[i++].len;
-	for (; i < nseg && done < len && *n < max; i++) {
-		uint64_t take = segs[i].len - off;
-
-		if (take > len - done)
-			take = len - done;
-		iov[*n].iov_base = (uint8_t *)segs[i].addr + off;
-		iov[*n].iov_len = take;
-		(*n)++;
-		done += take;
-		off = 0;
-	}
-	return done;
-}
-
-/* Shortens the iovecs from index @from so that they cover exactly @len bytes. */
-static void iov_trim(struct iovec *iov, unsigned int *n, unsigned int from, uint64_t len)
-{
-	unsigned int i = from;
-
-	for (; i < *n && len > 0; i++) {
-		if (iov[i].iov_len > len)
-			iov[i].iov_len = len;
-		len -= iov[i].iov_len;
-	}
-	*n = i;
-}
-
-/* One process_vm call in the job's direction. Returns bytes moved or -errno. */
-static ssize_t remote_call(const struct engine_job *job, const struct iovec *local, unsigned int nl,
-			   const struct iovec *remote, unsigned int nr)
-{
-	ssize_t r;
-
-	if (job->src_pid != 0)
-		r = process_vm_readv(job->src_pid, local, nl, remote, nr, 0);
-	else
-		r = process_vm_writev(job->dst_pid, local, nl, remote, nr, 0);
-	return r < 0 ? -errno : r;
-}
-
-/*
- * Adds bytes [off, off+len) of @job to the call being built; returns the bytes both sides could
- * take (0 when an array is full).
- */
-static uint64_t call_add(const struct engine_job *job, uint64_t off, uint64_t len, struct iovec *local,
-			 unsigned int *nl, struct iovec *remote, unsigned int *nr)
-{
-	bool read = job->src_pid != 0;
-	const struct engine_seg *rs = read ? job->src : job->dst, *ls = read ? job->dst : job->src;
-	uint32_t nrs = read ? job->nsrc : job->ndst, nls = read ? job->ndst : job->nsrc;
-	unsigned int l0 = *nl, r0 = *nr;
-	uint64_t a, b;
-
-	a = iov_add(remote, nr, REMOTE_IOVS, rs, nrs, off, len);
-	b = iov_add(local, nl, REMOTE_IOVS, ls, nls, off, len);
-	if (a > b)
-		a = b;
-	iov_trim(remote, nr, r0, a);
-	iov_trim(local, nl, l0, a);
-	return a;
-}
-
-doca_error_t engine_copy_remote_range(const struct engine_job *job, uint64_t off, uint64_t len, const char *owner)
-{
-	struct iovec local[REMOTE_IOVS], remote[REMOTE_IOVS];
-
-	while (len > 0) {
-		unsigned int nl = 0, nr = 0;
-		ssize_t r;
-		int err;
-
-		call_add(job, off, len < REMOTE_CHUNK ? len : REMOTE_CHUNK, local, &nl, remote, &nr);
-		err = peer_check(job->peer);
-		if (err != 0)
-			return remote_fail(job->peer, err, owner);
-		r = remote_call(job, local, nl, remote, nr);
-		if (r < 0)
-			return remote_fail(job->peer, (int)-r, owner);
-		/* No progress without an error: the first page faulted in a way the kernel reports as 0. */
-		if (r == 0)
-			return remote_fail(job->peer, EFAULT, owner);
-		off += (uint64_t)r;
-		len -= (uint64_t)r;
-	}
-	return DOCA_SUCCESS;
-}
-
-/* Failures after which no other job of the batch can succeed (an IO_FAILED may be one job's fault). */
-static bool fatal_status(const struct engine_job *job, doca_error_t st)
-{
-	return st == DOCA_ERROR_NOT_PERMITTED || st == DOCA_ERROR_NOT_SUPPORTED ||
-	       (st == DOCA_ERROR_IO_FAILED && peer_check(job->peer) != 0);
-}
-
-void engine_copy_remote_batch(struct engine_job *const *jobs, unsigned int n, doca_error_t *status, const char *owner)
-{
-	struct iovec local[REMOTE_IOVS], remote[REMOTE_IOVS];
-	unsigned int i = 0;
-
-	while (i < n) {
-		unsigned int nl = 0, nr = 0, j = i;
-		uint64_t bytes = 0;
-		ssize_t r;
-		int err;
-
-		/* A large job, or one whose segments fill the arrays, goes alone and in chunks. */
-		if (jobs[i]->len > REMOTE_BATCH_BYTES ||
-		    call_add(jobs[i], 0, jobs[i]->len, local, &nl, remote, &nr) < jobs[i]->len) {
-			status[i] = engine_copy_remote_range(jobs[i], 0, jobs[i]->len, owner);
-			if (status[i] != DOCA_SUCCESS && fatal_status(jobs[i], status[i]))
-				goto fail_rest;
-			i++;
-			continue;
-		}
-		bytes = jobs[i]->len;
-		for (j = i + 1; j < n && bytes + jobs[j]->len <= REMOTE_BATCH_BYTES; j++) {
-			unsigned int nl0 = nl, nr0 = nr;
-
-			if (call_add(jobs[j], 0, jobs[j]->len, local, &nl, remote, &nr) < jobs[j]->len) {
-				nl = nl0; /* does not fit whole: it starts the next call */
-				nr = nr0;
-				break;
-			}
-			bytes += jobs[j]->len;
-		}
-		err = peer_check(jobs[i]->peer);
-		if (err != 0) {
-			status[i] = remote_fail(jobs[i]->peer, err, owner);
-			goto fail_rest;
-		}
-		r = remote_call(jobs[i], local, nl, remote, nr);
-		if (r == (ssize_t)bytes) {
-			for (; i < j; i++)
-				status[i] = DOCA_SUCCESS;
-			continue;
-		}
-		/*
-		 * Short or failed: jobs wholly moved succeeded; the job where the transfer stopped is
-		 * finished alone from that byte, which yields its precise status; the rest go on.
-		 */
-		uint64_t moved = r > 0 ? (uint64_t)r : 0;
-
-		while (moved >= jobs[i]->len) {
-			moved -= jobs[i]->len;
-			status[i++] = DOCA_SUCCESS;
-		}
-		status[i] = engine_copy_remote_range(jobs[i], moved, jobs[i]->len - moved, owner);
-		if (status[i] != DOCA_SUCCESS && fatal_status(jobs[i], status[i]))
-			goto fail_rest;
-		i++;
-	}
-	return;
-
-fail_rest:
-	for (unsigned int k = i + 1; k < n; k++)
-		status[k] = status[i];
+	for (unsigned int i = 0; i < n; i++)
+		status[i] = engine_job_copy_range(jobs[i], 0, jobs[i]->len, owner);
 }

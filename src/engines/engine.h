@@ -1,22 +1,29 @@
 /*
- * engine.h - the boundary between the softdoca core and the engines that move bytes.
+ * engine.h - the boundary between the softdoca core and the backends that move bytes.
  *
- *   application thread (PE)                         engine
- *   -----------------------                         ------
+ *   application thread (PE)                         executor (inline, cpu, auto)
+ *   -----------------------                         -----------------------------
  *   doca_task_submit()
- *     core validates, fills task->job  ----submit--->  queue (ring / list)
- *     core appends task to ctx FIFO                      |  copy the segments
- *   doca_pe_progress()                                   |
- *     ops->poll(q)  <------------------------------------+  engine_task_complete(job, status)
- *     core delivers FIFO head while job.done                (release-store of job->done)
+ *     module prepares its job   -----submit------>  queue (ring / list)
+ *     core appends task to ctx FIFO                   |  local job: memcpy
+ *   doca_pe_progress()                                |  other domain: job->xfer (cma, ...)
+ *     ops->poll(q)  <---------------------------------+  engine_task_complete(job, status)
+ *     core delivers FIFO head once its completion is done  (release-store of comp->done)
  *
- * The core owns every state machine (context, task, PE). An engine only copies the bytes a job
- * describes and reports each job exactly once with engine_task_complete(), from any thread.
- * Completions are delivered to the application by the core, in submission order per context,
- * only from doca_pe_progress().
+ * Two kinds of backend: executors decide where and when a job runs (on the PE thread inside
+ * progress, on worker threads); transports reach memory outside this process (another process
+ * through process_vm_readv/writev; GPU memory and remote hosts next) and are chosen by the core
+ * per (source, destination) memory-domain pair. An executor runs any job; it hands the bytes of
+ * a job with a transport to engine_job_copy_range()/engine_job_copy_batch().
  *
- * An engine is one `static const struct engine_ops`; engine.c lists them all. Ops an engine
- * does not need point at the engine_nop_* helpers, never NULL.
+ * The core owns every state machine (context, task, PE). A backend only moves the bytes a job
+ * describes and reports each job exactly once, from any thread, through the job's completion
+ * word; it never reaches the task. Completions are delivered to the application by the core, in
+ * submission order per context, only from doca_pe_progress().
+ *
+ * A backend is one directory under src/engines/ and one line in src/engines/meson.build (see
+ * docs/writing-an-engine.md). Ops an executor does not need point at the engine_nop_* helpers,
+ * never NULL.
  */
 #ifndef SD_ENGINE_H_
 #define SD_ENGINE_H_
@@ -45,36 +52,93 @@ struct engine_notify {
 	int efd;
 };
 
-/* Values of the exporter's export state word (struct engine_peer.state). */
-enum engine_peer_state {
-	ENGINE_PEER_LIVE = 1,	 /* the exported mmap is started: its memory may be reached */
-	ENGINE_PEER_REVOKED = 2, /* the exporter stopped or destroyed the mmap */
+/*
+ * The completion word of one submitted task, owned by the core (it sits in struct doca_task).
+ * Whoever finishes the work writes status, then release-stores done = 1, exactly once per
+ * submission; the core reads done (acquire) in doca_pe_progress() and then status. An engine
+ * reaches it through engine_job.comp and never looks further: the task is the core's.
+ */
+struct engine_completion {
+	atomic_uint done;
+	doca_error_t status;
+	struct engine_notify *notify; /* the PE's, set when the task pool is made */
+	uint64_t trace_id;	      /* SOFTDOCA_TRACE id of this submission (0 when tracing is off) */
 };
 
 /*
- * The other process of a cross-process job: the exporter of a from-export mmap, as this
- * (importing) process sees it. Owned by that mmap (src/core/export.c), which cannot be destroyed
- * while a buf, and so a job, points into it; engines only read it, from any thread.
- *
- * Before each process_vm_readv/writev call an engine checks, in this order, that the export
- * state word reads LIVE (the exporter writes it; one load) and that the pidfd is not readable
- * (the exporter has not exited; a pidfd names one process, never a later one with the same pid).
- * engine_copy_remote_*() do both.
+ * Memory domains: where the bytes of a segment live. Every doca_mmap has one (struct
+ * doca_mmap.domain): this process for local maps, the exporter for from-export maps; GPU memory
+ * and remote hosts come next. A job names the domain of each side; a local-only job (both NULL)
+ * is a plain memcpy, anything else goes through the transport the core chose for that pair.
  */
-struct engine_peer {
-	pid_t pid;
-	int pidfd;
-	const _Atomic uint32_t *state; /* enum engine_peer_state, in memory the exporter shares */
-	atomic_uint logged;	       /* failure causes already logged: one line per cause */
-	char name[96];		       /* "exporter pid 1234 (b1:00.0), range 0x7f..+4096" */
+enum mem_domain_kind {
+	MEM_DOMAIN_LOCAL = 0, /* this process's address space */
+	MEM_DOMAIN_PROCESS,   /* another process on this machine (an import) */
+	MEM_DOMAIN_GPU,	      /* device memory of a GPU (GPUNetIO, a CUDA transport) */
+	MEM_DOMAIN_REMOTE,    /* memory of another host */
+	MEM_DOMAIN_KINDS,
+};
+
+/* A (source kind, destination kind) pair as one bit, for engine_backend.pairs. */
+#define ENGINE_PAIR(src, dst)	    (1u << ((unsigned int)(src)*MEM_DOMAIN_KINDS + (unsigned int)(dst)))
+#define ENGINE_PAIR_INDEX(src, dst) ((unsigned int)(src)*MEM_DOMAIN_KINDS + (unsigned int)(dst))
+#define ENGINE_NB_PAIRS		    (MEM_DOMAIN_KINDS * MEM_DOMAIN_KINDS)
+
+/* Values of an exporter's export state word (struct mem_domain.process.state). */
+enum mem_domain_state {
+	MEM_DOMAIN_LIVE = 1,	/* the exported mmap is started: its memory may be reached */
+	MEM_DOMAIN_REVOKED = 2, /* the exporter stopped or destroyed the mmap */
+};
+
+struct mem_domain {
+	enum mem_domain_kind kind;
+	char name[96]; /* for log lines: "this process", "exporter pid 1234 (b1:00.0), range 0x7f..+4096" */
+	union {
+		/*
+		 * MEM_DOMAIN_PROCESS: the exporter of a from-export mmap, as this (importing) process
+		 * sees it. Owned by that mmap (src/core/export.c), which cannot be destroyed while a
+		 * buf, and so a job, points into it; transports only read it, from any thread. The
+		 * state word lives in memory the exporter shares and writes; a pidfd names one process,
+		 * never a later one with the same pid.
+		 */
+		struct {
+			pid_t pid;
+			int pidfd;
+			const _Atomic uint32_t *state; /* enum mem_domain_state */
+			atomic_uint logged;	       /* failure causes already logged: one line per cause */
+		} process;
+	} u;
+};
+
+/* The domain of this process's memory (kind MEM_DOMAIN_LOCAL). */
+extern const struct mem_domain mem_domain_local;
+
+struct engine_job;
+
+/*
+ * A transport moves the bytes of jobs one side of which is not in this process. It is chosen by
+ * the core per (source, destination) domain pair and set in engine_job.xfer; executors call it
+ * through engine_job_copy_range() and engine_job_copy_batch() and know nothing of domains. All
+ * of it may run on any thread and reads the jobs, never writes them.
+ */
+struct engine_xfer {
+	/* Copies bytes [off, off+len) of @job's stream; returns the job's status. */
+	doca_error_t (*copy_range)(const struct engine_job *job, uint64_t off, uint64_t len, const char *owner);
+	/*
+	 * Copies @n jobs that are pairwise batchable() in as few operations as it can and stores
+	 * each job's status in @status[i]. NULL: one copy_range() per job.
+	 */
+	void (*copy_batch)(struct engine_job *const *jobs, unsigned int n, doca_error_t *status, const char *owner);
+	/* True when @a and @b may share one operation of copy_batch(). */
+	bool (*batchable)(const struct engine_job *a, const struct engine_job *b);
 };
 
 /*
  * One copy: the bytes of src[0..nsrc) in order, written into dst[0..ndst) in order.
  * The core guarantees sum(src.len) == len <= sum(dst.len) and len > 0.
- * pid fields name the process owning the memory (0 = this process). At most one side is in
- * another process; then `peer` describes that process and the segments of that side hold its
- * addresses (meaningless here). Engines copy such jobs with engine_copy_remote_*().
+ * xfer == NULL: both sides are in this process (src_dom and dst_dom NULL), a memcpy. Otherwise
+ * the segments of a side in another domain hold that domain's addresses (meaningless here) and
+ * only xfer may touch them.
  */
 struct engine_job {
 	const struct engine_seg *src;
@@ -82,26 +146,22 @@ struct engine_job {
 	uint32_t nsrc;
 	uint32_t ndst;
 	uint64_t len;
-	pid_t src_pid;
-	pid_t dst_pid;
-	struct engine_peer *peer; /* valid only when src_pid or dst_pid is not 0 */
-	struct engine_notify *notify;
-	/* Set by engine_task_complete(); status is valid once done reads 1 (acquire). */
-	doca_error_t status;
-	atomic_uint done;
+	const struct mem_domain *src_dom; /* NULL = this process */
+	const struct mem_domain *dst_dom;
+	const struct engine_xfer *xfer;
+	struct engine_completion *comp; /* where the result goes (engine_task_complete) */
 	/* Free for the engine's own queueing while it owns the job. */
 	struct engine_job *next;
 	uint64_t engine_priv;
-	uint64_t trace_id; /* SOFTDOCA_TRACE id of this submission (0 when tracing is off) */
 };
 
 struct engine_queue;
 
 struct engine_queue_attr {
-	uint32_t depth;	  /* most jobs in the engine at once */
-	uint32_t workers; /* worker threads hint (cpu engine); 0 = engine default */
-	struct engine_notify *notify;
-	const char *owner; /* for log lines, e.g. "dma 0x55d0..." */
+	uint32_t depth;		      /* most jobs in the engine at once */
+	uint32_t workers;	      /* worker threads hint (cpu engine); 0 = engine default */
+	struct engine_notify *notify; /* the PE's, for executors completing on their own threads */
+	const char *owner;	      /* for log lines, e.g. "dma 0x55d0..." */
 };
 
 struct engine_ops {
@@ -126,74 +186,121 @@ struct engine_ops {
 	void (*cancel)(struct engine_queue *q, doca_error_t status);
 };
 
-/* Reports @job finished with @status. Any thread; once per job; the job is the core's again. */
-void engine_task_complete(struct engine_job *job, doca_error_t status);
+/* Writes @c's result. Any thread; once per submission; the task is the core's again. */
+void engine_complete(struct engine_completion *c, doca_error_t status);
 
-/*
- * The same, for an engine completing on the PE thread itself (inside poll() or cancel()): no
- * other thread can be waiting on the notification for it, so no fence and no wake-up.
- */
-static inline void engine_task_complete_pe(struct engine_job *job, doca_error_t status)
+/* Reports @job finished with @status. Any thread; once per job. */
+static inline void engine_task_complete(struct engine_job *job, doca_error_t status)
 {
-	job->status = status;
-	atomic_store_explicit(&job->done, 1, memory_order_release);
+	engine_complete(job->comp, status);
 }
 
-/* Copies a local job (both pids 0) with memcpy, segment by segment. */
+/*
+ * The same, for work completed on the PE thread itself (inside poll(), cancel() or submit()):
+ * no other thread can be waiting on the notification for it, so no fence and no wake-up.
+ */
+static inline void engine_complete_pe(struct engine_completion *c, doca_error_t status)
+{
+	c->status = status;
+	atomic_store_explicit(&c->done, 1, memory_order_release);
+}
+
+static inline void engine_task_complete_pe(struct engine_job *job, doca_error_t status)
+{
+	engine_complete_pe(job->comp, status);
+}
+
+/* Copies a local job (xfer NULL) with memcpy, segment by segment. */
 void engine_copy_local(const struct engine_job *job);
 /* Copies bytes [off, off+len) of a local job's stream; used to split a job into chunks. */
 void engine_copy_range(const struct engine_job *job, uint64_t off, uint64_t len);
 
-/* ---- cross-process jobs (process_vm_readv / process_vm_writev) ---- */
-
-/* True when one side of @job is in another process. */
-static inline bool engine_job_remote(const struct engine_job *job)
+/* True when @job goes through a transport (one side is not in this process). */
+static inline bool engine_job_xfer(const struct engine_job *job)
 {
-	return (job->src_pid | job->dst_pid) != 0;
+	return job->xfer != NULL;
 }
 
-/* True when remote jobs @a and @b may share one system call: same exporter, same direction. */
-static inline bool engine_remote_batchable(const struct engine_job *a, const struct engine_job *b)
+/* True when jobs @a and @b may be handed to engine_job_copy_batch() together. */
+static inline bool engine_job_batchable(const struct engine_job *a, const struct engine_job *b)
 {
-	return a->peer == b->peer && (a->src_pid != 0) == (b->src_pid != 0);
+	return a->xfer != NULL && a->xfer == b->xfer && (a->xfer->batchable == NULL || a->xfer->batchable(a, b));
 }
 
-/* Most jobs engine_copy_remote_batch() takes at once. */
-#define ENGINE_REMOTE_BATCH 64
+/* Most jobs engine_job_copy_batch() takes at once. */
+#define ENGINE_XFER_BATCH 64
 
-/*
- * Copies @n remote jobs that are pairwise engine_remote_batchable(), in as few system calls as
- * the iovec limits allow (many small jobs -> one multi-iovec call; a large job -> chunks), and
- * stores each job's status in @status[i]. A job whose memory faults fails alone; once the
- * exporter is gone every remaining job fails. Nothing is reported: the caller completes the
- * jobs. @owner names the queue for log lines. Any thread; reads the jobs, never writes them.
- */
-void engine_copy_remote_batch(struct engine_job *const *jobs, unsigned int n, doca_error_t *status, const char *owner);
-/* Copies bytes [off, off+len) of a remote job's stream (a chunk of a split job). */
-doca_error_t engine_copy_remote_range(const struct engine_job *job, uint64_t off, uint64_t len, const char *owner);
+/* Bytes [off, off+len) of any job: memcpy for a local one, its transport otherwise. */
+doca_error_t engine_job_copy_range(const struct engine_job *job, uint64_t off, uint64_t len, const char *owner);
+/* @n pairwise engine_job_batchable() jobs; each status in @status[i]. Nothing is reported. */
+void engine_job_copy_batch(struct engine_job *const *jobs, unsigned int n, doca_error_t *status, const char *owner);
 
 /* Nop helpers for ops an engine does not need. */
 unsigned int engine_nop_poll(struct engine_queue *q, unsigned int budget);
 bool engine_nop_pending(const struct engine_queue *q);
 
-/* The registry. */
-const struct engine_ops *engine_find(const char *name);
+/* ---- the registry ---- */
+
+enum engine_backend_kind {
+	/* Runs jobs: decides where and when the bytes move (inline, cpu, auto). Has queue ops. */
+	ENGINE_EXECUTOR,
+	/* Reaches a memory domain other than this process's (cma). Has transport ops. */
+	ENGINE_TRANSPORT,
+};
+
 /*
- * The engine for new queues: SOFTDOCA_ENGINE, else the config's [engine] name, else "auto".
- * NULL (after logging why) when the name is unknown.
+ * One backend: one directory under src/engines/ that defines `engine_backend_<name>`, and one
+ * line of the list in src/engines/meson.build. The build generates the table from that list
+ * (engine_list.h); nothing else names backends.
+ */
+struct engine_backend {
+	const char *name;
+	const char *desc;
+	enum engine_backend_kind kind;
+	/* ENGINE_PAIR bits of the (source, destination) domain pairs this backend moves. */
+	uint32_t pairs;
+	/* Higher wins when several usable backends move a pair (executors: the default choice). */
+	int priority;
+	/*
+	 * Whether the backend works on this machine; NULL means always. False with a reason in @why
+	 * (e.g. "process_vm_readv is blocked by seccomp"). Called once per process.
+	 */
+	bool (*probe)(char *why, size_t len);
+	const struct engine_ops *ops;	/* executors */
+	const struct engine_xfer *xfer; /* transports */
+};
+
+/* Every backend, in the order of the list in meson; NULL-terminated. */
+extern const struct engine_backend *const engine_backends[];
+
+/* The backend called @name, or NULL. */
+const struct engine_backend *engine_backend_find(const char *name);
+/* The executor called @name, or NULL (unknown, or a transport). */
+const struct engine_ops *engine_find(const char *name);
+/* Probes @b once per process; false with the reason in @why (may be NULL). */
+bool engine_backend_usable(const struct engine_backend *b, char *why, size_t len);
+/*
+ * The executor for new queues: SOFTDOCA_ENGINE, else the config's [engine] name, else the
+ * usable executor of highest priority. NULL (after logging why) when the name is unknown, not
+ * an executor, or its probe fails.
  */
 const struct engine_ops *engine_default(void);
+/*
+ * The transport for jobs from domain kind @src to @dst: the usable transport of highest
+ * priority that moves the pair. NULL when none does, with the reason in @why. Thread-safe;
+ * the answer is computed once per process and pair.
+ */
+const struct engine_xfer *engine_transport_for(enum mem_domain_kind src, enum mem_domain_kind dst, char *why,
+					       size_t len);
 /* Most worker threads of one cpu engine queue. */
 #define ENGINE_MAX_WORKERS 16
 /* Why SOFTDOCA_CPU_WORKERS cannot be used, or NULL (a context start is refused then). */
 const char *engine_env_error(void);
 /* SOFTDOCA_CPU_WORKERS when it is set and valid, else 0. */
 uint32_t engine_env_cpu_workers(void);
-/* Comma-separated names of all engines, for messages. */
+/* Comma-separated names of all executors, for messages. */
 const char *engine_names(void);
-
-extern const struct engine_ops engine_inline_ops;
-extern const struct engine_ops engine_cpu_ops;
-extern const struct engine_ops engine_auto_ops;
+/* "local", "process", "gpu", "remote". */
+const char *mem_domain_kind_name(enum mem_domain_kind k);
 
 #endif /* SD_ENGINE_H_ */

@@ -332,7 +332,7 @@ static void test_empty_and_comments(void)
 		CHECK(topo.devices[0].side == TOPO_SIDE_DPU && topo.devices[1].side == TOPO_SIDE_HOST);
 	}
 	/* Inline comments need a blank before them. */
-	PARSE_ERR("[engine]\nname = auto;x\n", "line 2: field 'name': ", "expected auto, cpu or inline");
+	PARSE_ERR("[engine]\nname = auto;x\n", "line 2: field 'name': ", "expected inline, cpu or auto");
 	if (PARSE_OK("[engine]\nname = auto ;x\nworkers = 3\t# three\n"))
 		CHECK_STR(topo.engine, "auto");
 }
@@ -712,7 +712,7 @@ static void test_value_errors(void)
 	PARSE_ERR("[profile p]\nimport_pci = 1\n", "line 2: field 'import_pci': ", "expected yes or no");
 	PARSE_ERR("[device 03:00.0]\nside = arm\n", "line 2: field 'side': ", "expected dpu or host");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nfunc = PF\n", "line 3: field 'func': ", "expected pf, vf or sf");
-	PARSE_ERR("[engine]\nname = cuda\n", "line 2: field 'name': ", "expected auto, cpu or inline");
+	PARSE_ERR("[engine]\nname = cuda\n", "line 2: field 'name': ", "expected inline, cpu or auto");
 	PARSE_ERR("[profile p]\ndma = yes no\n", "line 2: field 'dma': ", "expected yes or no");
 
 	/* Numbers. */

@@ -3,7 +3,8 @@
  *
  * No DOCA 3.3 library besides Eth (not in softdoca yet) allocates batches, so this test plugs a
  * small context module of its own into the core, the way a library module does: its tasks copy
- * a source array into a destination array through the configured engine, its batch allocation
+ * a source array into a destination array through a data path of its own on the configured
+ * engine (as DOCA DMA's), its batch allocation
  * call is priv_doca_task_batch_alloc(), and its batch callback records what it sees. Bytes
  * really move, so a batch that "completes" without its tasks having run fails the test.
  */
@@ -25,6 +26,7 @@
 
 struct tb_task {
 	struct doca_task base;
+	struct engine_job job;
 	struct engine_seg seg[2];
 	const uint8_t *src;
 	uint8_t *dst;
@@ -79,9 +81,58 @@ static const struct task_batch_ops tb_batch_ops = {.deliver = tb_deliver};
 /* Engine queue depth of the next start; a module sizes it for all its batches' tasks. */
 static uint32_t tb_depth = 1 + NB_BATCHES * MAX_TASKS;
 
+/* The module's data path: one executor queue; a task's job is its own. */
+struct ctx_dp_queue {
+	const struct engine_ops *exec;
+	struct engine_queue *q;
+};
+
+static doca_error_t tb_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **out)
+{
+	static struct ctx_dp_queue dq; /* one context at a time in this test */
+
+	*out = &dq;
+	return priv_doca_dp_executor_create(attr, &dq.exec, &dq.q);
+}
+
+static void tb_dp_destroy(struct ctx_dp_queue *q)
+{
+	q->exec->queue_destroy(q->q);
+}
+
+static int tb_dp_submit(struct ctx_dp_queue *q, struct doca_task *task)
+{
+	return q->exec->submit(q->q, &((struct tb_task *)task)->job);
+}
+
+static unsigned int tb_dp_poll(struct ctx_dp_queue *q, unsigned int budget)
+{
+	return q->exec->poll(q->q, budget);
+}
+
+static bool tb_dp_pending(const struct ctx_dp_queue *q)
+{
+	return q->exec->pending(q->q);
+}
+
+static void tb_dp_cancel(struct ctx_dp_queue *q, doca_error_t status)
+{
+	q->exec->cancel(q->q, status);
+}
+
+static const struct ctx_dp_ops tb_dp_ops = {
+    .name = "batch-test copies",
+    .queue_create = tb_dp_create,
+    .queue_destroy = tb_dp_destroy,
+    .submit = tb_dp_submit,
+    .poll = tb_dp_poll,
+    .pending = tb_dp_pending,
+    .cancel = tb_dp_cancel,
+};
+
 static doca_error_t tb_start(struct doca_ctx *ctx)
 {
-	doca_error_t ret = priv_doca_ctx_pool_init(ctx, sizeof(struct tb_task), 1, tb_depth);
+	doca_error_t ret = priv_doca_ctx_pool_init(ctx, sizeof(struct tb_task), 1, tb_depth, &tb_dp_ops);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -98,12 +149,14 @@ static doca_error_t tb_prepare(struct doca_task *task)
 	t->finished = false;
 	t->seg[0] = (struct engine_seg){.addr = (void *)t->src, .len = t->len};
 	t->seg[1] = (struct engine_seg){.addr = t->dst, .len = t->len};
-	task->job.src = &t->seg[0];
-	task->job.dst = &t->seg[1];
-	task->job.nsrc = task->job.ndst = 1;
-	task->job.len = t->len;
-	task->job.src_pid = task->job.dst_pid = 0;
-	task->job.peer = NULL;
+	t->job.src = &t->seg[0];
+	t->job.dst = &t->seg[1];
+	t->job.nsrc = t->job.ndst = 1;
+	t->job.len = t->len;
+	t->job.src_dom = t->job.dst_dom = NULL;
+	t->job.xfer = NULL;
+	t->job.comp = &task->comp;
+	task->bytes = t->len;
 	return DOCA_SUCCESS;
 }
 
@@ -120,11 +173,11 @@ static void tb_deliver_task(struct doca_task *task, bool success)
 }
 
 static const struct ctx_ops tb_ops = {
-	.name = "batch-test",
-	.start = tb_start,
-	.prepare = tb_prepare,
-	.deliver = tb_deliver_task,
-	.finish = tb_finish,
+    .name = "batch-test",
+    .start = tb_start,
+    .prepare = tb_prepare,
+    .deliver = tb_deliver_task,
+    .finish = tb_finish,
 };
 
 static uint8_t src[MAX_TASKS * CHUNK], dst[MAX_TASKS * CHUNK];

@@ -18,6 +18,7 @@ v = d["version_check"]
 assert v["verdict"] == "consistent" and v["doca_common_pc"] == v["headers"] == v["library"] == d["doca_version"], v
 assert sorted(d["engines"]["available"]) == ["auto", "cpu", "inline"], d["engines"]
 assert d["engines"]["selected"] == "auto" and "gpu" in d["engines"]["unavailable"]
+assert d["transports"]["available"] == ["cma"] and d["transports"]["unavailable"] == {}, d["transports"]
 assert [x["pci_addr"] for x in d["devices"]] == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"]
 assert d["config"] == {"path": None, "ok": True}
 assert "meaning" in d["ptrace"]

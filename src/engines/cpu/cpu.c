@@ -31,10 +31,10 @@
  * Notifications: after publishing `done` the owner looks at the PE's `armed` flag (both sides
  * sequentially consistent) and writes the eventfd when the application is waiting.
  *
- * Cross-process jobs run on the workers too: the owner hands consecutive ready jobs for the
- * same exporter and direction to engine_copy_remote_batch() (many small tasks, one system
- * call), and a large one is split into chunks like a local copy, each chunk one
- * process_vm_readv/writev call; the first failing chunk's status becomes the job's.
+ * Jobs with a transport (another memory domain) run on the workers too: the owner hands
+ * consecutive ready batchable ones to engine_job_copy_batch() (many small tasks, one system call
+ * for cma), and a large one is split into chunks like a local copy, each chunk moved by
+ * engine_job_copy_range(); the first failing chunk's status becomes the job's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -149,17 +149,17 @@ static uint64_t now_ns(void)
 		ok_;                                                                                                   \
 	})
 
-/* Copies one chunk of a large job; a cross-process chunk that fails records its status. */
+/* Copies one chunk of a large job; a transported chunk that fails records its status. */
 static void copy_chunk(struct engine_queue *q, struct engine_job *job, uint64_t off, uint64_t len)
 {
 	doca_error_t st;
 	int ok = DOCA_SUCCESS;
 
-	if (SD_LIKELY(!engine_job_remote(job))) {
+	if (SD_LIKELY(!engine_job_xfer(job))) {
 		engine_copy_range(job, off, len);
 		return;
 	}
-	st = engine_copy_remote_range(job, off, len, q->owner_name);
+	st = engine_job_copy_range(job, off, len, q->owner_name);
 	if (st != DOCA_SUCCESS)
 		atomic_compare_exchange_strong_explicit(&q->big_status, &ok, (int)st, memory_order_relaxed,
 							memory_order_relaxed);
@@ -250,21 +250,20 @@ static void run_job(struct engine_queue *q, struct engine_job *job)
 		if (st != DOCA_SUCCESS)
 			job->engine_priv = (uint64_t)st;
 	} else {
-		engine_copy_local(job);
+		engine_copy_local(job); /* transported jobs go through run_xfer() */
 	}
 }
 
 static inline bool slot_ready(struct engine_queue *q, uint32_t idx);
 
 /*
- * Runs the remote job in slot @tail with the ready slots behind it that may share its system
- * calls (at most @max slots); returns how many slots it consumed and their bytes in @bytes.
+ * Runs the transported job in slot @tail with the ready slots behind it that may share its
+ * operations (at most @max slots); returns how many slots it consumed and their bytes in @bytes.
  */
-static __attribute__((noinline)) uint32_t run_remote(struct engine_queue *q, uint32_t tail, uint32_t max,
-						     uint64_t *bytes)
+static __attribute__((noinline)) uint32_t run_xfer(struct engine_queue *q, uint32_t tail, uint32_t max, uint64_t *bytes)
 {
-	struct engine_job *jobs[ENGINE_REMOTE_BATCH];
-	doca_error_t status[ENGINE_REMOTE_BATCH];
+	struct engine_job *jobs[ENGINE_XFER_BATCH];
+	doca_error_t status[ENGINE_XFER_BATCH];
 	struct engine_job *first = q->slots[tail & q->mask].job;
 	int cancel = atomic_load_explicit(&q->cancel_status, memory_order_acquire);
 	uint32_t n = 1;
@@ -275,13 +274,12 @@ static __attribute__((noinline)) uint32_t run_remote(struct engine_queue *q, uin
 		run_job(q, first);
 		return 1;
 	}
-	if (max > ENGINE_REMOTE_BATCH)
-		max = ENGINE_REMOTE_BATCH;
+	if (max > ENGINE_XFER_BATCH)
+		max = ENGINE_XFER_BATCH;
 	while (n < max && slot_ready(q, tail + n)) {
 		struct slot *sl = &q->slots[(tail + n) & q->mask];
 
-		if (sl->single || !engine_job_remote(sl->job) || !engine_remote_batchable(first, sl->job) ||
-		    sl->job->len >= CPU_SPLIT_MIN)
+		if (sl->single || !engine_job_batchable(first, sl->job) || sl->job->len >= CPU_SPLIT_MIN)
 			break;
 		jobs[n++] = sl->job;
 		*bytes += sl->job->len;
@@ -291,7 +289,7 @@ static __attribute__((noinline)) uint32_t run_remote(struct engine_queue *q, uin
 			jobs[i]->engine_priv = (uint64_t)cancel;
 		return n;
 	}
-	engine_copy_remote_batch(jobs, n, status, q->owner_name);
+	engine_job_copy_batch(jobs, n, status, q->owner_name);
 	for (uint32_t i = 0; i < n; i++)
 		if (status[i] != DOCA_SUCCESS)
 			jobs[i]->engine_priv = (uint64_t)status[i];
@@ -331,8 +329,8 @@ static inline uint32_t run_slot_untraced(struct engine_queue *q, uint32_t tail, 
 		memcpy(sl->dst, sl->src, sl->len);
 		return 1;
 	}
-	if (!sl->single && engine_job_remote(sl->job))
-		return run_remote(q, tail, max, bytes);
+	if (!sl->single && engine_job_xfer(sl->job))
+		return run_xfer(q, tail, max, bytes);
 	run_job(q, sl->job);
 	return 1;
 }
@@ -346,9 +344,9 @@ static inline uint32_t run_slot(struct engine_queue *q, uint32_t tail, uint32_t 
 	if (SD_LIKELY(!priv_doca_trace_on))
 		return run_slot_untraced(q, tail, max, bytes);
 	job = q->slots[tail & q->mask].job;
-	priv_doca_trace(TR_ENGINE_BEGIN, &q->workers[0], job->trace_id, job->len, 0);
+	priv_doca_trace(TR_ENGINE_BEGIN, &q->workers[0], job->comp->trace_id, job->len, 0);
 	k = run_slot_untraced(q, tail, max, bytes);
-	priv_doca_trace(TR_ENGINE_END, &q->workers[0], job->trace_id, 0, 0);
+	priv_doca_trace(TR_ENGINE_END, &q->workers[0], job->comp->trace_id, 0, 0);
 	return k;
 }
 
@@ -492,8 +490,7 @@ static int cpu_submit(struct engine_queue *q, struct engine_job *job)
 	job->engine_priv = DOCA_SUCCESS;
 	sl->job = job;
 	sl->len = job->len;
-	sl->single =
-	    job->nsrc == 1 && job->ndst == 1 && job->src_pid == 0 && job->dst_pid == 0 && job->len < CPU_SPLIT_MIN;
+	sl->single = job->nsrc == 1 && job->ndst == 1 && job->xfer == NULL && job->len < CPU_SPLIT_MIN;
 	if (sl->single) {
 		sl->src = job->src[0].addr;
 		sl->dst = job->dst[0].addr;
@@ -530,13 +527,24 @@ static void cpu_cancel(struct engine_queue *q, doca_error_t status)
 	wake_owner(q);
 }
 
+#define CPU_DESC "worker threads copy (large copies split over all workers); the submitting thread stays free"
+
 const struct engine_ops engine_cpu_ops = {
     .name = "cpu",
-    .desc = "worker threads copy (large copies split over all workers); the submitting thread stays free",
+    .desc = CPU_DESC,
     .queue_create = cpu_queue_create,
     .queue_destroy = cpu_queue_destroy,
     .submit = cpu_submit,
     .poll = cpu_poll,
     .pending = cpu_pending,
     .cancel = cpu_cancel,
+};
+
+const struct engine_backend engine_backend_cpu = {
+    .name = "cpu",
+    .desc = CPU_DESC,
+    .kind = ENGINE_EXECUTOR,
+    .pairs = ENGINE_PAIR(MEM_DOMAIN_LOCAL, MEM_DOMAIN_LOCAL),
+    .priority = 20,
+    .ops = &engine_cpu_ops,
 };

@@ -5,8 +5,8 @@
  * The queue is a singly linked list of submitted jobs (submit appends, poll drains); all on the
  * PE thread, so no atomics are needed beyond the done flag the core reads.
  *
- * Cross-process jobs: consecutive jobs for the same exporter and direction are handed together
- * to engine_copy_remote_batch(), which moves them in as few system calls as it can.
+ * Jobs with a transport (another memory domain): consecutive batchable ones are handed together
+ * to engine_job_copy_batch(), which moves them in as few operations as the transport can.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,19 +69,19 @@ static struct engine_job *pop(struct engine_queue *q)
 	return job;
 }
 
-/* Copies the remote job at the head and the batchable ones behind it; returns how many. */
-static __attribute__((noinline)) unsigned int poll_remote(struct engine_queue *q, unsigned int budget)
+/* Copies the transported job at the head and the batchable ones behind it; returns how many. */
+static __attribute__((noinline)) unsigned int poll_xfer(struct engine_queue *q, unsigned int budget)
 {
-	struct engine_job *jobs[ENGINE_REMOTE_BATCH];
-	doca_error_t status[ENGINE_REMOTE_BATCH];
+	struct engine_job *jobs[ENGINE_XFER_BATCH];
+	doca_error_t status[ENGINE_XFER_BATCH];
 	unsigned int n = 0;
 
-	if (budget > ENGINE_REMOTE_BATCH)
-		budget = ENGINE_REMOTE_BATCH;
+	if (budget > ENGINE_XFER_BATCH)
+		budget = ENGINE_XFER_BATCH;
 	jobs[n++] = pop(q);
-	while (n < budget && q->head != NULL && engine_job_remote(q->head) && engine_remote_batchable(jobs[0], q->head))
+	while (n < budget && q->head != NULL && engine_job_batchable(jobs[0], q->head))
 		jobs[n++] = pop(q);
-	engine_copy_remote_batch(jobs, n, status, q->owner);
+	engine_job_copy_batch(jobs, n, status, q->owner);
 	for (unsigned int i = 0; i < n; i++)
 		engine_task_complete_pe(jobs[i], status[i]);
 	return n;
@@ -94,15 +94,15 @@ static unsigned int inline_poll(struct engine_queue *q, unsigned int budget)
 	while (q->head != NULL && n < budget) {
 		struct engine_job *job = q->head;
 
-		if (SD_UNLIKELY(engine_job_remote(job))) {
-			n += poll_remote(q, budget - n);
+		if (SD_UNLIKELY(engine_job_xfer(job))) {
+			n += poll_xfer(q, budget - n);
 			continue;
 		}
 		pop(q);
 		if (SD_UNLIKELY(q->traced)) {
-			priv_doca_trace(TR_ENGINE_BEGIN, q, job->trace_id, job->len, 0);
+			priv_doca_trace(TR_ENGINE_BEGIN, q, job->comp->trace_id, job->len, 0);
 			engine_copy_local(job);
-			priv_doca_trace(TR_ENGINE_END, q, job->trace_id, 0, 0);
+			priv_doca_trace(TR_ENGINE_END, q, job->comp->trace_id, 0, 0);
 		} else {
 			engine_copy_local(job);
 		}
@@ -129,13 +129,24 @@ static void inline_cancel(struct engine_queue *q, doca_error_t status)
 	q->count = 0;
 }
 
+#define inline_ops_desc "copies inside doca_pe_progress() on the calling thread"
+
 const struct engine_ops engine_inline_ops = {
     .name = "inline",
-    .desc = "copies inside doca_pe_progress() on the calling thread",
+    .desc = inline_ops_desc,
     .queue_create = inline_queue_create,
     .queue_destroy = inline_queue_destroy,
     .submit = inline_submit,
     .poll = inline_poll,
     .pending = inline_pending,
     .cancel = inline_cancel,
+};
+
+const struct engine_backend engine_backend_inline = {
+    .name = "inline",
+    .desc = inline_ops_desc,
+    .kind = ENGINE_EXECUTOR,
+    .pairs = ENGINE_PAIR(MEM_DOMAIN_LOCAL, MEM_DOMAIN_LOCAL),
+    .priority = 10,
+    .ops = &engine_inline_ops,
 };

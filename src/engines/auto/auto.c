@@ -9,6 +9,10 @@
 
 #include "engine.h"
 
+/* The two executors auto combines (src/engines/inline, src/engines/cpu). */
+extern const struct engine_ops engine_inline_ops;
+extern const struct engine_ops engine_cpu_ops;
+
 /* Jobs of at least this many bytes go to the cpu worker. */
 #define AUTO_CPU_MIN_BYTES (256u * 1024u)
 
@@ -78,13 +82,24 @@ static void auto_cancel(struct engine_queue *q, doca_error_t status)
 		engine_cpu_ops.cancel(q->cpu, status);
 }
 
-const struct engine_ops engine_auto_ops = {
+#define AUTO_DESC "small copies inline at progress time, large copies on a cpu worker"
+
+static const struct engine_ops auto_ops = {
     .name = "auto",
-    .desc = "small copies inline at progress time, large copies on a cpu worker",
+    .desc = AUTO_DESC,
     .queue_create = auto_queue_create,
     .queue_destroy = auto_queue_destroy,
     .submit = auto_submit,
     .poll = auto_poll,
     .pending = auto_pending,
     .cancel = auto_cancel,
+};
+
+const struct engine_backend engine_backend_auto = {
+    .name = "auto",
+    .desc = AUTO_DESC,
+    .kind = ENGINE_EXECUTOR,
+    .pairs = ENGINE_PAIR(MEM_DOMAIN_LOCAL, MEM_DOMAIN_LOCAL),
+    .priority = 30,
+    .ops = &auto_ops,
 };
