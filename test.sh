@@ -52,7 +52,7 @@ if [ "$mode" != quick ]; then
 	run asan clang "fast multi-process" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
 		-Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all
 	run tsan clang "fast multi-process stress" -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false
-	run stress gcc "stress" -Dbuildtype=release
+	run stress gcc "stress build" -Dbuildtype=release
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

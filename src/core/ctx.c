@@ -455,7 +455,7 @@ static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
 		instrument_submit(ctx, task);
 }
 
-static doca_error_t submit_common(struct doca_task *task, bool strict)
+static inline __attribute__((always_inline)) doca_error_t submit_common(struct doca_task *task, bool strict)
 {
 	const char *call = strict ? "doca_task_try_submit" : "doca_task_submit";
 	struct doca_ctx *ctx;
