@@ -31,6 +31,8 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+struct doca_gpu;
+
 #include "engine.h"
 #include "sd_internal.h"
 #include "topology.h"
@@ -280,6 +282,13 @@ struct ctx_ops {
 	 */
 	unsigned int (*events)(struct doca_ctx *ctx);
 	void (*stopping)(struct doca_ctx *ctx);
+	/*
+	 * Optional: doca_ctx_set_datapath_on_gpu() for a module whose data path can run on a GPU
+	 * (GPUNetIO queues). Called while IDLE and not connected to a PE; on success the core marks
+	 * the context's data path external (see priv_doca_ctx_set_datapath_external). NULL: the
+	 * call is refused with NOT_SUPPORTED.
+	 */
+	doca_error_t (*set_datapath_on_gpu)(struct doca_ctx *ctx, struct doca_gpu *gpu);
 	/* Library object destroy hook is the library's own business. */
 };
 
@@ -298,6 +307,12 @@ struct doca_ctx {
 	/* Set by the module: tasks complete in any order (sync event waits), so progress delivers
 	 * every finished task, not only the FIFO head. */
 	bool unordered;
+	/*
+	 * The data path runs off any PE (on a GPU): the context starts without a PE, has no CPU
+	 * tasks (no task pool), and goes from STOPPING to IDLE inside doca_ctx_stop(). Set through
+	 * priv_doca_ctx_set_datapath_external() while IDLE; never together with a PE.
+	 */
+	bool datapath_external;
 	/* Set by the module: a task whose job really finished keeps its success when the context
 	 * stops before delivery (comch: the message did leave); the engine's cancel still fails the
 	 * jobs it did not run. */
@@ -355,6 +370,12 @@ struct doca_pe {
 
 /* Library modules: initialise the common part of a new context (state IDLE). */
 SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops, struct doca_dev *dev);
+/*
+ * Library modules: the context's data path runs elsewhere than on a PE (a GPU): it may start
+ * unconnected, and it never has CPU tasks. IDLE only and not connected to a PE; BAD_STATE or
+ * NOT_PERMITTED otherwise (logged, naming @call).
+ */
+SD_PRIV doca_error_t priv_doca_ctx_set_datapath_external(struct doca_ctx *ctx, const char *call);
 /* Library modules: tear down; refuses (IN_USE) unless IDLE. Disconnects from the PE. */
 SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
 /*

@@ -166,6 +166,11 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 
 	/* Keep every task on its own cache lines: engine threads write its completion word. */
 	task_size = (task_size + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
+	if (ctx->datapath_external)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_ctx_start: %s: its data path is on the GPU, where its work is posted; it has no "
+				 "CPU tasks",
+				 priv_doca_ctx_name(ctx));
 	if (posix_memalign((void **)&ctx->pool, SD_CACHELINE, task_size * n) != 0)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: cannot allocate %u tasks of %zu bytes",
 				 priv_doca_ctx_name(ctx), n, task_size);
@@ -221,11 +226,12 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_ctx_start: %s is %s; a context starts only from IDLE (stop it first)",
 				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
-	if (ctx->pe == NULL)
+	if (ctx->pe == NULL && !ctx->datapath_external)
 		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
 				 "doca_ctx_start: %s is not connected to a progress engine; call "
-				 "doca_pe_connect_ctx(pe, ctx) before doca_ctx_start()",
-				 priv_doca_ctx_name(ctx));
+				 "doca_pe_connect_ctx(pe, ctx) before doca_ctx_start()%s",
+				 priv_doca_ctx_name(ctx),
+				 ctx->ops->set_datapath_on_gpu ? " (or doca_ctx_set_datapath_on_gpu())" : "");
 	ret = ctx->ops->start(ctx);
 	if (ret == DOCA_ERROR_IN_PROGRESS) {
 		set_state(ctx, DOCA_CTX_STATE_STARTING);
@@ -354,14 +360,38 @@ DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *
 	return DOCA_SUCCESS;
 }
 
+SD_PRIV doca_error_t priv_doca_ctx_set_datapath_external(struct doca_ctx *ctx, const char *call)
+{
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; choose where its data path runs while IDLE",
+				 call, priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	if (ctx->pe != NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: %s is connected to progress engine %p; a context's data path is either on a "
+				 "progress engine or on the GPU: create a new context for the other",
+				 call, priv_doca_ctx_name(ctx), (void *)ctx->pe);
+	ctx->datapath_external = true;
+	return DOCA_SUCCESS;
+}
+
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu_dev)
 {
+	doca_error_t ret;
+
 	if (ctx == NULL || gpu_dev == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_ctx_set_datapath_on_gpu: %s: softdoca has no GPU data path yet; connect the context "
-			 "to a progress engine instead",
-			 priv_doca_ctx_name(ctx));
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_set_datapath_on_gpu: NULL %s",
+				 ctx == NULL ? "context" : "GPU device");
+	if (ctx->ops->set_datapath_on_gpu == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_set_datapath_on_gpu: %s: a %s context has no GPU data path; connect it "
+				 "to a progress engine instead",
+				 priv_doca_ctx_name(ctx), ctx->ops->name);
+	if (ctx->state != DOCA_CTX_STATE_IDLE || ctx->pe != NULL)
+		return priv_doca_ctx_set_datapath_external(ctx, "doca_ctx_set_datapath_on_gpu");
+	ret = ctx->ops->set_datapath_on_gpu(ctx, gpu_dev);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	return priv_doca_ctx_set_datapath_external(ctx, "doca_ctx_set_datapath_on_gpu");
 }
 
 DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
@@ -374,6 +404,12 @@ DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 
 SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx)
 {
+	if (ctx->datapath_external)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "task allocation on %s refused: its data path is on the GPU "
+				 "(doca_ctx_set_datapath_on_gpu), where its work is posted; CPU tasks need a context "
+				 "connected to a progress engine",
+				 priv_doca_ctx_name(ctx));
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "task allocation on %s refused: context is %s; allocate tasks after doca_ctx_start()",
