@@ -154,6 +154,26 @@ static bool mac_is(const struct topo_device *d, uint8_t a, uint8_t b, uint8_t c,
 	return memcmp(d->mac, want, 6) == 0;
 }
 
+static bool caps_equal(const struct topo_profile *p, const struct topo_profile *q)
+{
+	const struct topo_caps_dma *a = &p->dma, *b = &q->dma;
+	const struct topo_caps_comch *c = &p->comch, *d = &q->comch;
+	const struct topo_caps_eth *e = &p->eth, *f = &q->eth;
+
+	return a->supported == b->supported && a->max_buf_size == b->max_buf_size &&
+	       a->max_buf_list_len == b->max_buf_list_len && a->max_tasks == b->max_tasks &&
+	       a->queue_depth == b->queue_depth && c->supported == d->supported && c->max_msg_size == d->max_msg_size &&
+	       c->max_name_len == d->max_name_len && c->max_clients == d->max_clients &&
+	       c->max_send_tasks == d->max_send_tasks && c->max_recv_queue_size == d->max_recv_queue_size &&
+	       c->max_consumers == d->max_consumers && c->max_producers == d->max_producers &&
+	       c->consumer_max_num_tasks == d->consumer_max_num_tasks &&
+	       c->producer_max_num_tasks == d->producer_max_num_tasks &&
+	       c->consumer_max_buf_size == d->consumer_max_buf_size &&
+	       c->producer_max_buf_size == d->producer_max_buf_size && e->supported == f->supported &&
+	       e->max_burst_size == f->max_burst_size && e->max_packet_size == f->max_packet_size &&
+	       e->max_queue_size == f->max_queue_size;
+}
+
 /* Compares everything but the source; reports the first difference. */
 static bool topo_equal(const struct topology *a, const struct topology *b)
 {
@@ -165,10 +185,8 @@ static bool topo_equal(const struct topology *a, const struct topology *b)
 	for (uint32_t i = 0; i < a->nb_profiles; i++) {
 		const struct topo_profile *p = &a->profiles[i], *q = &b->profiles[i];
 
-		if (strcmp(p->name, q->name) || p->dma != q->dma || p->export_pci != q->export_pci ||
-		    p->import_pci != q->import_pci || p->max_buf_size != q->max_buf_size ||
-		    p->max_buf_list_len != q->max_buf_list_len || p->max_tasks != q->max_tasks ||
-		    p->queue_depth != q->queue_depth) {
+		if (strcmp(p->name, q->name) || p->export_pci != q->export_pci || p->import_pci != q->import_pci ||
+		    !caps_equal(p, q)) {
 			fprintf(stderr, "    profile %u (%s/%s) differs\n", i, p->name, q->name);
 			return false;
 		}
@@ -263,10 +281,10 @@ static void check_default_contents(const struct topology *t)
 
 	CHECK(t->nb_profiles == 1);
 	CHECK_STR(p->name, "default");
-	CHECK(p->dma == 1 && p->export_pci == 1 && p->import_pci == 1);
-	CHECK(p->max_buf_size == 1ull << 30);
-	CHECK(p->max_buf_list_len == 32);
-	CHECK(p->max_tasks == 65536 && p->queue_depth == 65536);
+	CHECK(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
+	CHECK(p->dma.max_buf_size == 1ull << 30);
+	CHECK(p->dma.max_buf_list_len == 32);
+	CHECK(p->dma.max_tasks == 65536 && p->dma.queue_depth == 65536);
 	CHECK_STR(t->engine, "");
 	CHECK(t->workers == 0);
 	if (!CHECK(t->nb_devices == 4))
@@ -402,11 +420,11 @@ static void test_full_file(void)
 		p = dev_profile(&topo, d);
 		if (CHECK(p != NULL)) {
 			CHECK_STR(p->name, "big");
-			CHECK(p->max_buf_size == 2ull << 30);
-			CHECK(p->max_tasks == 1048576 && p->queue_depth == 1024);
+			CHECK(p->dma.max_buf_size == 2ull << 30);
+			CHECK(p->dma.max_tasks == 1048576 && p->dma.queue_depth == 1024);
 			/* Everything else inherited from the built-in default. */
-			CHECK(p->dma == 1 && p->export_pci == 1 && p->import_pci == 1);
-			CHECK(p->max_buf_list_len == 32);
+			CHECK(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
+			CHECK(p->dma.max_buf_list_len == 32);
 		}
 	}
 	d = find_dev(&topo, "0001:04:00.3");
@@ -421,8 +439,8 @@ static void test_full_file(void)
 		p = dev_profile(&topo, d);
 		if (CHECK(p != NULL)) {
 			CHECK_STR(p->name, "nodma");
-			CHECK(p->dma == 0 && p->export_pci == 0 && p->import_pci == 0);
-			CHECK(p->max_buf_size == 1ull << 30 && p->max_tasks == 65536);
+			CHECK(p->dma.supported == 0 && p->export_pci == 0 && p->import_pci == 0);
+			CHECK(p->dma.max_buf_size == 1ull << 30 && p->dma.max_tasks == 65536);
 		}
 	}
 	d = find_dev(&topo, "b1:00.0");
@@ -434,12 +452,12 @@ static void test_full_file(void)
 		p = dev_profile(&topo, d);
 		if (CHECK(p != NULL)) {
 			CHECK_STR(p->name, "small");
-			CHECK(p->max_buf_size == 4096 && p->max_buf_list_len == 1);
+			CHECK(p->dma.max_buf_size == 4096 && p->dma.max_buf_list_len == 1);
 		}
 	}
 	/* The default profile is untouched and comes first. */
 	CHECK_STR(topo.profiles[0].name, "default");
-	CHECK(topo.profiles[0].max_buf_size == 1ull << 30);
+	CHECK(topo.profiles[0].dma.max_buf_size == 1ull << 30);
 }
 
 static void test_profiles(void)
@@ -453,12 +471,12 @@ static void test_profiles(void)
 		for (uint32_t i = 0; i < topo.nb_devices; i++)
 			CHECK(topo.devices[i].profile == 0);
 		p = &topo.profiles[0];
-		CHECK(p->queue_depth == 128 && p->max_tasks == 1024);
-		CHECK(p->max_buf_size == 1ull << 30 && p->dma == 1);
+		CHECK(p->dma.queue_depth == 128 && p->dma.max_tasks == 1024);
+		CHECK(p->dma.max_buf_size == 1ull << 30 && p->dma.supported == 1);
 		/* An empty profile is a copy of the built-in default. */
 		p = &topo.profiles[1];
 		CHECK_STR(p->name, "spare");
-		CHECK(p->queue_depth == 65536 && p->max_tasks == 65536 && p->max_buf_list_len == 32);
+		CHECK(p->dma.queue_depth == 65536 && p->dma.max_tasks == 65536 && p->dma.max_buf_list_len == 32);
 		topo2.profiles[0] = topo.profiles[0];
 		topo2.nb_profiles = 2;
 		topo2.profiles[1] = topo.profiles[1];
@@ -468,11 +486,11 @@ static void test_profiles(void)
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\n[device 03:00.1]\nside = dpu\nprofile = x\n"
 		     "[profile x]\nmax_tasks = 3\n[profile default]\ndma = no\n")) {
 		CHECK(topo.devices[0].profile == 0);
-		CHECK(topo.profiles[0].dma == 0);
+		CHECK(topo.profiles[0].dma.supported == 0);
 		p = dev_profile(&topo, &topo.devices[1]);
 		/* x inherits from the built-in default, not from the redefined one. */
 		if (CHECK(p != NULL))
-			CHECK(p->max_tasks == 3 && p->dma == 1);
+			CHECK(p->dma.max_tasks == 3 && p->dma.supported == 1);
 	}
 	/* profile = default names the (possibly redefined) default explicitly. */
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\nprofile = default\n"))
@@ -512,13 +530,13 @@ static void test_sizes_and_ranges(void)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		text_reset(&t);
 		text_add(&t, "[profile p]\nmax_buf_size = %s\n", sizes[i].v);
-		if (PARSE_OK_S(t.p) && !CHECK(topo.profiles[1].max_buf_size == sizes[i].want))
+		if (PARSE_OK_S(t.p) && !CHECK(topo.profiles[1].dma.max_buf_size == sizes[i].want))
 			fprintf(stderr, "    '%s'\n", sizes[i].v);
 	}
 	if (PARSE_OK("[profile p]\nmax_buf_list_len = 1024\nmax_tasks = 16777216\n"
 		     "queue_depth = 1\n")) {
-		CHECK(topo.profiles[1].max_buf_list_len == 1024);
-		CHECK(topo.profiles[1].max_tasks == 16777216 && topo.profiles[1].queue_depth == 1);
+		CHECK(topo.profiles[1].dma.max_buf_list_len == 1024);
+		CHECK(topo.profiles[1].dma.max_tasks == 16777216 && topo.profiles[1].dma.queue_depth == 1);
 	}
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\nfunc = sf\nsf_index = 4294967295\n"))
 		CHECK(topo.devices[0].sf_index == 4294967295u);
@@ -575,7 +593,7 @@ static void test_limits(void)
 		text_add(&t, "[profile p%d]\nmax_tasks = %d\n", i, i);
 	if (PARSE_OK_S(t.p)) {
 		CHECK(topo.nb_profiles == TOPO_MAX_PROFILES);
-		CHECK(topo.profiles[31].max_tasks == 31);
+		CHECK(topo.profiles[31].dma.max_tasks == 31);
 	}
 	/* The longest names and vuid. */
 	memset(name, 'n', sizeof(name) - 1);
@@ -970,9 +988,9 @@ static void test_docs(const char *path)
 		for (uint32_t i = 0; i < topo.nb_profiles; i++) {
 			const struct topo_profile *q = &topo.profiles[i];
 
-			no_dma |= !q->dma;
-			small_bufs |= q->max_buf_size == 4096 && q->max_buf_list_len == 1;
-			shallow_queue |= q->queue_depth < q->max_tasks;
+			no_dma |= !q->dma.supported;
+			small_bufs |= q->dma.max_buf_size == 4096 && q->dma.max_buf_list_len == 1;
+			shallow_queue |= q->dma.queue_depth < q->dma.max_tasks;
 		}
 		if (is_default) {
 			default_checked++;
@@ -1072,7 +1090,7 @@ static int child_file(const char *path)
 	d = find_dev(t, "07:00.0");
 	if (t->nb_devices != 1 || !d || strcmp(d->ibdev, "mlx5_0") || d->profile != 1)
 		return 2;
-	return t->profiles[1].max_tasks == 8 && strcmp(t->engine, "cpu") == 0 ? 0 : 3;
+	return t->profiles[1].dma.max_tasks == 8 && strcmp(t->engine, "cpu") == 0 ? 0 : 3;
 }
 
 static int child_null(const char *arg)
