@@ -1235,6 +1235,138 @@ static void test_topo_get(void)
 	free(t.p);
 }
 
+/* Per-library keys: dma.*, comch.*, eth.*; the flat DMA keys are aliases of dma.*. */
+static void test_library_keys(void)
+{
+	const struct topo_profile *p;
+
+	/* The built-in default: the former comch constants, eth not supported. */
+	topo_default(&topo2);
+	p = &topo2.profiles[0];
+	CHECK(p->comch.supported == 1 && p->comch.max_msg_size == 4080 && p->comch.max_name_len == 120);
+	CHECK(p->comch.max_clients == 512 && p->comch.max_send_tasks == 65536 && p->comch.max_recv_queue_size == 8192);
+	CHECK(p->comch.max_consumers == 512 && p->comch.max_producers == 512);
+	CHECK(p->comch.consumer_max_num_tasks == 65536 && p->comch.producer_max_num_tasks == 65536);
+	CHECK(p->comch.consumer_max_buf_size == 1u << 30 && p->comch.producer_max_buf_size == 1u << 30);
+	CHECK(p->eth.supported == 0 && p->eth.max_burst_size == 256 && p->eth.max_packet_size == 9216 &&
+	      p->eth.max_queue_size == 8192);
+
+	if (PARSE_OK("[profile all]\n"
+		     "dma.supported = no\n"
+		     "dma.max_buf_size = 2M\n"
+		     "dma.max_buf_list_len = 4\n"
+		     "dma.max_tasks = 100\n"
+		     "dma.queue_depth = 10\n"
+		     "comch.supported = no\n"
+		     "comch.max_msg_size = 1K\n"
+		     "comch.max_name_len = 2\n"
+		     "comch.max_clients = 1\n"
+		     "comch.max_send_tasks = 7\n"
+		     "comch.max_recv_queue_size = 6\n"
+		     "comch.max_consumers = 5\n"
+		     "comch.max_producers = 4\n"
+		     "comch.consumer_max_num_tasks = 3\n"
+		     "comch.producer_max_num_tasks = 2\n"
+		     "comch.consumer_max_buf_size = 4K\n"
+		     "comch.producer_max_buf_size = 1G\n"
+		     "eth.supported = yes\n"
+		     "eth.max_burst_size = 32\n"
+		     "eth.max_packet_size = 1514\n"
+		     "eth.max_queue_size = 1024\n")) {
+		p = &topo.profiles[1];
+		CHECK(p->dma.supported == 0 && p->dma.max_buf_size == 2u << 20 && p->dma.max_buf_list_len == 4);
+		CHECK(p->dma.max_tasks == 100 && p->dma.queue_depth == 10);
+		CHECK(p->comch.supported == 0 && p->comch.max_msg_size == 1024 && p->comch.max_name_len == 2);
+		CHECK(p->comch.max_clients == 1 && p->comch.max_send_tasks == 7 && p->comch.max_recv_queue_size == 6);
+		CHECK(p->comch.max_consumers == 5 && p->comch.max_producers == 4);
+		CHECK(p->comch.consumer_max_num_tasks == 3 && p->comch.producer_max_num_tasks == 2);
+		CHECK(p->comch.consumer_max_buf_size == 4096 && p->comch.producer_max_buf_size == 1u << 30);
+		CHECK(p->eth.supported == 1 && p->eth.max_burst_size == 32 && p->eth.max_packet_size == 1514 &&
+		      p->eth.max_queue_size == 1024);
+		CHECK(p->export_pci == 1 && p->import_pci == 1);
+		/* Only the keys set change: default stays the built-in one. */
+		CHECK(caps_equal(&topo.profiles[0], &topo2.profiles[0]));
+	}
+	/* One key changes one field; the other libraries keep their defaults. */
+	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 100\n")) {
+		struct topo_profile want = topo2.profiles[0];
+
+		want.comch.max_msg_size = 100;
+		CHECK(caps_equal(&topo.profiles[1], &want));
+	}
+	/* Aliases and their dotted keys parse to the same profile. */
+	if (PARSE_OK("[profile p]\ndma = no\nmax_buf_size = 4K\nmax_buf_list_len = 1\nmax_tasks = 9\n"
+		     "queue_depth = 3\n")) {
+		topo2 = topo;
+		if (PARSE_OK("[profile p]\ndma.supported = no\ndma.max_buf_size = 4K\ndma.max_buf_list_len = 1\n"
+			     "dma.max_tasks = 9\ndma.queue_depth = 3\n"))
+			CHECK(caps_equal(&topo.profiles[1], &topo2.profiles[1]) && topo.profiles[1].dma.supported == 0);
+	}
+	/* An alias and its key are one key: set twice, reported with the name as written. */
+	PARSE_ERR("[profile p]\ndma = no\ndma.supported = yes\n",
+		  "line 3: field 'dma.supported': ", "set twice in this section (first on line 2)");
+	PARSE_ERR("[profile p]\ndma.max_tasks = 4\nmax_tasks = 5\n",
+		  "line 3: field 'max_tasks': ", "set twice in this section (first on line 2)");
+	PARSE_ERR("[profile p]\ncomch.max_clients = 4\ncomch.max_clients = 4\n",
+		  "line 3: field 'comch.max_clients': ", "set twice");
+	/* Bounds: what the implementation can honour, and no less than one. */
+	PARSE_ERR("[profile p]\ncomch.max_msg_size = 4081\n",
+		  "line 2: field 'comch.max_msg_size': ", "'4081' is out of range (1..4080)");
+	PARSE_ERR("[profile p]\ncomch.max_msg_size = 0\n", "line 2: field 'comch.max_msg_size': ", "out of range");
+	PARSE_ERR("[profile p]\ncomch.max_msg_size = 4k\n",
+		  "line 2: field 'comch.max_msg_size': ", "'4k' is out of range (1..4080)");
+	PARSE_ERR("[profile p]\ncomch.max_name_len = 1\n",
+		  "line 2: field 'comch.max_name_len': ", "out of range (2..120)");
+	PARSE_ERR("[profile p]\ncomch.max_name_len = 121\n", "line 2: field 'comch.max_name_len': ", "out of range");
+	PARSE_ERR("[profile p]\ncomch.max_clients = 513\n",
+		  "line 2: field 'comch.max_clients': ", "out of range (1..512)");
+	PARSE_ERR("[profile p]\ncomch.max_send_tasks = 65537\n",
+		  "line 2: field 'comch.max_send_tasks': ", "out of range (1..65536)");
+	PARSE_ERR("[profile p]\ncomch.max_recv_queue_size = 8193\n",
+		  "line 2: field 'comch.max_recv_queue_size': ", "out of range (1..8192)");
+	PARSE_ERR("[profile p]\ncomch.max_consumers = 0\n",
+		  "line 2: field 'comch.max_consumers': ", "out of range (1..512)");
+	PARSE_ERR("[profile p]\ncomch.producer_max_num_tasks = 65537\n",
+		  "line 2: field 'comch.producer_max_num_tasks': ", "out of range");
+	PARSE_ERR("[profile p]\ncomch.consumer_max_buf_size = 2G\n",
+		  "line 2: field 'comch.consumer_max_buf_size': ", "out of range (1..1073741824)");
+	PARSE_ERR("[profile p]\ncomch.max_clients = 4K\n",
+		  "line 2: field 'comch.max_clients': ", "unexpected 'K' after the number");
+	PARSE_ERR("[profile p]\ncomch.max_clients = -1\n", "line 2: field 'comch.max_clients': ", "is negative");
+	PARSE_ERR("[profile p]\ncomch.supported = true\n",
+		  "line 2: field 'comch.supported': ", "expected yes or no, not 'true'");
+	PARSE_ERR("[profile p]\neth.max_packet_size = 63\n",
+		  "line 2: field 'eth.max_packet_size': ", "out of range (64..65536)");
+	PARSE_ERR("[profile p]\neth.max_packet_size = 65537\n",
+		  "line 2: field 'eth.max_packet_size': ", "out of range");
+	PARSE_ERR("[profile p]\neth.max_burst_size = 0\n", "line 2: field 'eth.max_burst_size': ", "out of range");
+	PARSE_ERR("[profile p]\neth.max_queue_size = 65537\n", "line 2: field 'eth.max_queue_size': ", "out of range");
+	PARSE_ERR("[profile p]\ndma.max_buf_size = 1025G\n", "line 2: field 'dma.max_buf_size': ", "out of range");
+	/* Limits accepted at both ends. */
+	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 4080\ncomch.max_name_len = 120\ncomch.max_clients = 512\n"
+		     "eth.max_packet_size = 64K\ncomch.producer_max_buf_size = 1G\n")) {
+		CHECK(topo.profiles[1].comch.max_msg_size == 4080 && topo.profiles[1].comch.max_name_len == 120);
+		CHECK(topo.profiles[1].eth.max_packet_size == 65536);
+	}
+	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 1\neth.max_packet_size = 64\n"))
+		CHECK(topo.profiles[1].comch.max_msg_size == 1 && topo.profiles[1].eth.max_packet_size == 64);
+	/* Unknown keys: the library's keys are listed when the prefix is known. */
+	PARSE_ERR("[profile p]\ncomch.max_msg_sise = 1\n", "line 2: field 'comch.max_msg_sise': ",
+		  "unknown key in a [profile] section (expected comch.supported, comch.max_msg_size,");
+	PARSE_ERR("[profile p]\neth.mtu = 1500\n", "line 2: field 'eth.mtu': ",
+		  "(expected eth.supported, eth.max_burst_size, eth.max_packet_size, eth.max_queue_size)");
+	PARSE_ERR("[profile p]\nrdma.supported = yes\n",
+		  "line 2: field 'rdma.supported': ", "(expected export_pci, import_pci, dma.*, comch.* or eth.* keys");
+	PARSE_ERR("[profile p]\ncomch = yes\n", "line 2: field 'comch': ", "unknown key");
+	PARSE_ERR("[profile p]\ncomch. = yes\n", "line 2: field 'comch.': ", "unknown key");
+	PARSE_ERR("[profile p]\nCOMCH.supported = yes\n", "line 2: field 'COMCH.supported': ", "unknown key");
+	/* Library keys belong to profiles only. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\ncomch.supported = no\n",
+		  "line 3: field 'comch.supported': ", "unknown key in a [device] section");
+	PARSE_ERR("[engine]\ndma.max_tasks = 1\n",
+		  "line 2: field 'dma.max_tasks': ", "unknown key in a [engine] section");
+}
+
 int main(int argc, char **argv)
 {
 	test_pci();
@@ -1242,6 +1374,7 @@ int main(int argc, char **argv)
 	test_empty_and_comments();
 	test_full_file();
 	test_profiles();
+	test_library_keys();
 	test_sizes_and_ranges();
 	test_derived_names();
 	test_limits();
