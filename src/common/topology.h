@@ -163,6 +163,12 @@ void topo_default(struct topology *out);
  */
 const struct topology *topo_get(void);
 
+/*
+ * The capability profile of @devinfo (NULL for NULL), for softdoca's tools: they show what no
+ * DOCA call reports yet (the profile's name, the eth.* values). Exported from libdoca_common.
+ */
+SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo);
+
 /* Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex, any case). 0 on success, -1 if malformed. */
 int topo_parse_pci(const char *s, uint16_t *domain, uint8_t *bus, uint8_t *dev, uint8_t *fn);
 

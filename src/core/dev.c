@@ -37,6 +37,11 @@ SD_PRIV const char *priv_doca_dev_name(const struct doca_devinfo *info)
 	return name;
 }
 
+SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo)
+{
+	return devinfo != NULL ? devinfo->profile : NULL;
+}
+
 static doca_error_t get_topology(const struct topology **out)
 {
 	const struct topology *t = topo_get();
