@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include <doca_comch.h>
+#include <doca_comch_consumer.h>
+#include <doca_comch_producer.h>
 #include <doca_dma.h>
 #include <doca_log.h>
 #include <doca_mmap.h>
 
 #include "caps_common.h"
+#include "topology.h"
 
 /* Representor lists on a host device are refused with an explanation; here that refusal is
  * the expected answer, so SDK messages are muted around the probe. */
@@ -47,6 +50,29 @@ void caps_collect(const struct doca_devinfo *d, struct dev_caps *c)
 	c->comch_client = doca_comch_cap_client_is_supported(d) == DOCA_SUCCESS;
 	if (doca_comch_cap_get_max_msg_size(d, &c->comch_max_msg_size) != DOCA_SUCCESS)
 		c->comch_max_msg_size = 0;
+	doca_comch_cap_get_max_name_len(d, &c->comch_max_name_len);
+	doca_comch_cap_get_max_clients(d, &c->comch_max_clients);
+	doca_comch_cap_get_max_send_tasks(d, &c->comch_max_send_tasks);
+	doca_comch_cap_get_max_recv_queue_size(d, &c->comch_max_recv_queue_size);
+	c->comch_consumer = doca_comch_consumer_cap_is_supported(d) == DOCA_SUCCESS;
+	c->comch_producer = doca_comch_producer_cap_is_supported(d) == DOCA_SUCCESS;
+	doca_comch_consumer_cap_get_max_consumers(d, &c->comch_max_consumers);
+	doca_comch_producer_cap_get_max_producers(d, &c->comch_max_producers);
+	doca_comch_consumer_cap_get_max_num_tasks(d, &c->comch_consumer_max_num_tasks);
+	doca_comch_producer_cap_get_max_num_tasks(d, &c->comch_producer_max_num_tasks);
+	doca_comch_consumer_cap_get_max_buf_size(d, &c->comch_consumer_max_buf_size);
+	doca_comch_producer_cap_get_max_buf_size(d, &c->comch_producer_max_buf_size);
+	{
+		const struct topo_profile *p = priv_doca_devinfo_profile(d);
+
+		if (p != NULL) {
+			snprintf(c->profile, sizeof(c->profile), "%s", p->name);
+			c->eth = p->eth.supported != 0;
+			c->eth_max_burst_size = p->eth.max_burst_size;
+			c->eth_max_packet_size = p->eth.max_packet_size;
+			c->eth_max_queue_size = p->eth.max_queue_size;
+		}
+	}
 	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
 		return;
 	/* Only DPU-side devices manage representors. */

@@ -29,6 +29,24 @@ struct dev_caps {
 	bool comch_server;
 	bool comch_client;
 	uint32_t comch_max_msg_size;
+	uint32_t comch_max_name_len;
+	uint32_t comch_max_clients;
+	uint32_t comch_max_send_tasks;
+	uint32_t comch_max_recv_queue_size;
+	bool comch_consumer;
+	bool comch_producer;
+	uint32_t comch_max_consumers;
+	uint32_t comch_max_producers;
+	uint32_t comch_consumer_max_num_tasks;
+	uint32_t comch_producer_max_num_tasks;
+	uint32_t comch_consumer_max_buf_size;
+	uint32_t comch_producer_max_buf_size;
+	/* No DOCA call reports these; they come from softdoca's profile (priv_doca_devinfo_profile). */
+	char profile[64];
+	bool eth;
+	uint32_t eth_max_burst_size;
+	uint32_t eth_max_packet_size;
+	uint32_t eth_max_queue_size;
 };
 
 /* Fills @c for @d. Representor probes on host devices are expected refusals and stay silent. */

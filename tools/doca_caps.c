@@ -29,8 +29,10 @@ static void usage(FILE *f)
 		   "    doca_caps --list-devs [--json]\n"
 		   "    doca_caps --version | --help\n\n"
 		   "DESCRIPTION\n"
-		   "    Without options, prints the capabilities of every device: DMA memcpy support,\n"
-		   "    maximum buffer size, maximum buffer list length, maximum tasks, PCI export/import.\n"
+		   "    Without options, prints the capabilities of every device, library by library:\n"
+		   "    DMA (memcpy, buffer size and list length, tasks), PCI export/import, Comch (server,\n"
+		   "    client, message size, name length, clients, tasks, consumers and producers) and the\n"
+		   "    eth values of the device's profile (no eth library yet).\n"
 		   "    Devices come from the embedded default topology or from SOFTDOCA_CONFIG.\n\n"
 		   "OPTIONS\n"
 		   "    -p, --pci-addr ADDR   only the device at ADDR (BB:DD.F or DDDD:BB:DD.F)\n"
@@ -40,6 +42,77 @@ static void usage(FILE *f)
 		   "    -h, --help            this text\n\n"
 		   "EXIT STATUS\n"
 		   "    0 success; 1 devices unavailable (see the error line); 2 bad usage; 3 no such device\n");
+}
+
+static const char *yes_no(bool b)
+{
+	return b ? "true" : "false";
+}
+
+static const char *supported(bool b)
+{
+	return b ? "supported" : "not supported";
+}
+
+/*
+ * The flat keys are the first ones this tool printed and stay for scripts; the objects per
+ * library hold every capability, as the profile's library.cap keys name them.
+ */
+static void print_caps_json(const struct dev_caps *c)
+{
+	printf(", \"caps\": {\"dma_memcpy\": %s, \"dma_max_buf_size\": %llu, \"dma_max_buf_list_len\": %u, "
+	       "\"dma_max_num_tasks\": %u, \"mmap_export_pci\": %s, \"mmap_create_from_export_pci\": %s, "
+	       "\"comch_server\": %s, \"comch_client\": %s, \"comch_max_msg_size\": %u",
+	       yes_no(c->dma_memcpy), (unsigned long long)c->dma_max_buf_size, c->dma_max_buf_list_len,
+	       c->dma_max_num_tasks, yes_no(c->mmap_export_pci), yes_no(c->mmap_create_from_export_pci),
+	       yes_no(c->comch_server), yes_no(c->comch_client), c->comch_max_msg_size);
+	printf(", \"profile\": ");
+	caps_json_str(c->profile);
+	printf(", \"dma\": {\"supported\": %s, \"max_buf_size\": %llu, \"max_buf_list_len\": %u, \"max_tasks\": %u}",
+	       yes_no(c->dma_memcpy), (unsigned long long)c->dma_max_buf_size, c->dma_max_buf_list_len,
+	       c->dma_max_num_tasks);
+	printf(", \"comch\": {\"server\": %s, \"client\": %s, \"max_msg_size\": %u, \"max_name_len\": %u, "
+	       "\"max_clients\": %u, \"max_send_tasks\": %u, \"max_recv_queue_size\": %u, \"consumer\": %s, "
+	       "\"producer\": %s, \"max_consumers\": %u, \"max_producers\": %u, \"consumer_max_num_tasks\": %u, "
+	       "\"producer_max_num_tasks\": %u, \"consumer_max_buf_size\": %u, \"producer_max_buf_size\": %u}",
+	       yes_no(c->comch_server), yes_no(c->comch_client), c->comch_max_msg_size, c->comch_max_name_len,
+	       c->comch_max_clients, c->comch_max_send_tasks, c->comch_max_recv_queue_size, yes_no(c->comch_consumer),
+	       yes_no(c->comch_producer), c->comch_max_consumers, c->comch_max_producers,
+	       c->comch_consumer_max_num_tasks, c->comch_producer_max_num_tasks, c->comch_consumer_max_buf_size,
+	       c->comch_producer_max_buf_size);
+	printf(", \"eth\": {\"supported\": %s, \"max_burst_size\": %u, \"max_packet_size\": %u, "
+	       "\"max_queue_size\": %u}}",
+	       yes_no(c->eth), c->eth_max_burst_size, c->eth_max_packet_size, c->eth_max_queue_size);
+}
+
+static void print_caps_text(const struct dev_caps *c)
+{
+	printf("    profile                     %s\n", c->profile);
+	printf("    dma memcpy                  %s\n", supported(c->dma_memcpy));
+	printf("    dma max buf size            %llu\n", (unsigned long long)c->dma_max_buf_size);
+	printf("    dma max buf list len        %u\n", c->dma_max_buf_list_len);
+	printf("    dma max num tasks           %u\n", c->dma_max_num_tasks);
+	printf("    mmap export pci             %s\n", supported(c->mmap_export_pci));
+	printf("    mmap create from export pci %s\n", supported(c->mmap_create_from_export_pci));
+	printf("    comch server                %s\n", supported(c->comch_server));
+	printf("    comch client                %s\n", supported(c->comch_client));
+	printf("    comch max msg size          %u\n", c->comch_max_msg_size);
+	printf("    comch max name len          %u\n", c->comch_max_name_len);
+	printf("    comch max clients           %u\n", c->comch_max_clients);
+	printf("    comch max send tasks        %u\n", c->comch_max_send_tasks);
+	printf("    comch max recv queue size   %u\n", c->comch_max_recv_queue_size);
+	printf("    comch consumer              %s\n", supported(c->comch_consumer));
+	printf("    comch producer              %s\n", supported(c->comch_producer));
+	printf("    comch max consumers         %u\n", c->comch_max_consumers);
+	printf("    comch max producers         %u\n", c->comch_max_producers);
+	printf("    comch consumer max tasks    %u\n", c->comch_consumer_max_num_tasks);
+	printf("    comch producer max tasks    %u\n", c->comch_producer_max_num_tasks);
+	printf("    comch consumer max buf size %u\n", c->comch_consumer_max_buf_size);
+	printf("    comch producer max buf size %u\n", c->comch_producer_max_buf_size);
+	printf("    eth                         %s (no eth library yet; from the profile)\n", supported(c->eth));
+	printf("    eth max burst size          %u\n", c->eth_max_burst_size);
+	printf("    eth max packet size         %u\n", c->eth_max_packet_size);
+	printf("    eth max queue size          %u\n", c->eth_max_queue_size);
 }
 
 static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool first)
@@ -64,32 +137,15 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 		}
 		printf("]");
 		if (caps)
-			printf(
-			    ", \"caps\": {\"dma_memcpy\": %s, \"dma_max_buf_size\": %llu, \"dma_max_buf_list_len\": "
-			    "%u, "
-			    "\"dma_max_num_tasks\": %u, \"mmap_export_pci\": %s, \"mmap_create_from_export_pci\": %s, "
-			    "\"comch_server\": %s, \"comch_client\": %s, \"comch_max_msg_size\": %u}",
-			    c.dma_memcpy ? "true" : "false", (unsigned long long)c.dma_max_buf_size,
-			    c.dma_max_buf_list_len, c.dma_max_num_tasks, c.mmap_export_pci ? "true" : "false",
-			    c.mmap_create_from_export_pci ? "true" : "false", c.comch_server ? "true" : "false",
-			    c.comch_client ? "true" : "false", c.comch_max_msg_size);
+			print_caps_json(&c);
 		printf("}");
 		return;
 	}
 	printf("%s  ibdev %s  iface %s  side %s\n", c.pci, c.ibdev, c.iface, c.side);
 	for (uint32_t i = 0; i < c.nreps; i++)
 		printf("        representor %s  vuid %s\n", c.rep_pci[i], c.rep_vuid[i]);
-	if (!caps)
-		return;
-	printf("    dma memcpy                  %s\n", c.dma_memcpy ? "supported" : "not supported");
-	printf("    dma max buf size            %llu\n", (unsigned long long)c.dma_max_buf_size);
-	printf("    dma max buf list len        %u\n", c.dma_max_buf_list_len);
-	printf("    dma max num tasks           %u\n", c.dma_max_num_tasks);
-	printf("    mmap export pci             %s\n", c.mmap_export_pci ? "supported" : "not supported");
-	printf("    mmap create from export pci %s\n", c.mmap_create_from_export_pci ? "supported" : "not supported");
-	printf("    comch server                %s\n", c.comch_server ? "supported" : "not supported");
-	printf("    comch client                %s\n", c.comch_client ? "supported" : "not supported");
-	printf("    comch max msg size          %u\n", c.comch_max_msg_size);
+	if (caps)
+		print_caps_text(&c);
 }
 
 int main(int argc, char **argv)

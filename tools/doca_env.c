@@ -255,7 +255,9 @@ static void print_text(const struct env *e)
 			struct dev_caps c;
 
 			caps_collect(list[i], &c);
-			printf("  %s  %-6s %-5s dma %s\n", c.pci, c.ibdev, c.side, c.dma_memcpy ? "yes" : "no");
+			printf("  %s  %-6s %-5s profile %-10s dma %-3s comch %-3s eth %s\n", c.pci, c.ibdev, c.side,
+			       c.profile, c.dma_memcpy ? "yes" : "no", c.comch_server || c.comch_client ? "yes" : "no",
+			       c.eth ? "yes" : "no");
 		}
 		doca_devinfo_destroy_list(list);
 	}
@@ -301,7 +303,11 @@ static void print_json(const struct env *e)
 			caps_collect(list[i], &c);
 			printf("%s\n    {\"pci_addr\": \"%s\", \"ibdev\": ", first ? "" : ",", c.pci);
 			caps_json_str(c.ibdev);
-			printf(", \"side\": \"%s\", \"dma\": %s}", c.side, c.dma_memcpy ? "true" : "false");
+			printf(", \"side\": \"%s\", \"dma\": %s, \"comch\": %s, \"eth\": %s, \"profile\": ", c.side,
+			       c.dma_memcpy ? "true" : "false", c.comch_server || c.comch_client ? "true" : "false",
+			       c.eth ? "true" : "false");
+			caps_json_str(c.profile);
+			printf("}");
 			first = false;
 		}
 		doca_devinfo_destroy_list(list);

@@ -35,7 +35,8 @@ static doca_error_t cap_side(const struct doca_devinfo *devinfo, enum topo_side 
 	if (devinfo == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL devinfo", call);
 	/* A capability answer, not a rejection: no error line (programs probe every device). */
-	return devinfo->tdev->side == side ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+	return devinfo->tdev->side == side && devinfo->profile->comch.supported ? DOCA_SUCCESS
+										: DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
@@ -48,37 +49,52 @@ DOCA_STABLE doca_error_t doca_comch_cap_client_is_supported(const struct doca_de
 	return cap_side(devinfo, TOPO_SIDE_HOST, "doca_comch_cap_client_is_supported");
 }
 
-static doca_error_t cap_u32(const struct doca_devinfo *devinfo, uint32_t *out, uint32_t value, const char *call)
+/* @off: a uint32_t of struct topo_caps_comch, read from the device's profile. */
+static doca_error_t cap_u32(const struct doca_devinfo *devinfo, uint32_t *out, size_t off, const char *call)
 {
 	if (devinfo == NULL || out == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);
-	*out = value;
+	memcpy(out, (const uint8_t *)&devinfo->profile->comch + off, sizeof(*out));
 	return DOCA_SUCCESS;
 }
 
+#define CAP(field) offsetof(struct topo_caps_comch, field)
+
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_msg_size(const struct doca_devinfo *devinfo, uint32_t *size)
 {
-	return cap_u32(devinfo, size, COMCH_CAP_MAX_MSG_SIZE, "doca_comch_cap_get_max_msg_size");
+	return cap_u32(devinfo, size, CAP(max_msg_size), "doca_comch_cap_get_max_msg_size");
 }
 
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo, uint32_t *max_name_len)
 {
-	return cap_u32(devinfo, max_name_len, COMCH_CAP_MAX_NAME_LEN, "doca_comch_cap_get_max_name_len");
+	return cap_u32(devinfo, max_name_len, CAP(max_name_len), "doca_comch_cap_get_max_name_len");
 }
 
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo, uint32_t *size)
 {
-	return cap_u32(devinfo, size, COMCH_CAP_MAX_RECV_QUEUE, "doca_comch_cap_get_max_recv_queue_size");
+	return cap_u32(devinfo, size, CAP(max_recv_queue_size), "doca_comch_cap_get_max_recv_queue_size");
 }
 
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients)
 {
-	return cap_u32(devinfo, num_clients, COMCH_CAP_MAX_CLIENTS, "doca_comch_cap_get_max_clients");
+	return cap_u32(devinfo, num_clients, CAP(max_clients), "doca_comch_cap_get_max_clients");
 }
 
 DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *max_send_tasks)
 {
-	return cap_u32(devinfo, max_send_tasks, COMCH_CAP_MAX_SEND_TASKS, "doca_comch_cap_get_max_send_tasks");
+	return cap_u32(devinfo, max_send_tasks, CAP(max_send_tasks), "doca_comch_cap_get_max_send_tasks");
+}
+
+/* A device whose profile says comch.supported = no has neither server nor client. */
+static doca_error_t check_supported(const struct doca_dev *dev, const char *call)
+{
+	if (!dev->info.profile->comch.supported)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "%s: device %s has no Comch (profile '%s' says comch.supported = no); pick a device "
+				 "for which doca_comch_cap_%s_is_supported() succeeds",
+				 call, priv_doca_dev_name(&dev->info), dev->info.profile->name,
+				 strstr(call, "server") ? "server" : "client");
+	return DOCA_SUCCESS;
 }
 
 /* ---- context hooks ---- */
@@ -227,19 +243,22 @@ static const struct ctx_ops client_ops = {
 static doca_error_t ep_init(struct comch_ep *ep, const struct ctx_ops *ops, struct doca_dev *dev, const char *name,
 			    const char *call)
 {
-	size_t len = strnlen(name, COMCH_CAP_MAX_NAME_LEN);
+	const struct topo_caps_comch *caps = &dev->info.profile->comch;
+	size_t len = strnlen(name, caps->max_name_len);
 
-	if (len == 0 || len >= COMCH_CAP_MAX_NAME_LEN)
+	if (len == 0 || len >= caps->max_name_len)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: the server name must have 1 to %u bytes (doca_comch_cap_get_max_name_len counts "
-				 "the NUL)",
-				 call, COMCH_CAP_MAX_NAME_LEN - 1);
+				 "%s: the server name must have 1 to %u bytes on device %s "
+				 "(doca_comch_cap_get_max_name_len counts the NUL)",
+				 call, caps->max_name_len - 1, priv_doca_dev_name(&dev->info));
 	priv_doca_ctx_init(&ep->ctx, ops, dev);
+	ep->caps = caps;
 	memcpy(ep->name, name, len);
 	ep->name[len] = '\0';
 	ep->name_len = (uint32_t)len;
-	ep->max_msg_size = COMCH_CAP_MAX_MSG_SIZE;
-	ep->recv_queue_size = COMCH_DEFAULT_RECV_QUEUE;
+	ep->max_msg_size = caps->max_msg_size;
+	ep->recv_queue_size =
+	    caps->max_recv_queue_size < COMCH_DEFAULT_RECV_QUEUE ? caps->max_recv_queue_size : COMCH_DEFAULT_RECV_QUEUE;
 	ep->epfd = -1;
 	return DOCA_SUCCESS;
 }
@@ -269,10 +288,10 @@ static doca_error_t set_max_msg_size(struct comch_ep *ep, uint32_t size, const c
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (size == 0 || size > COMCH_CAP_MAX_MSG_SIZE)
+	if (size == 0 || size > ep->caps->max_msg_size)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: %u bytes; the device allows 1..%u (doca_comch_cap_get_max_msg_size)", call, size,
-				 COMCH_CAP_MAX_MSG_SIZE);
+				 "%s: %u bytes; device %s allows 1..%u (doca_comch_cap_get_max_msg_size)", call, size,
+				 priv_doca_dev_name(&ep->ctx.dev->info), ep->caps->max_msg_size);
 	ep->max_msg_size = size;
 	return DOCA_SUCCESS;
 }
@@ -283,10 +302,10 @@ static doca_error_t set_recv_queue_size(struct comch_ep *ep, uint32_t size, cons
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (size == 0 || size > COMCH_CAP_MAX_RECV_QUEUE)
+	if (size == 0 || size > ep->caps->max_recv_queue_size)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: %u entries; the device allows 1..%u (doca_comch_cap_get_max_recv_queue_size)",
-				 call, size, COMCH_CAP_MAX_RECV_QUEUE);
+				 "%s: %u entries; device %s allows 1..%u (doca_comch_cap_get_max_recv_queue_size)",
+				 call, size, priv_doca_dev_name(&ep->ctx.dev->info), ep->caps->max_recv_queue_size);
 	/* The kernel socket buffers stand in for the receive queue; the value is kept for show. */
 	ep->recv_queue_size = size;
 	return DOCA_SUCCESS;
@@ -301,9 +320,10 @@ static doca_error_t task_send_set_conf(struct comch_ep *ep, doca_comch_task_send
 		return ret;
 	if (comp_cb == NULL || err_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL callback; pass both callbacks", call);
-	if (num == 0 || num > COMCH_CAP_MAX_SEND_TASKS)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: %u tasks requested; allowed 1..%u", call, num,
-				 COMCH_CAP_MAX_SEND_TASKS);
+	if (num == 0 || num > ep->caps->max_send_tasks)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: %u tasks requested; device %s allows 1..%u (doca_comch_cap_get_max_send_tasks)",
+				 call, num, priv_doca_dev_name(&ep->ctx.dev->info), ep->caps->max_send_tasks);
 	ep->send_comp_cb = comp_cb;
 	ep->send_err_cb = err_cb;
 	ep->num_send_tasks = num;
@@ -404,6 +424,9 @@ DOCA_STABLE doca_error_t doca_comch_server_create(struct doca_dev *dev, struct d
 		    "doca_comch_server_create: device %s is a host-side device; a server runs on a DPU-side "
 		    "device (doca_comch_cap_server_is_supported), a host program creates a client",
 		    priv_doca_dev_name(&dev->info));
+	ret = check_supported(dev, "doca_comch_server_create");
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	if (repr->info.parent != dev->info.tdev)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_comch_server_create: the representor is not one of device %s; open it from "
@@ -609,6 +632,9 @@ DOCA_STABLE doca_error_t doca_comch_client_create(struct doca_dev *dev, const ch
 		    "doca_comch_client_create: device %s is a DPU-side device; a client runs on a host-side "
 		    "device (doca_comch_cap_client_is_supported), the DPU program creates the server",
 		    priv_doca_dev_name(&dev->info));
+	ret = check_supported(dev, "doca_comch_client_create");
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	cl = calloc(1, sizeof(*cl));
 	if (cl == NULL)
 		return DOCA_ERROR_NO_MEMORY;

@@ -48,13 +48,17 @@
 #include "core.h"
 #include "wire.h"
 
-/* Capabilities of every emulated device (profiles have no comch fields yet). */
-#define COMCH_CAP_MAX_MSG_SIZE	 4080
-#define COMCH_CAP_MAX_NAME_LEN	 120 /* counting the NUL */
-#define COMCH_CAP_MAX_RECV_QUEUE 8192
-#define COMCH_CAP_MAX_SEND_TASKS 65536
+/*
+ * What the implementation can honour. A device's capabilities are its profile's comch.* values
+ * (topology.h), which the parser keeps within these bounds; buffers sized for every device
+ * (the name in struct comch_ep) use the bound.
+ */
+#define COMCH_CAP_MAX_MSG_SIZE	 TOPO_COMCH_MAX_MSG_SIZE
+#define COMCH_CAP_MAX_NAME_LEN	 TOPO_COMCH_MAX_NAME_LEN /* counting the NUL */
+#define COMCH_CAP_MAX_RECV_QUEUE TOPO_COMCH_MAX_RECV_QUEUE
+#define COMCH_CAP_MAX_SEND_TASKS TOPO_COMCH_MAX_SEND_TASKS
 #define COMCH_DEFAULT_RECV_QUEUE 64
-#define COMCH_CAP_MAX_CLIENTS	 512 /* connections one server holds */
+#define COMCH_CAP_MAX_CLIENTS	 TOPO_COMCH_MAX_CLIENTS /* connections one server holds */
 
 enum { COMCH_CNT_SENT_MSGS, COMCH_CNT_SENT_BYTES, COMCH_CNT_RECV_MSGS, COMCH_CNT_RECV_BYTES };
 
@@ -111,6 +115,7 @@ struct doca_comch_event_consumer {
 struct comch_ep {
 	struct doca_ctx ctx; /* first: as_ctx is a cast both ways */
 	bool is_server;
+	const struct topo_caps_comch *caps; /* of the context's device */
 	char name[COMCH_CAP_MAX_NAME_LEN];
 	uint32_t name_len;
 	char key[DOCA_DEVINFO_PCI_ADDR_SIZE]; /* the host function: rendezvous together with the name */

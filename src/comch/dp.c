@@ -68,10 +68,8 @@
 #define DP_MAGIC	0x50444453u /* "SDDP" */
 #define DP_VERSION	1
 #define DP_IMM_MAX	32
-#define DP_MAX_TASKS	65536
-#define DP_MAX_BUF_SIZE (1u << 30)
-#define DP_MAX_PER_CONN 512
-#define DP_WRITEV_CHUNK (64u << 20) /* process_vm_writev moves at most this per call */
+#define DP_MAX_TASKS	TOPO_COMCH_MAX_DP_TASKS /* largest ring a peer may announce */
+#define DP_WRITEV_CHUNK (64u << 20)		/* process_vm_writev moves at most this per call */
 
 struct dp_post {
 	uint64_t addr; /* in the consumer's address space */
@@ -406,80 +404,87 @@ void comch_dp_packet(struct comch_ep *ep, struct doca_comch_connection *c, const
 
 /* ---- capabilities ---- */
 
-static doca_error_t dp_cap(const struct doca_devinfo *devinfo, uint32_t *out, uint32_t v, const char *call)
+/* @off: a uint32_t of struct topo_caps_comch, read from the device's profile; SIZE_MAX: @v. */
+static doca_error_t dp_cap(const struct doca_devinfo *devinfo, uint32_t *out, size_t off, uint32_t v, const char *call)
 {
 	if (devinfo == NULL || out == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);
-	*out = v;
+	if (off == SIZE_MAX)
+		*out = v;
+	else
+		memcpy(out, (const uint8_t *)&devinfo->profile->comch + off, sizeof(*out));
 	return DOCA_SUCCESS;
 }
+
+#define CAP(field) offsetof(struct topo_caps_comch, field), 0
+#define FIXED(v)   SIZE_MAX, (v)
 
 DOCA_STABLE doca_error_t doca_comch_consumer_cap_is_supported(const struct doca_devinfo *devinfo)
 {
 	if (devinfo == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_consumer_cap_is_supported: NULL devinfo");
-	return DOCA_SUCCESS;
+	return devinfo->profile->comch.supported ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_comch_producer_cap_is_supported(const struct doca_devinfo *devinfo)
 {
 	if (devinfo == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_producer_cap_is_supported: NULL devinfo");
-	return DOCA_SUCCESS;
+	return devinfo->profile->comch.supported ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_comch_consumer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo,
 								   uint32_t *max_num_tasks)
 {
-	return dp_cap(devinfo, max_num_tasks, DP_MAX_TASKS, "doca_comch_consumer_cap_get_max_num_tasks");
+	return dp_cap(devinfo, max_num_tasks, CAP(consumer_max_num_tasks), "doca_comch_consumer_cap_get_max_num_tasks");
 }
 
 DOCA_STABLE doca_error_t doca_comch_consumer_cap_get_max_buf_size(const struct doca_devinfo *devinfo,
 								  uint32_t *max_buf_size)
 {
-	return dp_cap(devinfo, max_buf_size, DP_MAX_BUF_SIZE, "doca_comch_consumer_cap_get_max_buf_size");
+	return dp_cap(devinfo, max_buf_size, CAP(consumer_max_buf_size), "doca_comch_consumer_cap_get_max_buf_size");
 }
 
 DOCA_STABLE doca_error_t doca_comch_consumer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo,
 								      uint32_t *max_buf_list_len)
 {
-	return dp_cap(devinfo, max_buf_list_len, 1, "doca_comch_consumer_cap_get_max_buf_list_len");
+	return dp_cap(devinfo, max_buf_list_len, FIXED(1), "doca_comch_consumer_cap_get_max_buf_list_len");
 }
 
 DOCA_STABLE doca_error_t doca_comch_consumer_cap_get_max_consumers(const struct doca_devinfo *devinfo,
 								   uint32_t *max_consumers)
 {
-	return dp_cap(devinfo, max_consumers, DP_MAX_PER_CONN, "doca_comch_consumer_cap_get_max_consumers");
+	return dp_cap(devinfo, max_consumers, CAP(max_consumers), "doca_comch_consumer_cap_get_max_consumers");
 }
 
 DOCA_STABLE doca_error_t doca_comch_consumer_cap_get_max_imm_data_len(const struct doca_devinfo *devinfo,
 								      uint32_t *max_imm_data_len)
 {
-	return dp_cap(devinfo, max_imm_data_len, DP_IMM_MAX, "doca_comch_consumer_cap_get_max_imm_data_len");
+	return dp_cap(devinfo, max_imm_data_len, FIXED(DP_IMM_MAX), "doca_comch_consumer_cap_get_max_imm_data_len");
 }
 
 DOCA_STABLE doca_error_t doca_comch_producer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo,
 								   uint32_t *max_num_tasks)
 {
-	return dp_cap(devinfo, max_num_tasks, DP_MAX_TASKS, "doca_comch_producer_cap_get_max_num_tasks");
+	return dp_cap(devinfo, max_num_tasks, CAP(producer_max_num_tasks), "doca_comch_producer_cap_get_max_num_tasks");
 }
 
 DOCA_STABLE doca_error_t doca_comch_producer_cap_get_max_buf_size(const struct doca_devinfo *devinfo,
 								  uint32_t *max_buf_size)
 {
-	return dp_cap(devinfo, max_buf_size, DP_MAX_BUF_SIZE, "doca_comch_producer_cap_get_max_buf_size");
+	return dp_cap(devinfo, max_buf_size, CAP(producer_max_buf_size), "doca_comch_producer_cap_get_max_buf_size");
 }
 
 DOCA_STABLE doca_error_t doca_comch_producer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo,
 								      uint32_t *max_buf_list_len)
 {
-	return dp_cap(devinfo, max_buf_list_len, 1, "doca_comch_producer_cap_get_max_buf_list_len");
+	return dp_cap(devinfo, max_buf_list_len, FIXED(1), "doca_comch_producer_cap_get_max_buf_list_len");
 }
 
 DOCA_STABLE doca_error_t doca_comch_producer_cap_get_max_producers(const struct doca_devinfo *devinfo,
 								   uint32_t *max_producers)
 {
-	return dp_cap(devinfo, max_producers, DP_MAX_PER_CONN, "doca_comch_producer_cap_get_max_producers");
+	return dp_cap(devinfo, max_producers, CAP(max_producers), "doca_comch_producer_cap_get_max_producers");
 }
 
 /* ---- consumer ---- */
@@ -936,6 +941,7 @@ DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(
 {
 	const char *call = "doca_comch_consumer_task_post_recv_set_conf";
 	doca_error_t ret;
+	uint32_t max;
 
 	if (consumer == NULL || task_completion_cb == NULL || task_error_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
@@ -943,9 +949,12 @@ DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(
 	ret = cons_check_idle(consumer, call);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (num_post_recv_tasks == 0 || num_post_recv_tasks > DP_MAX_TASKS)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: %u tasks requested; allowed 1..%u", call,
-				 num_post_recv_tasks, DP_MAX_TASKS);
+	max = consumer->ctx.dev->info.profile->comch.consumer_max_num_tasks;
+	if (num_post_recv_tasks == 0 || num_post_recv_tasks > max)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: %u tasks requested; device %s allows 1..%u "
+				 "(doca_comch_consumer_cap_get_max_num_tasks)",
+				 call, num_post_recv_tasks, priv_doca_dev_name(&consumer->ctx.dev->info), max);
 	consumer->comp_cb = task_completion_cb;
 	consumer->err_cb = task_error_cb;
 	consumer->num_tasks = num_post_recv_tasks;
@@ -1201,10 +1210,11 @@ static doca_error_t prod_prepare(struct doca_task *task)
 				 "doca_mmap_add_dev() before doca_mmap_start()",
 				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)t->buf->mmap,
 				 priv_doca_dev_name(&task->ctx->dev->info));
-	if (SD_UNLIKELY(t->buf->data_len > DP_MAX_BUF_SIZE))
+	if (SD_UNLIKELY(t->buf->data_len > task->ctx->dev->info.profile->comch.producer_max_buf_size))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: send task %p: %zu bytes exceed doca_comch_producer_cap_get_max_buf_size (%u)",
-				 priv_doca_ctx_name(task->ctx), (void *)t, t->buf->data_len, DP_MAX_BUF_SIZE);
+				 priv_doca_ctx_name(task->ctx), (void *)t, t->buf->data_len,
+				 task->ctx->dev->info.profile->comch.producer_max_buf_size);
 	dp_rdlock();
 	r = remote_find(p->conn, t->consumer_id);
 	if (SD_UNLIKELY(r == NULL)) {
@@ -1301,6 +1311,7 @@ DOCA_STABLE doca_error_t doca_comch_producer_task_send_set_conf(
     doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
 	const char *call = "doca_comch_producer_task_send_set_conf";
+	uint32_t max;
 
 	if (producer == NULL || task_completion_cb == NULL || task_error_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
@@ -1308,9 +1319,12 @@ DOCA_STABLE doca_error_t doca_comch_producer_task_send_set_conf(
 	if (producer->ctx.state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; configure it before doca_ctx_start()", call,
 				 priv_doca_ctx_name(&producer->ctx), priv_doca_ctx_state_name(producer->ctx.state));
-	if (num_send_tasks == 0 || num_send_tasks > DP_MAX_TASKS)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: %u tasks requested; allowed 1..%u", call,
-				 num_send_tasks, DP_MAX_TASKS);
+	max = producer->ctx.dev->info.profile->comch.producer_max_num_tasks;
+	if (num_send_tasks == 0 || num_send_tasks > max)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: %u tasks requested; device %s allows 1..%u "
+				 "(doca_comch_producer_cap_get_max_num_tasks)",
+				 call, num_send_tasks, priv_doca_dev_name(&producer->ctx.dev->info), max);
 	producer->comp_cb = task_completion_cb;
 	producer->err_cb = task_error_cb;
 	producer->num_tasks = num_send_tasks;

@@ -32,7 +32,6 @@
 #define EVENTS_MAX    64
 #define RECV_BUDGET   64 /* messages read from one connection per progress call */
 #define ACCEPT_BUDGET 16
-#define MAX_CONNS     COMCH_CAP_MAX_CLIENTS
 #define HANDSHAKE_NS  (5ull * 1000000000ull)
 #define RETRY_NS      (10ull * 1000000ull)
 #define WAIT_WARN_NS  (2ull * 1000000000ull)
@@ -402,7 +401,7 @@ static unsigned int server_accept(struct doca_comch_server *srv)
 			break;
 		}
 		n++;
-		if (srv->nb_live >= MAX_CONNS) {
+		if (srv->nb_live >= srv->ep.caps->max_clients) {
 			SD_WARN(COMP, "%s: %u connections already; refusing one more", priv_doca_ctx_name(&srv->ep.ctx),
 				srv->nb_live);
 			send_reject(fd, COMCH_REJECT_BUSY);

@@ -47,15 +47,41 @@
 /* Shared with the message of topo_get(); the tests look for it. */
 #define TOPO_SOURCE_DEFAULT "embedded default"
 
+/* The comch values are what the library reported as constants before profiles had them. */
 static const struct topo_profile builtin_profile = {
     .name = "default",
-    .dma = 1,
     .export_pci = 1,
     .import_pci = 1,
-    .max_buf_size = 1ull << 30,
-    .max_buf_list_len = 32,
-    .max_tasks = 65536,
-    .queue_depth = 65536,
+    .dma =
+	{
+	    .supported = 1,
+	    .max_buf_size = 1ull << 30,
+	    .max_buf_list_len = 32,
+	    .max_tasks = 65536,
+	    .queue_depth = 65536,
+	},
+    .comch =
+	{
+	    .supported = 1,
+	    .max_msg_size = TOPO_COMCH_MAX_MSG_SIZE,
+	    .max_name_len = TOPO_COMCH_MAX_NAME_LEN,
+	    .max_clients = TOPO_COMCH_MAX_CLIENTS,
+	    .max_send_tasks = TOPO_COMCH_MAX_SEND_TASKS,
+	    .max_recv_queue_size = TOPO_COMCH_MAX_RECV_QUEUE,
+	    .max_consumers = TOPO_COMCH_MAX_PER_CONN,
+	    .max_producers = TOPO_COMCH_MAX_PER_CONN,
+	    .consumer_max_num_tasks = TOPO_COMCH_MAX_DP_TASKS,
+	    .producer_max_num_tasks = TOPO_COMCH_MAX_DP_TASKS,
+	    .consumer_max_buf_size = TOPO_COMCH_MAX_DP_BUF_SIZE,
+	    .producer_max_buf_size = TOPO_COMCH_MAX_DP_BUF_SIZE,
+	},
+    .eth =
+	{
+	    .supported = 0,
+	    .max_burst_size = 256,
+	    .max_packet_size = 9216,
+	    .max_queue_size = 8192,
+	},
 };
 
 /* A piece of the input; never NUL-terminated. */
@@ -72,19 +98,37 @@ enum section { SEC_NONE, SEC_PROFILE, SEC_DEVICE, SEC_ENGINE };
 
 /* Key indices; each enum follows the order of its section's key table. */
 enum {
-	PK_DMA,
-	PK_MAX_BUF_SIZE,
-	PK_MAX_BUF_LIST_LEN,
-	PK_MAX_TASKS,
-	PK_QUEUE_DEPTH,
 	PK_EXPORT_PCI,
 	PK_IMPORT_PCI,
+	PK_DMA_SUPPORTED,
+	PK_DMA_MAX_BUF_SIZE,
+	PK_DMA_MAX_BUF_LIST_LEN,
+	PK_DMA_MAX_TASKS,
+	PK_DMA_QUEUE_DEPTH,
+	PK_COMCH_SUPPORTED,
+	PK_COMCH_MAX_MSG_SIZE,
+	PK_COMCH_MAX_NAME_LEN,
+	PK_COMCH_MAX_CLIENTS,
+	PK_COMCH_MAX_SEND_TASKS,
+	PK_COMCH_MAX_RECV_QUEUE_SIZE,
+	PK_COMCH_MAX_CONSUMERS,
+	PK_COMCH_MAX_PRODUCERS,
+	PK_COMCH_CONSUMER_MAX_NUM_TASKS,
+	PK_COMCH_PRODUCER_MAX_NUM_TASKS,
+	PK_COMCH_CONSUMER_MAX_BUF_SIZE,
+	PK_COMCH_PRODUCER_MAX_BUF_SIZE,
+	PK_ETH_SUPPORTED,
+	PK_ETH_MAX_BURST_SIZE,
+	PK_ETH_MAX_PACKET_SIZE,
+	PK_ETH_MAX_QUEUE_SIZE,
 	PK_COUNT
 };
 enum { DK_SIDE, DK_IBDEV, DK_IFACE, DK_MAC, DK_PROFILE, DK_FUNC, DK_SF_INDEX, DK_REPRESENTOR, DK_COUNT };
 enum { EK_NAME, EK_WORKERS, EK_COUNT };
 
-#define MAX_SECTION_KEYS DK_COUNT
+#define MAX_SECTION_KEYS ((int)PK_COUNT > (int)DK_COUNT ? (int)PK_COUNT : (int)DK_COUNT)
+
+struct key_def;
 
 /* What the end-of-file rules need to know about a device beyond struct topo_device. */
 struct dev_meta {
@@ -98,8 +142,9 @@ struct parser {
 	struct topology *out;
 	char *err;
 	size_t err_len;
-	uint32_t line;	   /* current line, 1-based */
-	const char *field; /* key whose value is being parsed, for bad() */
+	uint32_t line;		   /* current line, 1-based */
+	const char *field;	   /* key whose value is being parsed, for bad() */
+	const struct key_def *key; /* its table entry */
 	enum section sec;
 	uint32_t *keys; /* key_line of the current section */
 	uint32_t key_line[MAX_SECTION_KEYS];
@@ -476,40 +521,13 @@ void topo_default(struct topology *out)
 
 /* ---- key setters ---------------------------------------------------------------------------- */
 
-static int set_dma(struct parser *p, struct span v)
-{
-	return parse_bool(p, v, &p->prof->dma);
-}
+/*
+ * Profile keys are table-driven: each names a field of struct topo_profile by offset, its
+ * type and its range (the key_def of the key being parsed is p->key).
+ */
+enum vtype { V_BOOL, V_U32, V_SIZE32, V_SIZE64 };
 
-static int set_export_pci(struct parser *p, struct span v)
-{
-	return parse_bool(p, v, &p->prof->export_pci);
-}
-
-static int set_import_pci(struct parser *p, struct span v)
-{
-	return parse_bool(p, v, &p->prof->import_pci);
-}
-
-static int set_max_buf_size(struct parser *p, struct span v)
-{
-	return parse_uint(p, v, true, 1, TOPO_MAX_BUF_SIZE, &p->prof->max_buf_size);
-}
-
-static int set_max_buf_list_len(struct parser *p, struct span v)
-{
-	return parse_u32(p, v, 1, TOPO_MAX_LIST_LEN, &p->prof->max_buf_list_len);
-}
-
-static int set_max_tasks(struct parser *p, struct span v)
-{
-	return parse_u32(p, v, 1, TOPO_MAX_POOL, &p->prof->max_tasks);
-}
-
-static int set_queue_depth(struct parser *p, struct span v)
-{
-	return parse_u32(p, v, 1, TOPO_MAX_POOL, &p->prof->queue_depth);
-}
+static int set_profile_value(struct parser *p, struct span v);
 
 static int set_side(struct parser *p, struct span v)
 {
@@ -645,17 +663,81 @@ static int set_workers(struct parser *p, struct span v)
 struct key_def {
 	const char *name;
 	int (*set)(struct parser *p, struct span v);
+	/* Profile keys only: */
+	const char *alias; /* the flat name of the DMA keys, from before per-library keys */
+	enum vtype type;
+	uint64_t min, max;
+	size_t off; /* in struct topo_profile */
 };
 
+#define PKEY(key, alias_, type_, min_, max_, member)                                                                   \
+	{                                                                                                              \
+		.name = (key), .set = set_profile_value, .alias = (alias_), .type = (type_), .min = (min_),            \
+		.max = (max_), .off = offsetof(struct topo_profile, member)                                            \
+	}
+
 static const struct key_def profile_keys[PK_COUNT] = {
-    [PK_DMA] = {"dma", set_dma},
-    [PK_MAX_BUF_SIZE] = {"max_buf_size", set_max_buf_size},
-    [PK_MAX_BUF_LIST_LEN] = {"max_buf_list_len", set_max_buf_list_len},
-    [PK_MAX_TASKS] = {"max_tasks", set_max_tasks},
-    [PK_QUEUE_DEPTH] = {"queue_depth", set_queue_depth},
-    [PK_EXPORT_PCI] = {"export_pci", set_export_pci},
-    [PK_IMPORT_PCI] = {"import_pci", set_import_pci},
+    [PK_EXPORT_PCI] = PKEY("export_pci", NULL, V_BOOL, 0, 1, export_pci),
+    [PK_IMPORT_PCI] = PKEY("import_pci", NULL, V_BOOL, 0, 1, import_pci),
+    [PK_DMA_SUPPORTED] = PKEY("dma.supported", "dma", V_BOOL, 0, 1, dma.supported),
+    [PK_DMA_MAX_BUF_SIZE] = PKEY("dma.max_buf_size", "max_buf_size", V_SIZE64, 1, TOPO_MAX_BUF_SIZE, dma.max_buf_size),
+    [PK_DMA_MAX_BUF_LIST_LEN] =
+	PKEY("dma.max_buf_list_len", "max_buf_list_len", V_U32, 1, TOPO_MAX_LIST_LEN, dma.max_buf_list_len),
+    [PK_DMA_MAX_TASKS] = PKEY("dma.max_tasks", "max_tasks", V_U32, 1, TOPO_MAX_POOL, dma.max_tasks),
+    [PK_DMA_QUEUE_DEPTH] = PKEY("dma.queue_depth", "queue_depth", V_U32, 1, TOPO_MAX_POOL, dma.queue_depth),
+    [PK_COMCH_SUPPORTED] = PKEY("comch.supported", NULL, V_BOOL, 0, 1, comch.supported),
+    [PK_COMCH_MAX_MSG_SIZE] =
+	PKEY("comch.max_msg_size", NULL, V_SIZE32, 1, TOPO_COMCH_MAX_MSG_SIZE, comch.max_msg_size),
+    /* At least one character and the NUL. */
+    [PK_COMCH_MAX_NAME_LEN] = PKEY("comch.max_name_len", NULL, V_U32, 2, TOPO_COMCH_MAX_NAME_LEN, comch.max_name_len),
+    [PK_COMCH_MAX_CLIENTS] = PKEY("comch.max_clients", NULL, V_U32, 1, TOPO_COMCH_MAX_CLIENTS, comch.max_clients),
+    [PK_COMCH_MAX_SEND_TASKS] =
+	PKEY("comch.max_send_tasks", NULL, V_U32, 1, TOPO_COMCH_MAX_SEND_TASKS, comch.max_send_tasks),
+    [PK_COMCH_MAX_RECV_QUEUE_SIZE] =
+	PKEY("comch.max_recv_queue_size", NULL, V_U32, 1, TOPO_COMCH_MAX_RECV_QUEUE, comch.max_recv_queue_size),
+    [PK_COMCH_MAX_CONSUMERS] =
+	PKEY("comch.max_consumers", NULL, V_U32, 1, TOPO_COMCH_MAX_PER_CONN, comch.max_consumers),
+    [PK_COMCH_MAX_PRODUCERS] =
+	PKEY("comch.max_producers", NULL, V_U32, 1, TOPO_COMCH_MAX_PER_CONN, comch.max_producers),
+    [PK_COMCH_CONSUMER_MAX_NUM_TASKS] =
+	PKEY("comch.consumer_max_num_tasks", NULL, V_U32, 1, TOPO_COMCH_MAX_DP_TASKS, comch.consumer_max_num_tasks),
+    [PK_COMCH_PRODUCER_MAX_NUM_TASKS] =
+	PKEY("comch.producer_max_num_tasks", NULL, V_U32, 1, TOPO_COMCH_MAX_DP_TASKS, comch.producer_max_num_tasks),
+    [PK_COMCH_CONSUMER_MAX_BUF_SIZE] =
+	PKEY("comch.consumer_max_buf_size", NULL, V_SIZE32, 1, TOPO_COMCH_MAX_DP_BUF_SIZE, comch.consumer_max_buf_size),
+    [PK_COMCH_PRODUCER_MAX_BUF_SIZE] =
+	PKEY("comch.producer_max_buf_size", NULL, V_SIZE32, 1, TOPO_COMCH_MAX_DP_BUF_SIZE, comch.producer_max_buf_size),
+    [PK_ETH_SUPPORTED] = PKEY("eth.supported", NULL, V_BOOL, 0, 1, eth.supported),
+    [PK_ETH_MAX_BURST_SIZE] = PKEY("eth.max_burst_size", NULL, V_U32, 1, 65536, eth.max_burst_size),
+    /* An Ethernet frame is at least 64 bytes; 64 KiB is the largest IPv4 packet. */
+    [PK_ETH_MAX_PACKET_SIZE] = PKEY("eth.max_packet_size", NULL, V_SIZE32, 64, 65536, eth.max_packet_size),
+    [PK_ETH_MAX_QUEUE_SIZE] = PKEY("eth.max_queue_size", NULL, V_U32, 1, 65536, eth.max_queue_size),
 };
+
+static int set_profile_value(struct parser *p, struct span v)
+{
+	const struct key_def *k = p->key;
+	uint8_t *field = (uint8_t *)p->prof + k->off;
+	uint64_t x = 0;
+
+	switch (k->type) {
+	case V_BOOL:
+		return parse_bool(p, v, field);
+	case V_SIZE64:
+		if (parse_uint(p, v, true, k->min, k->max, &x))
+			return -1;
+		memcpy(field, &x, sizeof(uint64_t));
+		return 0;
+	case V_U32:
+	case V_SIZE32:
+		if (parse_uint(p, v, k->type == V_SIZE32, k->min, k->max, &x))
+			return -1;
+		uint32_t y = (uint32_t)x;
+		memcpy(field, &y, sizeof(y));
+		return 0;
+	}
+	return bad(p, "internal error: bad key type");
+}
 
 static const struct key_def device_keys[DK_COUNT] = {
     [DK_SIDE] = {"side", set_side},
@@ -800,6 +882,39 @@ static int parse_header(struct parser *p, struct span l)
 	return bad(p, "unknown section kind '" SPAN_FMT "' (expected profile, device or engine)", SPAN_ARG(kind));
 }
 
+/*
+ * Lists the keys a [profile] may hold: those of the library the key names before its dot when
+ * there is one (comch.max_msg_sise), the core keys and the libraries otherwise.
+ */
+static int unknown_profile_key(struct parser *p, struct span key)
+{
+	static const char *const libs[] = {"dma.", "comch.", "eth."};
+	char list[400];
+	size_t n = 0;
+	const char *lib = NULL;
+
+	for (size_t j = 0; j < sizeof(libs) / sizeof(libs[0]); j++)
+		if (key.n > strlen(libs[j]) && memcmp(key.p, libs[j], strlen(libs[j])) == 0)
+			lib = libs[j];
+	list[0] = '\0';
+	for (size_t i = 0; i < PK_COUNT && n < sizeof(list); i++) {
+		const char *name = profile_keys[i].name;
+		bool core = strchr(name, '.') == NULL;
+
+		if (lib ? strncmp(name, lib, strlen(lib)) == 0 : core) {
+			int w = snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", name);
+
+			n += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (lib)
+		return fail(p, p->line, key, "unknown key in a [profile] section (expected %s)", list);
+	return fail(p, p->line, key,
+		    "unknown key in a [profile] section (expected %s, dma.*, comch.* or eth.* keys, or the flat "
+		    "dma aliases dma, max_buf_size, max_buf_list_len, max_tasks, queue_depth)",
+		    list);
+}
+
 static int parse_assignment(struct parser *p, struct span l)
 {
 	const char *eq = memchr(l.p, '=', l.n);
@@ -819,8 +934,7 @@ static int parse_assignment(struct parser *p, struct span l)
 		table = profile_keys;
 		nb_keys = PK_COUNT;
 		kind = "profile";
-		expected = "dma, max_buf_size, max_buf_list_len, max_tasks, queue_depth, export_pci, "
-			   "import_pci";
+		expected = NULL; /* listed by unknown_profile_key() */
 		break;
 	case SEC_DEVICE:
 		table = device_keys;
@@ -840,11 +954,15 @@ static int parse_assignment(struct parser *p, struct span l)
 			    "[engine]");
 	}
 	for (i = 0; i < nb_keys; i++)
-		if (span_eq(key, table[i].name))
+		if (span_eq(key, table[i].name) || (table[i].alias && span_eq(key, table[i].alias)))
 			break;
+	if (i == nb_keys && !expected)
+		return unknown_profile_key(p, key);
 	if (i == nb_keys)
 		return fail(p, p->line, key, "unknown key in a [%s] section (expected %s)", kind, expected);
-	p->field = table[i].name;
+	/* An error names the key as written; an alias and its key share one slot. */
+	p->field = span_eq(key, table[i].name) ? table[i].name : table[i].alias;
+	p->key = &table[i];
 	if (p->keys[i] && !(p->sec == SEC_DEVICE && i == DK_REPRESENTOR))
 		return bad(p, "set twice in this section (first on line %" PRIu32 ")", p->keys[i]);
 	if (!p->keys[i])

@@ -7,15 +7,29 @@
  *
  * File format (INI-like; '#' or ';' start a comment; blank lines ignored):
  *
- *   [profile NAME]             capability profile; "default" always exists
- *   dma = yes|no               DMA memcpy supported
- *   max_buf_size = SIZE        bytes one memcpy task may move (suffixes K M G, powers of 1024)
- *   max_buf_list_len = N       elements in a source or destination buf list (1..1024)
- *   max_tasks = N              largest memcpy task pool per context (1..16777216)
- *   queue_depth = N            engine queue depth per context (1..16777216); a value below
- *                              the task pool makes doca_task_submit() return AGAIN when full
+ *   [profile NAME]             capability profile; "default" always exists. Keys are
+ *                              "library.cap"; core keys have no prefix.
  *   export_pci = yes|no        mmaps on this device may be exported over PCI
  *   import_pci = yes|no        this device may import PCI exports
+ *   dma.supported = yes|no     DMA memcpy supported                       (alias: dma)
+ *   dma.max_buf_size = SIZE    bytes one memcpy task may move (K M G)     (alias: max_buf_size)
+ *   dma.max_buf_list_len = N   elements in a buf list (1..1024)           (alias: max_buf_list_len)
+ *   dma.max_tasks = N          largest memcpy task pool (1..16777216)     (alias: max_tasks)
+ *   dma.queue_depth = N        engine queue depth per context; below the  (alias: queue_depth)
+ *                              task pool, doca_task_submit() returns AGAIN when full
+ *   comch.supported = yes|no   Comch server/client, consumer and producer
+ *   comch.max_msg_size = N     bytes in one message (1..4080)
+ *   comch.max_name_len = N     server name length counting the NUL (2..120)
+ *   comch.max_clients = N      connections one server holds (1..512)
+ *   comch.max_send_tasks = N   send task pool (1..65536)
+ *   comch.max_recv_queue_size = N (1..8192)
+ *   comch.max_consumers, comch.max_producers = N   per connection (1..512)
+ *   comch.consumer_max_num_tasks, comch.producer_max_num_tasks = N   (1..65536)
+ *   comch.consumer_max_buf_size, comch.producer_max_buf_size = SIZE  (1..1G)
+ *   eth.supported = yes|no     stored and shown only; no library reads eth.* yet
+ *   eth.max_burst_size = N     packets per burst (1..65536)
+ *   eth.max_packet_size = SIZE bytes in one packet, MTU-like (64..64K)
+ *   eth.max_queue_size = N     descriptors in one queue (1..65536)
  *
  *   [device PCI]               one local device, e.g. [device 03:00.0]
  *   side = dpu|host            required
@@ -49,15 +63,58 @@
 
 enum topo_side { TOPO_SIDE_DPU = 0, TOPO_SIDE_HOST = 1 };
 
-struct topo_profile {
-	char name[TOPO_MAX_NAME];
-	uint8_t dma; /* 1 = memcpy supported */
-	uint8_t export_pci;
-	uint8_t import_pci;
+/* What a device can do, one struct per library; defaults in topology.c (builtin_profile). */
+struct topo_caps_dma {
+	uint8_t supported; /* 1 = memcpy supported */
 	uint64_t max_buf_size;
 	uint32_t max_buf_list_len;
 	uint32_t max_tasks;
 	uint32_t queue_depth;
+};
+
+struct topo_caps_comch {
+	uint8_t supported; /* server/client and consumer/producer */
+	uint32_t max_msg_size;
+	uint32_t max_name_len; /* counting the NUL */
+	uint32_t max_clients;
+	uint32_t max_send_tasks;
+	uint32_t max_recv_queue_size;
+	uint32_t max_consumers; /* per connection */
+	uint32_t max_producers; /* per connection */
+	uint32_t consumer_max_num_tasks;
+	uint32_t producer_max_num_tasks;
+	uint32_t consumer_max_buf_size;
+	uint32_t producer_max_buf_size;
+};
+
+/* Parsed, validated and shown; no library uses them yet. */
+struct topo_caps_eth {
+	uint8_t supported;
+	uint32_t max_burst_size;
+	uint32_t max_packet_size;
+	uint32_t max_queue_size;
+};
+
+/*
+ * Bounds of what the implementation can honour. The comch values are those of its transport
+ * (socket packets, connection table, name buffer); a profile may lower them, never raise them.
+ */
+#define TOPO_COMCH_MAX_MSG_SIZE	   4080u
+#define TOPO_COMCH_MAX_NAME_LEN	   120u
+#define TOPO_COMCH_MAX_CLIENTS	   512u
+#define TOPO_COMCH_MAX_SEND_TASKS  65536u
+#define TOPO_COMCH_MAX_RECV_QUEUE  8192u
+#define TOPO_COMCH_MAX_PER_CONN	   512u
+#define TOPO_COMCH_MAX_DP_TASKS	   65536u
+#define TOPO_COMCH_MAX_DP_BUF_SIZE (1u << 30)
+
+struct topo_profile {
+	char name[TOPO_MAX_NAME];
+	uint8_t export_pci;
+	uint8_t import_pci;
+	struct topo_caps_dma dma;
+	struct topo_caps_comch comch;
+	struct topo_caps_eth eth;
 };
 
 struct topo_rep {
@@ -105,6 +162,12 @@ void topo_default(struct topology *out);
  * NULL when the config file cannot be used (the reason is logged once, with line and field).
  */
 const struct topology *topo_get(void);
+
+/*
+ * The capability profile of @devinfo (NULL for NULL), for softdoca's tools: they show what no
+ * DOCA call reports yet (the profile's name, the eth.* values). Exported from libdoca_common.
+ */
+SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo);
 
 /* Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex, any case). 0 on success, -1 if malformed. */
 int topo_parse_pci(const char *s, uint16_t *domain, uint8_t *bus, uint8_t *dev, uint8_t *fn);

@@ -46,10 +46,40 @@ struct doca_devinfo {
 	uint32_t index; /* position in the topology */
 };
 
+/*
+ * Device backends: what a NIC or GPU driver attaches to an open device (its queues, its CUDA
+ * context). A backend is one static const struct dev_backend_ops; the core keeps at most
+ * DEV_MAX_BACKENDS per device, each with the private data its open() returned, and calls close()
+ * in reverse attach order when the last doca_dev_close() releases the device. Modules find
+ * their data with priv_doca_dev_backend(dev, &their_ops), typically once at context start.
+ *
+ *   doca_dev ──backends[0]──▶ {ops = &nic_ops, priv}    attach: open() then publish
+ *            ──backends[1]──▶ {ops = &gpu_ops, priv}    last close: close() 1, then 0
+ *
+ * Threading: attach and the last close run under the device-list lock, so open() and close()
+ * must not open or close devices. Lookup takes no lock: an entry is written before
+ * nb_backends is release-stored and never changes until the device is freed.
+ */
+#define DEV_MAX_BACKENDS 4
+
+struct dev_backend_ops {
+	const char *name; /* for log lines; unique among a device's backends */
+	/* Sets up the backend for @dev; *priv is handed back to close() and by lookup. */
+	doca_error_t (*open)(struct doca_dev *dev, void **priv);
+	void (*close)(struct doca_dev *dev, void *priv);
+};
+
+struct dev_backend {
+	const struct dev_backend_ops *ops;
+	void *priv;
+};
+
 struct doca_dev {
 	struct doca_devinfo info;
 	int refcount;
 	struct doca_dev *next; /* list of open devices */
+	atomic_uint nb_backends;
+	struct dev_backend backends[DEV_MAX_BACKENDS];
 };
 
 struct doca_devinfo_rep {
@@ -64,6 +94,16 @@ struct doca_dev_rep {
 
 /* "03:00.0" style name of a device for log lines (static buffer per thread). */
 SD_PRIV const char *priv_doca_dev_name(const struct doca_devinfo *info);
+
+/*
+ * Attaches @ops to the open device @dev: calls ops->open() and keeps its private data until
+ * the last close. DOCA_ERROR_INVALID_VALUE for NULL arguments, an incomplete ops table or a
+ * device that is not open; DOCA_ERROR_ALREADY_EXIST when @ops or its name is attached already;
+ * DOCA_ERROR_FULL past DEV_MAX_BACKENDS; open()'s own error (nothing attached). Logged.
+ */
+SD_PRIV doca_error_t priv_doca_dev_attach(struct doca_dev *dev, const struct dev_backend_ops *ops);
+/* The private data @ops's open() returned for @dev; NULL when @ops is not attached. */
+SD_PRIV void *priv_doca_dev_backend(const struct doca_dev *dev, const struct dev_backend_ops *ops);
 
 /* ---- memory maps and buffers ---- */
 

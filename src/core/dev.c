@@ -37,6 +37,11 @@ SD_PRIV const char *priv_doca_dev_name(const struct doca_devinfo *info)
 	return name;
 }
 
+SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo)
+{
+	return devinfo != NULL ? devinfo->profile : NULL;
+}
+
 static doca_error_t get_topology(const struct topology **out)
 {
 	const struct topology *t = topo_get();
@@ -261,6 +266,89 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 	return DOCA_SUCCESS;
 }
 
+/* Whether @dev is on the list of open devices; the caller holds dev_lock. */
+static bool dev_is_open(const struct doca_dev *dev)
+{
+	for (const struct doca_dev *d = open_devs; d != NULL; d = d->next)
+		if (d == dev)
+			return true;
+	return false;
+}
+
+SD_PRIV doca_error_t priv_doca_dev_attach(struct doca_dev *dev, const struct dev_backend_ops *ops)
+{
+	doca_error_t ret = DOCA_SUCCESS;
+	void *priv = NULL;
+	uint32_t n;
+
+	if (dev == NULL || ops == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "device backend attach: NULL %s; pass %s",
+				 dev == NULL ? "device" : "ops",
+				 dev == NULL ? "an open device" : "a backend ops table");
+	if (ops->name == NULL || ops->open == NULL || ops->close == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "device %s: backend ops %p lack a name, open() or close(); fill all three",
+				 priv_doca_dev_name(&dev->info), (const void *)ops);
+	pthread_mutex_lock(&dev_lock);
+	if (!dev_is_open(dev)) {
+		pthread_mutex_unlock(&dev_lock);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "device backend '%s': %p is not an open device; attach after doca_dev_open()",
+				 ops->name, (void *)dev);
+	}
+	n = atomic_load_explicit(&dev->nb_backends, memory_order_relaxed);
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev->backends[i].ops == ops || strcmp(dev->backends[i].ops->name, ops->name) == 0) {
+			ret = SD_REJECT(DOCA_ERROR_ALREADY_EXIST, COMP,
+					"device %s: backend '%s' is already attached; look it up with "
+					"priv_doca_dev_backend() instead",
+					priv_doca_dev_name(&dev->info), ops->name);
+			goto out;
+		}
+	}
+	if (n == DEV_MAX_BACKENDS) {
+		ret = SD_REJECT(DOCA_ERROR_FULL, COMP,
+				"device %s: backend '%s' refused, %d backends attached already (DEV_MAX_BACKENDS); "
+				"raise the limit in core.h",
+				priv_doca_dev_name(&dev->info), ops->name, DEV_MAX_BACKENDS);
+		goto out;
+	}
+	ret = ops->open(dev, &priv);
+	if (ret != DOCA_SUCCESS) {
+		SD_ERR(COMP, "device %s: backend '%s' failed to open: %s; nothing attached",
+		       priv_doca_dev_name(&dev->info), ops->name, doca_error_get_name(ret));
+		goto out;
+	}
+	dev->backends[n].ops = ops;
+	dev->backends[n].priv = priv;
+	atomic_store_explicit(&dev->nb_backends, n + 1, memory_order_release);
+out:
+	pthread_mutex_unlock(&dev_lock);
+	return ret;
+}
+
+SD_PRIV void *priv_doca_dev_backend(const struct doca_dev *dev, const struct dev_backend_ops *ops)
+{
+	uint32_t n;
+
+	if (dev == NULL || ops == NULL)
+		return NULL;
+	n = atomic_load_explicit(&((struct doca_dev *)dev)->nb_backends, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++)
+		if (dev->backends[i].ops == ops)
+			return dev->backends[i].priv;
+	return NULL;
+}
+
+/* Last reference gone: backends close in reverse attach order, each seeing the others it
+ * was attached after still open. */
+static void dev_release(struct doca_dev *dev)
+{
+	for (uint32_t i = atomic_load_explicit(&dev->nb_backends, memory_order_relaxed); i-- > 0;)
+		dev->backends[i].ops->close(dev, dev->backends[i].priv);
+	free(dev);
+}
+
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 {
 	struct doca_dev **pp;
@@ -279,7 +367,7 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 	}
 	if (--dev->refcount == 0) {
 		*pp = dev->next;
-		free(dev);
+		dev_release(dev);
 	}
 	pthread_mutex_unlock(&dev_lock);
 	return DOCA_SUCCESS;

@@ -111,7 +111,7 @@ doca_mmap_advise_task_cache_invalidate_get_max_buf_size(const struct doca_devinf
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_mmap_advise_task_cache_invalidate_get_max_buf_size: NULL %s",
 				 devinfo == NULL ? "devinfo" : "output");
-	*buf_size = devinfo->profile->max_buf_size;
+	*buf_size = devinfo->profile->dma.max_buf_size;
 	return DOCA_SUCCESS;
 }
 
@@ -135,7 +135,7 @@ static doca_error_t advise_prepare(struct doca_task *task)
 	struct doca_mmap_advise_task_invalidate_cache *t = (struct doca_mmap_advise_task_invalidate_cache *)task;
 	struct doca_ctx *ctx = task->ctx;
 	const struct doca_buf *head = t->buf;
-	uint64_t max = ctx->dev->info.profile->max_buf_size;
+	uint64_t max = ctx->dev->info.profile->dma.max_buf_size;
 	uint64_t total = 0;
 
 	if (head == NULL)
@@ -256,7 +256,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
 				 "doca_mmap_advise_task_invalidate_cache_set_conf: NULL %s; pass the context and "
 				 "both callbacks",
 				 mmap_advise == NULL ? "context" : "callback");
-	max = mmap_advise->ctx.dev->info.profile->max_tasks;
+	max = mmap_advise->ctx.dev->info.profile->dma.max_tasks;
 	if (num_tasks == 0 || num_tasks > max)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_mmap_advise_task_invalidate_cache_set_conf: %u tasks requested; device %s "

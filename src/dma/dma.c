@@ -42,7 +42,7 @@ struct doca_dma {
 	doca_dma_task_memcpy_completion_cb_t err_cb;
 	uint32_t num_tasks;
 	const struct topo_profile *profile;
-	uint32_t max_list;	 /* profile->max_buf_list_len */
+	uint32_t max_list;	 /* profile->dma.max_buf_list_len */
 	struct engine_seg *segs; /* 2 * max_list per task */
 	/* Transport per (source, destination) domain-kind pair, looked up on first use. */
 	const struct engine_xfer *xfer[ENGINE_NB_PAIRS];
@@ -80,7 +80,7 @@ DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_is_supported(const struct doca
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	/* A capability answer, not a rejection: no error line (samples probe every device). */
-	return p->dma ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+	return p->dma.supported ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_get_max_buf_list_len(const struct doca_devinfo *devinfo,
@@ -94,7 +94,7 @@ DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_get_max_buf_list_len(const str
 	if (max_buf_list_len == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_dma_cap_task_memcpy_get_max_buf_list_len: NULL output");
-	*max_buf_list_len = p->max_buf_list_len;
+	*max_buf_list_len = p->dma.max_buf_list_len;
 	return DOCA_SUCCESS;
 }
 
@@ -109,7 +109,7 @@ DOCA_STABLE doca_error_t doca_dma_cap_task_memcpy_get_max_buf_size(const struct 
 	if (buf_size == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_dma_cap_task_memcpy_get_max_buf_size: NULL output");
-	*buf_size = p->max_buf_size;
+	*buf_size = p->dma.max_buf_size;
 	return DOCA_SUCCESS;
 }
 
@@ -117,7 +117,7 @@ DOCA_STABLE doca_error_t doca_dma_cap_get_max_num_tasks(struct doca_dma *dma, ui
 {
 	if (dma == NULL || max_num_tasks == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_cap_get_max_num_tasks: NULL argument");
-	*max_num_tasks = dma->profile->max_tasks;
+	*max_num_tasks = dma->profile->dma.max_tasks;
 	return DOCA_SUCCESS;
 }
 
@@ -228,11 +228,12 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 		       priv_doca_ctx_name(ctx));
 		dma->num_tasks = 0;
 	}
-	dma->segs = calloc((size_t)(dma->num_tasks ? dma->num_tasks : 1) * 2 * p->max_buf_list_len, sizeof(*dma->segs));
+	dma->segs =
+	    calloc((size_t)(dma->num_tasks ? dma->num_tasks : 1) * 2 * p->dma.max_buf_list_len, sizeof(*dma->segs));
 	if (dma->segs == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_start: %s: cannot allocate task segments",
 				 priv_doca_ctx_name(ctx));
-	depth = p->queue_depth < dma->num_tasks ? p->queue_depth : dma->num_tasks;
+	depth = p->dma.queue_depth < dma->num_tasks ? p->dma.queue_depth : dma->num_tasks;
 	if (depth == 0)
 		depth = 1;
 	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct doca_dma_task_memcpy), dma->num_tasks, depth, &dma_dp_ops);
@@ -245,10 +246,10 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 		struct doca_dma_task_memcpy *t =
 		    (struct doca_dma_task_memcpy *)(ctx->pool + (size_t)i * ctx->task_size);
 
-		t->segs = dma->segs + (size_t)i * 2 * p->max_buf_list_len;
+		t->segs = dma->segs + (size_t)i * 2 * p->dma.max_buf_list_len;
 		/* The job's segment arrays and completion word never move: point at them once. */
 		t->job.src = t->segs;
-		t->job.dst = t->segs + p->max_buf_list_len;
+		t->job.dst = t->segs + p->dma.max_buf_list_len;
 		t->job.src_dom = NULL;
 		t->job.dst_dom = NULL;
 		t->job.xfer = NULL;
@@ -327,12 +328,12 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: task %p: the %s buf %p is inside a list; pass the list head",
 				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)head);
-	if (head->list_len > p->max_buf_list_len)
+	if (head->list_len > p->dma.max_buf_list_len)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: task %p: %s list has %u elements but device %s allows %u "
 				 "(doca_dma_cap_task_memcpy_get_max_buf_list_len); split the copy into several tasks",
 				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, head->list_len,
-				 priv_doca_dev_name(&dma->ctx.dev->info), p->max_buf_list_len);
+				 priv_doca_dev_name(&dma->ctx.dev->info), p->dma.max_buf_list_len);
 	for (const struct doca_buf *b = head; b != NULL; b = b->next) {
 		const struct doca_mmap *m = b->mmap;
 
@@ -404,7 +405,7 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 		return false;
 	len = s->data_len;
 	room = (uint64_t)(d->head + d->len - d->data);
-	if (len == 0 || len > room || len > dma->profile->max_buf_size)
+	if (len == 0 || len > room || len > dma->profile->dma.max_buf_size)
 		return false;
 	job->xfer = NULL; /* the task may have been a cross-process one last time */
 	t->segs[0].addr = s->data;
@@ -447,13 +448,13 @@ static __attribute__((noinline, cold)) doca_error_t prepare_full(struct doca_dma
 				 "%s: task %p: source has no data (data_len 0); set the bytes to copy with "
 				 "doca_buf_set_data() or get the buf with doca_buf_inventory_buf_get_by_data()",
 				 priv_doca_ctx_name(task->ctx), (void *)t);
-	if (src_len > dma->profile->max_buf_size)
+	if (src_len > dma->profile->dma.max_buf_size)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: task %p copies %llu bytes but device %s allows %llu per task "
 				 "(doca_dma_cap_task_memcpy_get_max_buf_size); split the copy into several tasks",
 				 priv_doca_ctx_name(task->ctx), (void *)t, (unsigned long long)src_len,
 				 priv_doca_dev_name(&task->ctx->dev->info),
-				 (unsigned long long)dma->profile->max_buf_size);
+				 (unsigned long long)dma->profile->dma.max_buf_size);
 	if (dst_room < src_len)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: task %p: destination has room for %llu bytes from its data pointer but the "
@@ -540,7 +541,7 @@ DOCA_STABLE doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma *
 
 	if (dev == NULL || dma == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_create: NULL argument");
-	if (!dev->info.profile->dma)
+	if (!dev->info.profile->dma.supported)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "doca_dma_create: device %s has no DMA (profile '%s' sets dma = no); pick a device "
 				 "for which doca_dma_cap_task_memcpy_is_supported() succeeds",
@@ -550,7 +551,7 @@ DOCA_STABLE doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma *
 		return DOCA_ERROR_NO_MEMORY;
 	priv_doca_ctx_init(&d->ctx, &dma_ctx_ops, dev);
 	d->profile = dev->info.profile;
-	d->max_list = d->profile->max_buf_list_len;
+	d->max_list = d->profile->dma.max_buf_list_len;
 	*dma = d;
 	return DOCA_SUCCESS;
 }
@@ -583,11 +584,12 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_dma_task_memcpy_set_conf: NULL %s; pass a DMA context and both callbacks",
 				 dma == NULL ? "context" : "callback");
-	if (num_memcpy_tasks == 0 || num_memcpy_tasks > dma->profile->max_tasks)
+	if (num_memcpy_tasks == 0 || num_memcpy_tasks > dma->profile->dma.max_tasks)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_dma_task_memcpy_set_conf: %u tasks requested; device %s allows 1..%u "
 				 "(doca_dma_cap_get_max_num_tasks)",
-				 num_memcpy_tasks, priv_doca_dev_name(&dma->ctx.dev->info), dma->profile->max_tasks);
+				 num_memcpy_tasks, priv_doca_dev_name(&dma->ctx.dev->info),
+				 dma->profile->dma.max_tasks);
 	if (dma->ctx.state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(
 		    DOCA_ERROR_BAD_STATE, COMP,

@@ -154,6 +154,26 @@ static bool mac_is(const struct topo_device *d, uint8_t a, uint8_t b, uint8_t c,
 	return memcmp(d->mac, want, 6) == 0;
 }
 
+static bool caps_equal(const struct topo_profile *p, const struct topo_profile *q)
+{
+	const struct topo_caps_dma *a = &p->dma, *b = &q->dma;
+	const struct topo_caps_comch *c = &p->comch, *d = &q->comch;
+	const struct topo_caps_eth *e = &p->eth, *f = &q->eth;
+
+	return a->supported == b->supported && a->max_buf_size == b->max_buf_size &&
+	       a->max_buf_list_len == b->max_buf_list_len && a->max_tasks == b->max_tasks &&
+	       a->queue_depth == b->queue_depth && c->supported == d->supported && c->max_msg_size == d->max_msg_size &&
+	       c->max_name_len == d->max_name_len && c->max_clients == d->max_clients &&
+	       c->max_send_tasks == d->max_send_tasks && c->max_recv_queue_size == d->max_recv_queue_size &&
+	       c->max_consumers == d->max_consumers && c->max_producers == d->max_producers &&
+	       c->consumer_max_num_tasks == d->consumer_max_num_tasks &&
+	       c->producer_max_num_tasks == d->producer_max_num_tasks &&
+	       c->consumer_max_buf_size == d->consumer_max_buf_size &&
+	       c->producer_max_buf_size == d->producer_max_buf_size && e->supported == f->supported &&
+	       e->max_burst_size == f->max_burst_size && e->max_packet_size == f->max_packet_size &&
+	       e->max_queue_size == f->max_queue_size;
+}
+
 /* Compares everything but the source; reports the first difference. */
 static bool topo_equal(const struct topology *a, const struct topology *b)
 {
@@ -165,10 +185,8 @@ static bool topo_equal(const struct topology *a, const struct topology *b)
 	for (uint32_t i = 0; i < a->nb_profiles; i++) {
 		const struct topo_profile *p = &a->profiles[i], *q = &b->profiles[i];
 
-		if (strcmp(p->name, q->name) || p->dma != q->dma || p->export_pci != q->export_pci ||
-		    p->import_pci != q->import_pci || p->max_buf_size != q->max_buf_size ||
-		    p->max_buf_list_len != q->max_buf_list_len || p->max_tasks != q->max_tasks ||
-		    p->queue_depth != q->queue_depth) {
+		if (strcmp(p->name, q->name) || p->export_pci != q->export_pci || p->import_pci != q->import_pci ||
+		    !caps_equal(p, q)) {
 			fprintf(stderr, "    profile %u (%s/%s) differs\n", i, p->name, q->name);
 			return false;
 		}
@@ -263,10 +281,10 @@ static void check_default_contents(const struct topology *t)
 
 	CHECK(t->nb_profiles == 1);
 	CHECK_STR(p->name, "default");
-	CHECK(p->dma == 1 && p->export_pci == 1 && p->import_pci == 1);
-	CHECK(p->max_buf_size == 1ull << 30);
-	CHECK(p->max_buf_list_len == 32);
-	CHECK(p->max_tasks == 65536 && p->queue_depth == 65536);
+	CHECK(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
+	CHECK(p->dma.max_buf_size == 1ull << 30);
+	CHECK(p->dma.max_buf_list_len == 32);
+	CHECK(p->dma.max_tasks == 65536 && p->dma.queue_depth == 65536);
 	CHECK_STR(t->engine, "");
 	CHECK(t->workers == 0);
 	if (!CHECK(t->nb_devices == 4))
@@ -402,11 +420,11 @@ static void test_full_file(void)
 		p = dev_profile(&topo, d);
 		if (CHECK(p != NULL)) {
 			CHECK_STR(p->name, "big");
-			CHECK(p->max_buf_size == 2ull << 30);
-			CHECK(p->max_tasks == 1048576 && p->queue_depth == 1024);
+			CHECK(p->dma.max_buf_size == 2ull << 30);
+			CHECK(p->dma.max_tasks == 1048576 && p->dma.queue_depth == 1024);
 			/* Everything else inherited from the built-in default. */
-			CHECK(p->dma == 1 && p->export_pci == 1 && p->import_pci == 1);
-			CHECK(p->max_buf_list_len == 32);
+			CHECK(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
+			CHECK(p->dma.max_buf_list_len == 32);
 		}
 	}
 	d = find_dev(&topo, "0001:04:00.3");
@@ -421,8 +439,8 @@ static void test_full_file(void)
 		p = dev_profile(&topo, d);
 		if (CHECK(p != NULL)) {
 			CHECK_STR(p->name, "nodma");
-			CHECK(p->dma == 0 && p->export_pci == 0 && p->import_pci == 0);
-			CHECK(p->max_buf_size == 1ull << 30 && p->max_tasks == 65536);
+			CHECK(p->dma.supported == 0 && p->export_pci == 0 && p->import_pci == 0);
+			CHECK(p->dma.max_buf_size == 1ull << 30 && p->dma.max_tasks == 65536);
 		}
 	}
 	d = find_dev(&topo, "b1:00.0");
@@ -434,12 +452,12 @@ static void test_full_file(void)
 		p = dev_profile(&topo, d);
 		if (CHECK(p != NULL)) {
 			CHECK_STR(p->name, "small");
-			CHECK(p->max_buf_size == 4096 && p->max_buf_list_len == 1);
+			CHECK(p->dma.max_buf_size == 4096 && p->dma.max_buf_list_len == 1);
 		}
 	}
 	/* The default profile is untouched and comes first. */
 	CHECK_STR(topo.profiles[0].name, "default");
-	CHECK(topo.profiles[0].max_buf_size == 1ull << 30);
+	CHECK(topo.profiles[0].dma.max_buf_size == 1ull << 30);
 }
 
 static void test_profiles(void)
@@ -453,12 +471,12 @@ static void test_profiles(void)
 		for (uint32_t i = 0; i < topo.nb_devices; i++)
 			CHECK(topo.devices[i].profile == 0);
 		p = &topo.profiles[0];
-		CHECK(p->queue_depth == 128 && p->max_tasks == 1024);
-		CHECK(p->max_buf_size == 1ull << 30 && p->dma == 1);
+		CHECK(p->dma.queue_depth == 128 && p->dma.max_tasks == 1024);
+		CHECK(p->dma.max_buf_size == 1ull << 30 && p->dma.supported == 1);
 		/* An empty profile is a copy of the built-in default. */
 		p = &topo.profiles[1];
 		CHECK_STR(p->name, "spare");
-		CHECK(p->queue_depth == 65536 && p->max_tasks == 65536 && p->max_buf_list_len == 32);
+		CHECK(p->dma.queue_depth == 65536 && p->dma.max_tasks == 65536 && p->dma.max_buf_list_len == 32);
 		topo2.profiles[0] = topo.profiles[0];
 		topo2.nb_profiles = 2;
 		topo2.profiles[1] = topo.profiles[1];
@@ -468,11 +486,11 @@ static void test_profiles(void)
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\n[device 03:00.1]\nside = dpu\nprofile = x\n"
 		     "[profile x]\nmax_tasks = 3\n[profile default]\ndma = no\n")) {
 		CHECK(topo.devices[0].profile == 0);
-		CHECK(topo.profiles[0].dma == 0);
+		CHECK(topo.profiles[0].dma.supported == 0);
 		p = dev_profile(&topo, &topo.devices[1]);
 		/* x inherits from the built-in default, not from the redefined one. */
 		if (CHECK(p != NULL))
-			CHECK(p->max_tasks == 3 && p->dma == 1);
+			CHECK(p->dma.max_tasks == 3 && p->dma.supported == 1);
 	}
 	/* profile = default names the (possibly redefined) default explicitly. */
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\nprofile = default\n"))
@@ -512,13 +530,13 @@ static void test_sizes_and_ranges(void)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		text_reset(&t);
 		text_add(&t, "[profile p]\nmax_buf_size = %s\n", sizes[i].v);
-		if (PARSE_OK_S(t.p) && !CHECK(topo.profiles[1].max_buf_size == sizes[i].want))
+		if (PARSE_OK_S(t.p) && !CHECK(topo.profiles[1].dma.max_buf_size == sizes[i].want))
 			fprintf(stderr, "    '%s'\n", sizes[i].v);
 	}
 	if (PARSE_OK("[profile p]\nmax_buf_list_len = 1024\nmax_tasks = 16777216\n"
 		     "queue_depth = 1\n")) {
-		CHECK(topo.profiles[1].max_buf_list_len == 1024);
-		CHECK(topo.profiles[1].max_tasks == 16777216 && topo.profiles[1].queue_depth == 1);
+		CHECK(topo.profiles[1].dma.max_buf_list_len == 1024);
+		CHECK(topo.profiles[1].dma.max_tasks == 16777216 && topo.profiles[1].dma.queue_depth == 1);
 	}
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\nfunc = sf\nsf_index = 4294967295\n"))
 		CHECK(topo.devices[0].sf_index == 4294967295u);
@@ -575,7 +593,7 @@ static void test_limits(void)
 		text_add(&t, "[profile p%d]\nmax_tasks = %d\n", i, i);
 	if (PARSE_OK_S(t.p)) {
 		CHECK(topo.nb_profiles == TOPO_MAX_PROFILES);
-		CHECK(topo.profiles[31].max_tasks == 31);
+		CHECK(topo.profiles[31].dma.max_tasks == 31);
 	}
 	/* The longest names and vuid. */
 	memset(name, 'n', sizeof(name) - 1);
@@ -970,9 +988,9 @@ static void test_docs(const char *path)
 		for (uint32_t i = 0; i < topo.nb_profiles; i++) {
 			const struct topo_profile *q = &topo.profiles[i];
 
-			no_dma |= !q->dma;
-			small_bufs |= q->max_buf_size == 4096 && q->max_buf_list_len == 1;
-			shallow_queue |= q->queue_depth < q->max_tasks;
+			no_dma |= !q->dma.supported;
+			small_bufs |= q->dma.max_buf_size == 4096 && q->dma.max_buf_list_len == 1;
+			shallow_queue |= q->dma.queue_depth < q->dma.max_tasks;
 		}
 		if (is_default) {
 			default_checked++;
@@ -1072,7 +1090,7 @@ static int child_file(const char *path)
 	d = find_dev(t, "07:00.0");
 	if (t->nb_devices != 1 || !d || strcmp(d->ibdev, "mlx5_0") || d->profile != 1)
 		return 2;
-	return t->profiles[1].max_tasks == 8 && strcmp(t->engine, "cpu") == 0 ? 0 : 3;
+	return t->profiles[1].dma.max_tasks == 8 && strcmp(t->engine, "cpu") == 0 ? 0 : 3;
 }
 
 static int child_null(const char *arg)
@@ -1217,6 +1235,138 @@ static void test_topo_get(void)
 	free(t.p);
 }
 
+/* Per-library keys: dma.*, comch.*, eth.*; the flat DMA keys are aliases of dma.*. */
+static void test_library_keys(void)
+{
+	const struct topo_profile *p;
+
+	/* The built-in default: the former comch constants, eth not supported. */
+	topo_default(&topo2);
+	p = &topo2.profiles[0];
+	CHECK(p->comch.supported == 1 && p->comch.max_msg_size == 4080 && p->comch.max_name_len == 120);
+	CHECK(p->comch.max_clients == 512 && p->comch.max_send_tasks == 65536 && p->comch.max_recv_queue_size == 8192);
+	CHECK(p->comch.max_consumers == 512 && p->comch.max_producers == 512);
+	CHECK(p->comch.consumer_max_num_tasks == 65536 && p->comch.producer_max_num_tasks == 65536);
+	CHECK(p->comch.consumer_max_buf_size == 1u << 30 && p->comch.producer_max_buf_size == 1u << 30);
+	CHECK(p->eth.supported == 0 && p->eth.max_burst_size == 256 && p->eth.max_packet_size == 9216 &&
+	      p->eth.max_queue_size == 8192);
+
+	if (PARSE_OK("[profile all]\n"
+		     "dma.supported = no\n"
+		     "dma.max_buf_size = 2M\n"
+		     "dma.max_buf_list_len = 4\n"
+		     "dma.max_tasks = 100\n"
+		     "dma.queue_depth = 10\n"
+		     "comch.supported = no\n"
+		     "comch.max_msg_size = 1K\n"
+		     "comch.max_name_len = 2\n"
+		     "comch.max_clients = 1\n"
+		     "comch.max_send_tasks = 7\n"
+		     "comch.max_recv_queue_size = 6\n"
+		     "comch.max_consumers = 5\n"
+		     "comch.max_producers = 4\n"
+		     "comch.consumer_max_num_tasks = 3\n"
+		     "comch.producer_max_num_tasks = 2\n"
+		     "comch.consumer_max_buf_size = 4K\n"
+		     "comch.producer_max_buf_size = 1G\n"
+		     "eth.supported = yes\n"
+		     "eth.max_burst_size = 32\n"
+		     "eth.max_packet_size = 1514\n"
+		     "eth.max_queue_size = 1024\n")) {
+		p = &topo.profiles[1];
+		CHECK(p->dma.supported == 0 && p->dma.max_buf_size == 2u << 20 && p->dma.max_buf_list_len == 4);
+		CHECK(p->dma.max_tasks == 100 && p->dma.queue_depth == 10);
+		CHECK(p->comch.supported == 0 && p->comch.max_msg_size == 1024 && p->comch.max_name_len == 2);
+		CHECK(p->comch.max_clients == 1 && p->comch.max_send_tasks == 7 && p->comch.max_recv_queue_size == 6);
+		CHECK(p->comch.max_consumers == 5 && p->comch.max_producers == 4);
+		CHECK(p->comch.consumer_max_num_tasks == 3 && p->comch.producer_max_num_tasks == 2);
+		CHECK(p->comch.consumer_max_buf_size == 4096 && p->comch.producer_max_buf_size == 1u << 30);
+		CHECK(p->eth.supported == 1 && p->eth.max_burst_size == 32 && p->eth.max_packet_size == 1514 &&
+		      p->eth.max_queue_size == 1024);
+		CHECK(p->export_pci == 1 && p->import_pci == 1);
+		/* Only the keys set change: default stays the built-in one. */
+		CHECK(caps_equal(&topo.profiles[0], &topo2.profiles[0]));
+	}
+	/* One key changes one field; the other libraries keep their defaults. */
+	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 100\n")) {
+		struct topo_profile want = topo2.profiles[0];
+
+		want.comch.max_msg_size = 100;
+		CHECK(caps_equal(&topo.profiles[1], &want));
+	}
+	/* Aliases and their dotted keys parse to the same profile. */
+	if (PARSE_OK("[profile p]\ndma = no\nmax_buf_size = 4K\nmax_buf_list_len = 1\nmax_tasks = 9\n"
+		     "queue_depth = 3\n")) {
+		topo2 = topo;
+		if (PARSE_OK("[profile p]\ndma.supported = no\ndma.max_buf_size = 4K\ndma.max_buf_list_len = 1\n"
+			     "dma.max_tasks = 9\ndma.queue_depth = 3\n"))
+			CHECK(caps_equal(&topo.profiles[1], &topo2.profiles[1]) && topo.profiles[1].dma.supported == 0);
+	}
+	/* An alias and its key are one key: set twice, reported with the name as written. */
+	PARSE_ERR("[profile p]\ndma = no\ndma.supported = yes\n",
+		  "line 3: field 'dma.supported': ", "set twice in this section (first on line 2)");
+	PARSE_ERR("[profile p]\ndma.max_tasks = 4\nmax_tasks = 5\n",
+		  "line 3: field 'max_tasks': ", "set twice in this section (first on line 2)");
+	PARSE_ERR("[profile p]\ncomch.max_clients = 4\ncomch.max_clients = 4\n",
+		  "line 3: field 'comch.max_clients': ", "set twice");
+	/* Bounds: what the implementation can honour, and no less than one. */
+	PARSE_ERR("[profile p]\ncomch.max_msg_size = 4081\n",
+		  "line 2: field 'comch.max_msg_size': ", "'4081' is out of range (1..4080)");
+	PARSE_ERR("[profile p]\ncomch.max_msg_size = 0\n", "line 2: field 'comch.max_msg_size': ", "out of range");
+	PARSE_ERR("[profile p]\ncomch.max_msg_size = 4k\n",
+		  "line 2: field 'comch.max_msg_size': ", "'4k' is out of range (1..4080)");
+	PARSE_ERR("[profile p]\ncomch.max_name_len = 1\n",
+		  "line 2: field 'comch.max_name_len': ", "out of range (2..120)");
+	PARSE_ERR("[profile p]\ncomch.max_name_len = 121\n", "line 2: field 'comch.max_name_len': ", "out of range");
+	PARSE_ERR("[profile p]\ncomch.max_clients = 513\n",
+		  "line 2: field 'comch.max_clients': ", "out of range (1..512)");
+	PARSE_ERR("[profile p]\ncomch.max_send_tasks = 65537\n",
+		  "line 2: field 'comch.max_send_tasks': ", "out of range (1..65536)");
+	PARSE_ERR("[profile p]\ncomch.max_recv_queue_size = 8193\n",
+		  "line 2: field 'comch.max_recv_queue_size': ", "out of range (1..8192)");
+	PARSE_ERR("[profile p]\ncomch.max_consumers = 0\n",
+		  "line 2: field 'comch.max_consumers': ", "out of range (1..512)");
+	PARSE_ERR("[profile p]\ncomch.producer_max_num_tasks = 65537\n",
+		  "line 2: field 'comch.producer_max_num_tasks': ", "out of range");
+	PARSE_ERR("[profile p]\ncomch.consumer_max_buf_size = 2G\n",
+		  "line 2: field 'comch.consumer_max_buf_size': ", "out of range (1..1073741824)");
+	PARSE_ERR("[profile p]\ncomch.max_clients = 4K\n",
+		  "line 2: field 'comch.max_clients': ", "unexpected 'K' after the number");
+	PARSE_ERR("[profile p]\ncomch.max_clients = -1\n", "line 2: field 'comch.max_clients': ", "is negative");
+	PARSE_ERR("[profile p]\ncomch.supported = true\n",
+		  "line 2: field 'comch.supported': ", "expected yes or no, not 'true'");
+	PARSE_ERR("[profile p]\neth.max_packet_size = 63\n",
+		  "line 2: field 'eth.max_packet_size': ", "out of range (64..65536)");
+	PARSE_ERR("[profile p]\neth.max_packet_size = 65537\n",
+		  "line 2: field 'eth.max_packet_size': ", "out of range");
+	PARSE_ERR("[profile p]\neth.max_burst_size = 0\n", "line 2: field 'eth.max_burst_size': ", "out of range");
+	PARSE_ERR("[profile p]\neth.max_queue_size = 65537\n", "line 2: field 'eth.max_queue_size': ", "out of range");
+	PARSE_ERR("[profile p]\ndma.max_buf_size = 1025G\n", "line 2: field 'dma.max_buf_size': ", "out of range");
+	/* Limits accepted at both ends. */
+	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 4080\ncomch.max_name_len = 120\ncomch.max_clients = 512\n"
+		     "eth.max_packet_size = 64K\ncomch.producer_max_buf_size = 1G\n")) {
+		CHECK(topo.profiles[1].comch.max_msg_size == 4080 && topo.profiles[1].comch.max_name_len == 120);
+		CHECK(topo.profiles[1].eth.max_packet_size == 65536);
+	}
+	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 1\neth.max_packet_size = 64\n"))
+		CHECK(topo.profiles[1].comch.max_msg_size == 1 && topo.profiles[1].eth.max_packet_size == 64);
+	/* Unknown keys: the library's keys are listed when the prefix is known. */
+	PARSE_ERR("[profile p]\ncomch.max_msg_sise = 1\n", "line 2: field 'comch.max_msg_sise': ",
+		  "unknown key in a [profile] section (expected comch.supported, comch.max_msg_size,");
+	PARSE_ERR("[profile p]\neth.mtu = 1500\n", "line 2: field 'eth.mtu': ",
+		  "(expected eth.supported, eth.max_burst_size, eth.max_packet_size, eth.max_queue_size)");
+	PARSE_ERR("[profile p]\nrdma.supported = yes\n",
+		  "line 2: field 'rdma.supported': ", "(expected export_pci, import_pci, dma.*, comch.* or eth.* keys");
+	PARSE_ERR("[profile p]\ncomch = yes\n", "line 2: field 'comch': ", "unknown key");
+	PARSE_ERR("[profile p]\ncomch. = yes\n", "line 2: field 'comch.': ", "unknown key");
+	PARSE_ERR("[profile p]\nCOMCH.supported = yes\n", "line 2: field 'COMCH.supported': ", "unknown key");
+	/* Library keys belong to profiles only. */
+	PARSE_ERR("[device 03:00.0]\nside = dpu\ncomch.supported = no\n",
+		  "line 3: field 'comch.supported': ", "unknown key in a [device] section");
+	PARSE_ERR("[engine]\ndma.max_tasks = 1\n",
+		  "line 2: field 'dma.max_tasks': ", "unknown key in a [engine] section");
+}
+
 int main(int argc, char **argv)
 {
 	test_pci();
@@ -1224,6 +1374,7 @@ int main(int argc, char **argv)
 	test_empty_and_comments();
 	test_full_file();
 	test_profiles();
+	test_library_keys();
 	test_sizes_and_ranges();
 	test_derived_names();
 	test_limits();

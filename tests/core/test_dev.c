@@ -14,6 +14,7 @@
 #include <doca_mmap.h>
 
 #include "check.h"
+#include "core.h" /* device backends: the internal boundary a NIC or GPU driver attaches through */
 
 #define NB_DEVS 4
 
@@ -463,6 +464,165 @@ static void run_with_config(const char *what, const char *text, void (*body)(voi
 	}
 }
 
+/* ---- device backends ---- */
+
+static struct {
+	const char *closed[8]; /* names, in the order close() ran */
+	int nb_closed;
+	int nb_open;
+	struct doca_dev *dev_seen;
+	void *priv_seen[8];
+} bk;
+
+static int priv_a, priv_b, priv_c, priv_d;
+
+static doca_error_t open_a(struct doca_dev *dev, void **priv)
+{
+	bk.nb_open++;
+	bk.dev_seen = dev;
+	*priv = &priv_a;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t open_b(struct doca_dev *dev, void **priv)
+{
+	(void)dev;
+	bk.nb_open++;
+	*priv = &priv_b;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t open_c(struct doca_dev *dev, void **priv)
+{
+	(void)dev;
+	bk.nb_open++;
+	*priv = &priv_c;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t open_d(struct doca_dev *dev, void **priv)
+{
+	(void)dev;
+	bk.nb_open++;
+	*priv = &priv_d;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t open_fails(struct doca_dev *dev, void **priv)
+{
+	(void)dev;
+	(void)priv;
+	bk.nb_open++;
+	return DOCA_ERROR_DRIVER;
+}
+
+static void close_any(struct doca_dev *dev, void *priv);
+
+static const struct dev_backend_ops ops_a = {"nic", open_a, close_any};
+static const struct dev_backend_ops ops_b = {"gpu", open_b, close_any};
+static const struct dev_backend_ops ops_c = {"c", open_c, close_any};
+static const struct dev_backend_ops ops_d = {"d", open_d, close_any};
+static const struct dev_backend_ops ops_e = {"e", open_a, close_any};
+static const struct dev_backend_ops ops_nic_again = {"nic", open_b, close_any};
+static const struct dev_backend_ops ops_fails = {"broken", open_fails, close_any};
+static const struct dev_backend_ops ops_no_close = {"half", open_a, NULL};
+
+static void close_any(struct doca_dev *dev, void *priv)
+{
+	const char *name = priv == &priv_a   ? "nic"
+			   : priv == &priv_b ? "gpu"
+			   : priv == &priv_c ? "c"
+			   : priv == &priv_d ? "d"
+					     : "?";
+
+	CHECK(dev == bk.dev_seen);
+	if (bk.nb_closed < 8) {
+		bk.closed[bk.nb_closed] = name;
+		bk.priv_seen[bk.nb_closed] = priv;
+	}
+	bk.nb_closed++;
+}
+
+static void test_backends(void)
+{
+	struct doca_devinfo **list;
+	struct doca_dev *dev = NULL, *again = NULL, *other = NULL;
+	struct doca_dev fake;
+	uint32_t n;
+
+	memset(&bk, 0, sizeof(bk));
+	memset(&fake, 0, sizeof(fake));
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	CHECK_OK(doca_dev_open(list[find(list, n, "0000:03:00.0")], &dev));
+	CHECK_OK(doca_dev_open(list[find(list, n, "0000:03:00.1")], &other));
+
+	/* Refusals: nothing attached, open() never called. */
+	CHECK_ERR(priv_doca_dev_attach(NULL, &ops_a), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(priv_doca_dev_attach(dev, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(priv_doca_dev_attach(dev, &ops_no_close), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(priv_doca_dev_attach(&fake, &ops_a), DOCA_ERROR_INVALID_VALUE);
+	CHECK(bk.nb_open == 0);
+	CHECK(priv_doca_dev_backend(dev, &ops_a) == NULL);
+	CHECK(priv_doca_dev_backend(NULL, &ops_a) == NULL && priv_doca_dev_backend(dev, NULL) == NULL);
+
+	/* Attach and lookup; each device has its own backends. */
+	CHECK_OK(priv_doca_dev_attach(dev, &ops_a));
+	CHECK(bk.nb_open == 1 && bk.dev_seen == dev);
+	CHECK_OK(priv_doca_dev_attach(dev, &ops_b));
+	CHECK(priv_doca_dev_backend(dev, &ops_a) == &priv_a);
+	CHECK(priv_doca_dev_backend(dev, &ops_b) == &priv_b);
+	CHECK(priv_doca_dev_backend(dev, &ops_c) == NULL);
+	CHECK(priv_doca_dev_backend(other, &ops_a) == NULL);
+
+	/* Duplicates: the same table, or another table under a name in use. */
+	CHECK_ERR(priv_doca_dev_attach(dev, &ops_a), DOCA_ERROR_ALREADY_EXIST);
+	CHECK_ERR(priv_doca_dev_attach(dev, &ops_nic_again), DOCA_ERROR_ALREADY_EXIST);
+	CHECK(bk.nb_open == 2);
+	CHECK(priv_doca_dev_backend(dev, &ops_nic_again) == NULL);
+
+	/* A failing open() returns its error and attaches nothing. */
+	CHECK_ERR(priv_doca_dev_attach(dev, &ops_fails), DOCA_ERROR_DRIVER);
+	CHECK(priv_doca_dev_backend(dev, &ops_fails) == NULL);
+
+	/* Full at DEV_MAX_BACKENDS (4). */
+	CHECK(DEV_MAX_BACKENDS == 4);
+	CHECK_OK(priv_doca_dev_attach(dev, &ops_c));
+	CHECK_OK(priv_doca_dev_attach(dev, &ops_d));
+	CHECK_ERR(priv_doca_dev_attach(dev, &ops_e), DOCA_ERROR_FULL);
+	CHECK(priv_doca_dev_backend(dev, &ops_e) == NULL);
+	CHECK(bk.nb_open == 5); /* a, b, broken, c, d */
+
+	/* A second reference: its close releases nothing. */
+	CHECK_OK(doca_dev_open(list[find(list, n, "0000:03:00.0")], &again));
+	CHECK(again == dev);
+	CHECK_OK(doca_dev_close(again));
+	CHECK(bk.nb_closed == 0);
+	CHECK(priv_doca_dev_backend(dev, &ops_d) == &priv_d);
+
+	/* The last close: reverse attach order, each with its own private data. */
+	CHECK_OK(doca_dev_close(dev));
+	CHECK(bk.nb_closed == 4);
+	if (bk.nb_closed == 4) {
+		CHECK_STR(bk.closed[0], "d");
+		CHECK_STR(bk.closed[1], "c");
+		CHECK_STR(bk.closed[2], "gpu");
+		CHECK_STR(bk.closed[3], "nic");
+		CHECK(bk.priv_seen[0] == &priv_d && bk.priv_seen[3] == &priv_a);
+	}
+
+	/* Opened again, the device starts without backends. */
+	CHECK_OK(doca_dev_open(list[find(list, n, "0000:03:00.0")], &dev));
+	CHECK(priv_doca_dev_backend(dev, &ops_a) == NULL);
+	CHECK_OK(priv_doca_dev_attach(dev, &ops_a));
+	CHECK(priv_doca_dev_backend(dev, &ops_a) == &priv_a);
+	bk.dev_seen = dev;
+	CHECK_OK(doca_dev_close(dev));
+	CHECK(bk.nb_closed == 5);
+	CHECK_OK(doca_dev_close(other));
+	CHECK(bk.nb_closed == 5); /* nothing attached to the other device */
+	CHECK_OK(doca_devinfo_destroy_list(list));
+}
+
 int main(void)
 {
 	/* Before any DOCA call here: each child reads its own topology. */
@@ -476,6 +636,7 @@ int main(void)
 	test_pci_compare();
 	test_names_and_props();
 	test_open_close();
+	test_backends();
 	test_representors();
 	printf("test_dev: ok\n");
 	return T_EXIT_PASS;

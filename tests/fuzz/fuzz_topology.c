@@ -39,11 +39,27 @@ static int is_name(const char *s, size_t size)
 static void check_profile(const struct topo_profile *p)
 {
 	check(is_name(p->name, sizeof(p->name)));
-	check(p->dma <= 1 && p->export_pci <= 1 && p->import_pci <= 1);
-	check(p->max_buf_size >= 1 && p->max_buf_size <= (1ull << 40));
-	check(p->max_buf_list_len >= 1 && p->max_buf_list_len <= 1024);
-	check(p->max_tasks >= 1 && p->max_tasks <= (1u << 24));
-	check(p->queue_depth >= 1 && p->queue_depth <= (1u << 24));
+	check(p->dma.supported <= 1 && p->export_pci <= 1 && p->import_pci <= 1);
+	check(p->dma.max_buf_size >= 1 && p->dma.max_buf_size <= (1ull << 40));
+	check(p->dma.max_buf_list_len >= 1 && p->dma.max_buf_list_len <= 1024);
+	check(p->dma.max_tasks >= 1 && p->dma.max_tasks <= (1u << 24));
+	check(p->dma.queue_depth >= 1 && p->dma.queue_depth <= (1u << 24));
+	check(p->comch.supported <= 1);
+	check(p->comch.max_msg_size >= 1 && p->comch.max_msg_size <= TOPO_COMCH_MAX_MSG_SIZE);
+	check(p->comch.max_name_len >= 2 && p->comch.max_name_len <= TOPO_COMCH_MAX_NAME_LEN);
+	check(p->comch.max_clients >= 1 && p->comch.max_clients <= TOPO_COMCH_MAX_CLIENTS);
+	check(p->comch.max_send_tasks >= 1 && p->comch.max_send_tasks <= TOPO_COMCH_MAX_SEND_TASKS);
+	check(p->comch.max_recv_queue_size >= 1 && p->comch.max_recv_queue_size <= TOPO_COMCH_MAX_RECV_QUEUE);
+	check(p->comch.max_consumers >= 1 && p->comch.max_consumers <= TOPO_COMCH_MAX_PER_CONN);
+	check(p->comch.max_producers >= 1 && p->comch.max_producers <= TOPO_COMCH_MAX_PER_CONN);
+	check(p->comch.consumer_max_num_tasks >= 1 && p->comch.consumer_max_num_tasks <= TOPO_COMCH_MAX_DP_TASKS);
+	check(p->comch.producer_max_num_tasks >= 1 && p->comch.producer_max_num_tasks <= TOPO_COMCH_MAX_DP_TASKS);
+	check(p->comch.consumer_max_buf_size >= 1 && p->comch.consumer_max_buf_size <= TOPO_COMCH_MAX_DP_BUF_SIZE);
+	check(p->comch.producer_max_buf_size >= 1 && p->comch.producer_max_buf_size <= TOPO_COMCH_MAX_DP_BUF_SIZE);
+	check(p->eth.supported <= 1);
+	check(p->eth.max_burst_size >= 1 && p->eth.max_burst_size <= 65536);
+	check(p->eth.max_packet_size >= 64 && p->eth.max_packet_size <= 65536);
+	check(p->eth.max_queue_size >= 1 && p->eth.max_queue_size <= 65536);
 }
 
 static int same_pci(const struct topo_device *a, const struct topo_device *b)

@@ -40,8 +40,13 @@ dma = yes
 max_buf_size = 4K
 max_buf_list_len = 1
 max_tasks = 128
+comch.max_msg_size = 256
+comch.max_clients = 2
+eth.supported = yes
+eth.max_packet_size = 1514
 [profile nodma]
 dma = no
+comch.supported = no
 [device 03:00.0]
 side = dpu
 profile = small
@@ -57,7 +62,17 @@ assert set(devs) == {"0000:03:00.0", "0000:03:00.1"}
 s = devs["0000:03:00.0"]["caps"]
 assert s["dma_max_buf_size"] == 4096 and s["dma_max_buf_list_len"] == 1 and s["dma_max_num_tasks"] == 128, s
 assert devs["0000:03:00.1"]["caps"]["dma_memcpy"] is False
+assert s["profile"] == "small" and s["dma"]["max_buf_size"] == 4096 and s["dma"]["max_tasks"] == 128, s
+assert s["comch_max_msg_size"] == 256 and s["comch"]["max_msg_size"] == 256 and s["comch"]["max_clients"] == 2, s
+assert s["comch"]["server"] is True and s["comch"]["max_name_len"] == 120, s
+assert s["eth"]["supported"] is True and s["eth"]["max_packet_size"] == 1514 and s["eth"]["max_burst_size"] == 256, s
+n = devs["0000:03:00.1"]["caps"]
+assert n["profile"] == "nodma" and n["comch"]["server"] is False and n["comch"]["consumer"] is False, n
+assert n["eth"]["supported"] is False, n
 PY
+SOFTDOCA_CONFIG=$tmp/cfg "$caps" -p 03:00.0 > "$tmp/cfg.txt" || fail "text with a config"
+grep -q "^    comch max msg size          256$" "$tmp/cfg.txt" || fail "comch max msg size not in the text output"
+grep -q "^    eth max packet size         1514$" "$tmp/cfg.txt" || fail "eth max packet size not in the text output"
 printf '[device 03:00.0]\nside = sideways\n' > "$tmp/bad"
 SOFTDOCA_CONFIG=$tmp/bad "$caps" > /dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "bad config must exit 1, got $rc"
