@@ -1,9 +1,9 @@
 /*
  * argp_test.h - helpers shared by the in-process argp tests.
  *
- * Each test is a function returning 0 on success; CHECK and CHECK_ERR return 1 from it with a
- * message naming the line. The runner resets argp after every test, so a failing test cannot
- * leave the next one with a half-built parser.
+ * Each test is a function returning 0 on success; the checks of ../common/sd_test.h return 1
+ * from it (SD_CHECK_FAIL) with a message naming the line. The runner resets argp after every
+ * test, so a failing test cannot leave the next one with a half-built parser.
  *
  * Callbacks append "name=value;" to the test's record, so one string comparison checks what
  * was delivered and in which order.
@@ -22,39 +22,8 @@
 #include <doca_error.h>
 #include <doca_log.h>
 
-#define T_EXIT_PASS 0
-#define T_EXIT_FAIL 1
-#define T_EXIT_SKIP 77
-
-#define CHECK(cond)                                                                                                    \
-	do {                                                                                                           \
-		if (!(cond)) {                                                                                         \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                       \
-			return 1;                                                                                      \
-		}                                                                                                      \
-	} while (0)
-
-#define CHECK_ERR(expr, want)                                                                                          \
-	do {                                                                                                           \
-		doca_error_t got_ = (expr);                                                                            \
-		doca_error_t want_ = (want);                                                                           \
-		if (got_ != want_) {                                                                                   \
-			fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #expr,             \
-				doca_error_get_name(got_), doca_error_get_name(want_));                                \
-			return 1;                                                                                      \
-		}                                                                                                      \
-	} while (0)
-
-#define CHECK_STR(got, want)                                                                                           \
-	do {                                                                                                           \
-		const char *got_ = (got);                                                                              \
-		const char *want_ = (want);                                                                            \
-		if (strcmp(got_, want_) != 0) {                                                                        \
-			fprintf(stderr, "%s:%d: %s is\n  \"%s\"\nexpected\n  \"%s\"\n", __FILE__, __LINE__, #got,      \
-				got_, want_);                                                                          \
-			return 1;                                                                                      \
-		}                                                                                                      \
-	} while (0)
+#define SD_CHECK_FAIL() return T_EXIT_FAIL
+#include "../common/sd_test.h"
 
 struct test_case {
 	const char *name;
@@ -206,34 +175,5 @@ static inline doca_error_t start_list(char **argv)
 
 /* doca_argp_start over the given arguments; argv[0] is "prog". START(NULL) passes none. */
 #define START(...) start_list((char *[]){"prog", __VA_ARGS__, NULL})
-
-/* Writes @content to a fresh temporary file; returns its malloc'ed path, or NULL. */
-static inline char *write_temp(const char *content)
-{
-	const char *dir = getenv("TMPDIR");
-	size_t len = strlen(content);
-	char *path;
-	int fd;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	path = malloc(strlen(dir) + 32);
-	if (path == NULL)
-		return NULL;
-	sprintf(path, "%s/argp-test-XXXXXX", dir);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		free(path);
-		return NULL;
-	}
-	if (write(fd, content, len) != (ssize_t)len) {
-		close(fd);
-		unlink(path);
-		free(path);
-		return NULL;
-	}
-	close(fd);
-	return path;
-}
 
 #endif /* ARGP_TEST_H_ */

@@ -35,11 +35,11 @@ static void slurp(int fd, char *buf, size_t len)
 
 static int temp_fd(void)
 {
-	char path[] = "/tmp/argp-cli-XXXXXX";
-	int fd = mkstemp(path);
+	char *path = sd_tmpfile("argp-cli", NULL);
+	int fd = open(path, O_RDWR | O_CLOEXEC);
 
-	if (fd >= 0)
-		unlink(path);
+	unlink(path);
+	free(path);
 	return fd;
 }
 
@@ -55,7 +55,7 @@ static int run_env(char *const *env, char *const *args)
 	pid_t pid;
 
 	if (out < 0 || err < 0) {
-		perror("mkstemp");
+		perror("temporary output file");
 		return 1;
 	}
 	argv[n++] = (char *)prog;
@@ -75,7 +75,7 @@ static int run_env(char *const *env, char *const *args)
 		dup2(out, STDOUT_FILENO);
 		dup2(err, STDERR_FILENO);
 		/* The log must run at its defaults whatever the test runner's environment says. */
-		unsetenv("DOCA_LOG_LEVEL");
+		sd_setenv("DOCA_LOG_LEVEL", NULL);
 		for (size_t i = 0; env != NULL && env[i] != NULL; i++)
 			putenv(env[i]);
 		execv(prog, argv);
@@ -426,7 +426,7 @@ static int test_log_level_flags(void)
 
 static int test_json(void)
 {
-	char *path = write_temp("/* params */\n"
+	char *path = sd_tmpfile("argp-test", "/* params */\n"
 				"{\n"
 				"  \"doca_general_flags\": { \"log-level\": 50 },\n"
 				"  \"doca_program_flags\": {\n"
@@ -459,7 +459,7 @@ static int test_json_errors(void)
 	EXPECT_IN(err, "No such file or directory");
 	CHECK(error_lines() == 1);
 
-	path = write_temp("{\n  \"doca_program_flags\": {\n    \"num\": tru\n  }\n}\n");
+	path = sd_tmpfile("argp-test", "{\n  \"doca_program_flags\": {\n    \"num\": tru\n  }\n}\n");
 	CHECK(path != NULL);
 	RUN("--json", path);
 	EXPECT_STATUS(DOCA_ERROR_IO_FAILED);
@@ -468,7 +468,7 @@ static int test_json_errors(void)
 	unlink(path);
 	free(path);
 
-	path = write_temp("{\"doca_program_flags\": {\"pci\": \"x\"}}");
+	path = sd_tmpfile("argp-test", "{\"doca_program_flags\": {\"pci\": \"x\"}}");
 	CHECK(path != NULL);
 	RUN("-j", path);
 	EXPECT_STATUS(DOCA_ERROR_NOT_SUPPORTED);
@@ -476,7 +476,7 @@ static int test_json_errors(void)
 	unlink(path);
 	free(path);
 
-	path = write_temp("{\"doca_program_flags\": {\"num\": \"3\"}}");
+	path = sd_tmpfile("argp-test", "{\"doca_program_flags\": {\"num\": \"3\"}}");
 	CHECK(path != NULL);
 	RUN("-j", path);
 	EXPECT_STATUS(DOCA_ERROR_INVALID_VALUE);
@@ -484,7 +484,7 @@ static int test_json_errors(void)
 	unlink(path);
 	free(path);
 
-	path = write_temp("{\"doca_program_flags\": {\"cli\": \"x\"}}");
+	path = sd_tmpfile("argp-test", "{\"doca_program_flags\": {\"cli\": \"x\"}}");
 	CHECK(path != NULL);
 	RUN("-j", path);
 	EXPECT_STATUS(DOCA_ERROR_NOT_SUPPORTED);

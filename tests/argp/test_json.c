@@ -48,13 +48,9 @@ static int setup(void)
 /* Runs doca_argp_start("-j", <file holding @content>) after clearing the record. */
 static doca_error_t start_json(const char *content)
 {
-	char *path = write_temp(content);
+	char *path = sd_tmpfile("argp-test", content);
 	doca_error_t err;
 
-	if (path == NULL) {
-		perror("write_temp");
-		return DOCA_ERROR_UNEXPECTED;
-	}
 	memset(rec.log, 0, sizeof(rec.log));
 	err = START("-j", path);
 	unlink(path);
@@ -115,7 +111,7 @@ static int test_file_order_and_general_first(void)
 
 static int test_long_option_forms(void)
 {
-	char *path = write_temp("{\"doca_program_flags\": {\"str\": \"eq\"}}");
+	char *path = sd_tmpfile("argp-test", "{\"doca_program_flags\": {\"str\": \"eq\"}}");
 	char arg[512];
 
 	SETUP();
@@ -143,11 +139,12 @@ static int test_empty_layouts(void)
 
 static int test_unreadable_file(void)
 {
-	char dir[] = "/tmp/argp-test-dir-XXXXXX";
+	char dir[PATH_MAX];
 
 	SETUP();
 	CHECK_ERR(START("-j", "/nonexistent/argp/params.json"), DOCA_ERROR_IO_FAILED);
-	CHECK(mkdtemp(dir) != NULL);
+	snprintf(dir, sizeof(dir), "%s/a-directory", sd_tmpdir());
+	CHECK(mkdir(dir, 0700) == 0);
 	CHECK_ERR(START("-j", dir), DOCA_ERROR_IO_FAILED);
 	rmdir(dir);
 	CHECK_STR(rec.log, "");
@@ -156,7 +153,7 @@ static int test_unreadable_file(void)
 
 static int test_unreadable_permissions(void)
 {
-	char *path = write_temp("{}");
+	char *path = sd_tmpfile("argp-test", "{}");
 
 	SETUP();
 	CHECK(path != NULL);
@@ -219,7 +216,7 @@ static int test_too_deep(void)
 
 static int test_too_large(void)
 {
-	char *path = write_temp("");
+	char *path = sd_tmpfile("argp-test", "");
 	int fd;
 
 	SETUP();
@@ -378,7 +375,7 @@ static int test_callback_error(void)
 
 static int test_no_mixing(void)
 {
-	char *path = write_temp("{\"doca_program_flags\": {\"str\": \"x\"}}");
+	char *path = sd_tmpfile("argp-test", "{\"doca_program_flags\": {\"str\": \"x\"}}");
 	char arg[512];
 
 	SETUP();

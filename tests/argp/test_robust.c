@@ -220,7 +220,7 @@ static int test_random_json_files(void)
 			n += (size_t)snprintf(text, sizeof(text), "{\"doca_program_flags\": {");
 		for (size_t i = 0; i < count; i++)
 			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", pieces[rng() % nb_pieces]);
-		path = write_temp(text);
+		path = sd_tmpfile("argp-test", text);
 		CHECK(path != NULL);
 		CHECK_ERR(doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
 		rc = check_run(3, (char *[]){"prog", "-j", path, NULL}, round);

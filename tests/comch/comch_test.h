@@ -2,8 +2,9 @@
  * comch_test.h - helpers shared by the comch tests: one `struct side` per server or client,
  * with counters its callbacks fill, and a progress loop with a deadline.
  *
- * Every test process first calls side_rundir(), which points XDG_RUNTIME_DIR at a fresh
- * directory, so tests running in parallel (and a developer's own servers) never meet.
+ * Every test process first calls side_rundir(), which points XDG_RUNTIME_DIR at the test's
+ * own temporary directory (removed at exit), so tests running in parallel (and a developer's
+ * own servers) never meet.
  */
 #ifndef COMCH_TEST_H_
 #define COMCH_TEST_H_
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <doca_comch.h>
@@ -21,7 +21,7 @@
 #include <doca_dev.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define SRV_PCI	 "03:00.0"
 #define REP_PCI	 "b1:00.0"
@@ -52,35 +52,10 @@ struct side {
 
 static inline const char *side_rundir(void)
 {
-	static char dir[64];
+	const char *dir = sd_tmpdir();
 
-	if (dir[0] == '\0') {
-		snprintf(dir, sizeof(dir), "/tmp/softdoca-test-XXXXXX");
-		CHECK(mkdtemp(dir) != NULL);
-		CHECK(setenv("XDG_RUNTIME_DIR", dir, 1) == 0);
-	}
+	sd_setenv("XDG_RUNTIME_DIR", dir);
 	return dir;
-}
-
-/* Removes what side_rundir() created (the sockets are gone once every server stopped). */
-static inline void side_rundir_cleanup(void)
-{
-	const char *dir = getenv("XDG_RUNTIME_DIR");
-	char cmd[256];
-
-	if (dir == NULL || strncmp(dir, "/tmp/softdoca-test-", 19) != 0)
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
-}
-
-static inline uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static inline struct side *side_of_ctx(struct doca_ctx *ctx)
@@ -207,7 +182,7 @@ static inline void side_common(struct side *s, uint32_t max_msg, uint32_t ntasks
 	union doca_data ud = {.ptr = s};
 
 	s->free_in_cb = true;
-	CHECK_OK(doca_pe_create(&s->pe));
+	s->pe = sd_pe();
 	CHECK_OK(doca_pe_connect_ctx(s->pe, s->ctx));
 	CHECK_OK(doca_ctx_set_state_changed_cb(s->ctx, side_state_cb));
 	CHECK_OK(doca_ctx_set_user_data(s->ctx, ud));
@@ -251,7 +226,7 @@ static inline struct doca_dev_rep *open_rep(struct doca_dev *dev, const char *pc
 static inline void server_new(struct side *s, const char *name, uint32_t max_msg, uint32_t ntasks)
 {
 	memset(s, 0, sizeof(*s));
-	s->dev = check_open_dev(SRV_PCI);
+	s->dev = sd_open_dev(SRV_PCI);
 	s->rep = open_rep(s->dev, REP_PCI);
 	CHECK_OK(doca_comch_server_create(s->dev, s->rep, name, &s->srv));
 	s->ctx = doca_comch_server_as_ctx(s->srv);
@@ -262,7 +237,7 @@ static inline void server_new(struct side *s, const char *name, uint32_t max_msg
 static inline void client_new(struct side *s, const char *name, uint32_t max_msg, uint32_t ntasks)
 {
 	memset(s, 0, sizeof(*s));
-	s->dev = check_open_dev(HOST_PCI);
+	s->dev = sd_open_dev(HOST_PCI);
 	CHECK_OK(doca_comch_client_create(s->dev, name, &s->cl));
 	s->ctx = doca_comch_client_as_ctx(s->cl);
 	side_common(s, max_msg, ntasks);
@@ -271,18 +246,7 @@ static inline void client_new(struct side *s, const char *name, uint32_t max_msg
 /* Stops (progressing until IDLE) and destroys everything of @s. */
 static inline void side_free(struct side *s)
 {
-	enum doca_ctx_states st;
-	uint64_t end = now_ms() + 5000;
-	doca_error_t ret = doca_ctx_stop(s->ctx);
-
-	CHECK(ret == DOCA_SUCCESS || ret == DOCA_ERROR_IN_PROGRESS);
-	for (;;) {
-		CHECK_OK(doca_ctx_get_state(s->ctx, &st));
-		if (st == DOCA_CTX_STATE_IDLE)
-			break;
-		CHECK(now_ms() < end);
-		(void)doca_pe_progress(s->pe);
-	}
+	sd_ctx_stop_idle(s->ctx, s->pe, NULL, 5000);
 	if (s->srv != NULL)
 		CHECK_OK(doca_comch_server_destroy(s->srv));
 	else
@@ -296,7 +260,7 @@ static inline void side_free(struct side *s)
 /* Progresses the PEs of @a and @b (either may be NULL) until *@flag is true; false on timeout. */
 #define PROGRESS_UNTIL(a, b, cond, ms)                                                                                 \
 	({                                                                                                             \
-		uint64_t end_ = now_ms() + (ms);                                                                       \
+		uint64_t end_ = sd_now_ms() + (ms);                                                                       \
 		bool ok_ = true;                                                                                       \
 		while (!(cond)) {                                                                                      \
 			uint8_t any_ = 0;                                                                              \
@@ -304,7 +268,7 @@ static inline void side_free(struct side *s)
 				any_ |= doca_pe_progress((a)->pe);                                                     \
 			if ((b) != NULL)                                                                               \
 				any_ |= doca_pe_progress((b)->pe);                                                     \
-			if (now_ms() > end_) {                                                                         \
+			if (sd_now_ms() > end_) {                                                                         \
 				ok_ = false;                                                                           \
 				break;                                                                                 \
 			}                                                                                              \

@@ -152,13 +152,8 @@ static inline void dp_mem(struct dp *d, struct doca_dev *dev, uint32_t nbufs, si
 	d->bufsz = bufsz;
 	d->mem = calloc(nbufs, bufsz);
 	CHECK(d->mem != NULL);
-	CHECK_OK(doca_mmap_create(&d->mmap));
-	CHECK_OK(doca_mmap_add_dev(d->mmap, dev));
-	CHECK_OK(doca_mmap_set_permissions(d->mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
-	CHECK_OK(doca_mmap_set_memrange(d->mmap, d->mem, (size_t)nbufs * bufsz));
-	CHECK_OK(doca_mmap_start(d->mmap));
-	CHECK_OK(doca_buf_inventory_create(nbufs * 2, &d->inv));
-	CHECK_OK(doca_buf_inventory_start(d->inv));
+	d->mmap = sd_mmap_local(dev, d->mem, (size_t)nbufs * bufsz, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	d->inv = sd_inventory(nbufs * 2);
 }
 
 static inline void dp_common(struct dp *d)
@@ -173,7 +168,7 @@ static inline void dp_common(struct dp *d)
 /* A consumer on @c, started (STARTING until the peer attached). */
 static inline void dp_consumer(struct dp *d, struct doca_comch_connection *c, uint32_t ntasks)
 {
-	CHECK_OK(doca_pe_create(&d->pe));
+	d->pe = sd_pe();
 	if (d->want_handle)
 		CHECK_OK(doca_pe_get_notification_handle(d->pe, &d->handle));
 	CHECK_OK(doca_comch_consumer_create(c, d->mmap, &d->cons));
@@ -187,7 +182,7 @@ static inline void dp_consumer(struct dp *d, struct doca_comch_connection *c, ui
 /* A producer on @c, RUNNING. */
 static inline void dp_producer(struct dp *d, struct doca_comch_connection *c, uint32_t ntasks)
 {
-	CHECK_OK(doca_pe_create(&d->pe));
+	d->pe = sd_pe();
 	CHECK_OK(doca_comch_producer_create(c, &d->prod));
 	d->ctx = doca_comch_producer_as_ctx(d->prod);
 	dp_common(d);
@@ -241,20 +236,7 @@ static inline doca_error_t dp_send_seq(struct dp *d, uint32_t consumer_id, uint6
 /* Stops (progressing @other's PE too) and destroys @d. */
 static inline void dp_free(struct dp *d, struct side *other)
 {
-	enum doca_ctx_states st;
-	uint64_t end = now_ms() + 5000;
-	doca_error_t ret = doca_ctx_stop(d->ctx);
-
-	CHECK(ret == DOCA_SUCCESS || ret == DOCA_ERROR_IN_PROGRESS);
-	for (;;) {
-		CHECK_OK(doca_ctx_get_state(d->ctx, &st));
-		if (st == DOCA_CTX_STATE_IDLE)
-			break;
-		CHECK(now_ms() < end);
-		(void)doca_pe_progress(d->pe);
-		if (other != NULL)
-			(void)doca_pe_progress(other->pe);
-	}
+	sd_ctx_stop_idle(d->ctx, d->pe, other != NULL ? other->pe : NULL, 5000);
 	if (d->cons != NULL)
 		CHECK_OK(doca_comch_consumer_destroy(d->cons));
 	if (d->prod != NULL)

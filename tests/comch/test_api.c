@@ -10,7 +10,7 @@
 
 static void test_caps(void)
 {
-	struct doca_dev *dpu = check_open_dev(SRV_PCI), *host = check_open_dev(HOST_PCI);
+	struct doca_dev *dpu = sd_open_dev(SRV_PCI), *host = sd_open_dev(HOST_PCI);
 	struct doca_devinfo *di = doca_dev_as_devinfo(dpu), *hi = doca_dev_as_devinfo(host);
 	uint32_t v;
 
@@ -44,8 +44,8 @@ static void test_caps(void)
 
 static void test_create_and_config(void)
 {
-	struct doca_dev *dpu = check_open_dev(SRV_PCI), *dpu1 = check_open_dev("03:00.1");
-	struct doca_dev *host = check_open_dev(HOST_PCI);
+	struct doca_dev *dpu = sd_open_dev(SRV_PCI), *dpu1 = sd_open_dev("03:00.1");
+	struct doca_dev *host = sd_open_dev(HOST_PCI);
 	struct doca_dev_rep *rep = open_rep(dpu, REP_PCI), *rep1 = open_rep(dpu1, "b1:00.1");
 	struct doca_comch_server *srv;
 	struct doca_comch_client *cl;
@@ -212,11 +212,11 @@ static void test_rundir_rules(void)
 		snprintf(longdir, sizeof(longdir), "%s/%s", dir,
 			 "a-directory-name-long-enough-that-no-socket-path-fits-below-it-at-all-xxxxxxxxxxxxxxxx");
 		CHECK(mkdir(longdir, 0700) == 0);
-		CHECK(setenv("XDG_RUNTIME_DIR", longdir, 1) == 0);
+		sd_setenv("XDG_RUNTIME_DIR", longdir);
 		server_new(&srv, "long", 0, 4);
 		CHECK_ERR(doca_ctx_start(srv.ctx), DOCA_ERROR_INITIALIZATION);
 		side_free(&srv);
-		CHECK(setenv("XDG_RUNTIME_DIR", dir, 1) == 0);
+		sd_setenv("XDG_RUNTIME_DIR", dir);
 	}
 }
 
@@ -320,14 +320,13 @@ static void test_single_connection_server(void)
 int main(void)
 {
 	side_rundir();
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	test_caps();
 	test_create_and_config();
 	test_rundir_rules();
 	test_odd_names();
 	test_single_connection_server();
-	side_rundir_cleanup();
 	printf("test_api: ok\n");
 	return T_EXIT_PASS;
 }

@@ -42,12 +42,12 @@ static void expired_consumer_cb(struct doca_comch_event_consumer *ev, struct doc
 #define SPIN(cond, ...)                                                                                                \
 	do {                                                                                                           \
 		struct doca_pe *pes_[] = {__VA_ARGS__};                                                                \
-		uint64_t end_ = now_ms() + WAIT_MS;                                                                    \
+		uint64_t end_ = sd_now_ms() + WAIT_MS;                                                                    \
 		while (!(cond)) {                                                                                      \
 			uint8_t any_ = 0;                                                                              \
 			for (size_t i_ = 0; i_ < sizeof(pes_) / sizeof(pes_[0]); i_++)                                 \
 				any_ |= doca_pe_progress(pes_[i_]);                                                    \
-			if (now_ms() > end_) {                                                                         \
+			if (sd_now_ms() > end_) {                                                                         \
 				fprintf(stderr, "%s:%d: timeout waiting for %s\n", __FILE__, __LINE__, #cond);         \
 				exit(T_EXIT_FAIL);                                                                     \
 			}                                                                                              \
@@ -66,7 +66,7 @@ static void connect_pair(struct side *srv, struct side *cl)
 
 static void test_caps_and_args(void)
 {
-	struct doca_dev *dev = check_open_dev(HOST_PCI);
+	struct doca_dev *dev = sd_open_dev(HOST_PCI);
 	struct doca_devinfo *di = doca_dev_as_devinfo(dev);
 	struct doca_comch_consumer *cs;
 	struct doca_comch_producer *p;
@@ -440,12 +440,12 @@ static void test_multiproc(bool die)
 		printf("multiproc: %d messages checked by the consumer process\n", n);
 	} else {
 		/* Keep sending until the consumer's death shows; never hang. */
-		uint64_t end = now_ms() + WAIT_MS;
+		uint64_t end = sd_now_ms() + WAIT_MS;
 
 		while (prod.send_err == 0) {
 			doca_error_t ret = dp_send_seq(&prod, last_new_id, seq, false);
 
-			CHECK(now_ms() < end);
+			CHECK(sd_now_ms() < end);
 			(void)doca_pe_progress(prod.pe);
 			(void)doca_pe_progress(srv.pe);
 			if (ret == DOCA_SUCCESS)
@@ -473,8 +473,8 @@ int main(int argc, char **argv)
 	if (argc >= 4 && strcmp(argv[1], "consumer") == 0)
 		return role_consumer(argv[2], argv[3]);
 	side_rundir();
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	if (argc >= 2 && strcmp(argv[1], "multiproc") == 0) {
 		test_multiproc(false);
 		test_multiproc(true);
@@ -483,7 +483,6 @@ int main(int argc, char **argv)
 		test_inproc();
 		test_two_producers_and_connection_lost();
 	}
-	side_rundir_cleanup();
 	printf("test_dp: ok\n");
 	return T_EXIT_PASS;
 }

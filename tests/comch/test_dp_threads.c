@@ -62,13 +62,8 @@ static void mem_new(struct mem *m, struct doca_dev *dev, size_t size)
 {
 	m->base = calloc(1, size);
 	CHECK(m->base != NULL);
-	CHECK_OK(doca_mmap_create(&m->mmap));
-	CHECK_OK(doca_mmap_add_dev(m->mmap, dev));
-	CHECK_OK(doca_mmap_set_permissions(m->mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
-	CHECK_OK(doca_mmap_set_memrange(m->mmap, m->base, size));
-	CHECK_OK(doca_mmap_start(m->mmap));
-	CHECK_OK(doca_buf_inventory_create(N_TASKS, &m->inv));
-	CHECK_OK(doca_buf_inventory_start(m->inv));
+	m->mmap = sd_mmap_local(dev, m->base, size, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	m->inv = sd_inventory(N_TASKS);
 }
 
 static void mem_free(struct mem *m)
@@ -81,7 +76,7 @@ static void mem_free(struct mem *m)
 
 static bool timed_out(uint64_t end)
 {
-	if (now_ms() < end)
+	if (sd_now_ms() < end)
 		return false;
 	fail("timed out", 0, 0);
 	return true;
@@ -177,10 +172,10 @@ static void *consumer_thread(void *arg)
 	struct doca_comch_consumer *cs;
 	struct doca_pe *pe;
 	struct mem m;
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = sd_now_ms() + WAIT_MS;
 
 	mem_new(&m, c->dev, (size_t)N_TASKS * MSG_LEN);
-	CHECK_OK(doca_pe_create(&pe));
+	pe = sd_pe();
 	if (c->sleep) {
 		struct epoll_event ev = {.events = EPOLLIN};
 
@@ -228,7 +223,7 @@ static void *consumer_thread(void *arg)
 		CHECK_OK(doca_buf_dec_refcount(bufs[i], NULL));
 	}
 	(void)doca_ctx_stop(doca_comch_consumer_as_ctx(cs));
-	wait_state(doca_comch_consumer_as_ctx(cs), pe, DOCA_CTX_STATE_IDLE, now_ms() + 5000);
+	wait_state(doca_comch_consumer_as_ctx(cs), pe, DOCA_CTX_STATE_IDLE, sd_now_ms() + 5000);
 	CHECK_OK(doca_comch_consumer_destroy(cs));
 	CHECK_OK(doca_pe_destroy(pe));
 	if (c->sleep)
@@ -305,11 +300,11 @@ static void *producer_thread(void *arg)
 	struct doca_pe *pe;
 	struct mem m;
 	struct timespec ts = {.tv_nsec = 10000};
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = sd_now_ms() + WAIT_MS;
 	uint32_t id;
 
 	mem_new(&m, p->dev, (size_t)N_TASKS * MSG_LEN);
-	CHECK_OK(doca_pe_create(&pe));
+	pe = sd_pe();
 	CHECK_OK(doca_comch_producer_create(p->conn, &pr));
 	CHECK_OK(doca_pe_connect_ctx(pe, doca_comch_producer_as_ctx(pr)));
 	CHECK_OK(doca_comch_producer_task_send_set_conf(pr, send_done, send_err, N_TASKS));
@@ -328,7 +323,7 @@ static void *producer_thread(void *arg)
 	while (p->completed < p->submitted && !atomic_load(&failed) && !timed_out(end))
 		(void)doca_pe_progress(pe);
 	(void)doca_ctx_stop(doca_comch_producer_as_ctx(pr));
-	wait_state(doca_comch_producer_as_ctx(pr), pe, DOCA_CTX_STATE_IDLE, now_ms() + 5000);
+	wait_state(doca_comch_producer_as_ctx(pr), pe, DOCA_CTX_STATE_IDLE, sd_now_ms() + 5000);
 	for (int i = 0; i < N_TASKS; i++)
 		if (bufs[i] != NULL)
 			CHECK_OK(doca_buf_dec_refcount(bufs[i], NULL));
@@ -359,7 +354,7 @@ static bool progress_until(struct side *s, bool (*cond)(struct side *), uint64_t
 {
 	while (!cond(s)) {
 		(void)doca_pe_progress(s->pe);
-		if (now_ms() > end)
+		if (sd_now_ms() > end)
 			return false;
 	}
 	return true;
@@ -388,7 +383,7 @@ static bool connected(struct side *s)
 
 static int run_side(bool server)
 {
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = sd_now_ms() + WAIT_MS;
 	struct cons c = {0};
 	struct prod p = {0};
 	pthread_t tc, tp;
@@ -434,9 +429,9 @@ static int run_side(bool server)
 	if (server) {
 		if (s.conn == NULL || side_send(&s, s.conn, "done", 4) != DOCA_SUCCESS)
 			fail("cannot tell the client", 0, 0);
-		if (!progress_until(&s, peer_gone, now_ms() + WAIT_MS))
+		if (!progress_until(&s, peer_gone, sd_now_ms() + WAIT_MS))
 			fail("the client did not leave", 0, 0);
-	} else if (!progress_until(&s, got_done_msg, now_ms() + WAIT_MS)) {
+	} else if (!progress_until(&s, got_done_msg, sd_now_ms() + WAIT_MS)) {
 		fail("no word from the server", 0, 0);
 	}
 	side_free(&s);
@@ -449,8 +444,8 @@ int main(int argc, char **argv)
 	pid_t child;
 
 	signal(SIGPIPE, SIG_IGN);
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	if (argc >= 2 && strcmp(argv[1], "client") == 0)
 		return run_side(false);
 	side_rundir();
@@ -466,7 +461,6 @@ int main(int argc, char **argv)
 	if (rc != T_EXIT_PASS)
 		kill(child, SIGKILL);
 	CHECK(waitpid(child, &status, 0) == child);
-	side_rundir_cleanup();
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		fprintf(stderr, "client exited with status %d\n", status);
 		rc = T_EXIT_FAIL;

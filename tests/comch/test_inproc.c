@@ -235,12 +235,12 @@ static void test_client_first_and_timeout(void)
 	side_free(&cl);
 	side_free(&srv);
 
-	setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", "1", 1);
+	sd_setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", "1");
 	client_new(&cl, NAME "-nobody", 0, 4);
-	t0 = now_ms();
+	t0 = sd_now_ms();
 	CHECK_ERR(doca_ctx_start(cl.ctx), DOCA_ERROR_IN_PROGRESS);
 	CHECK(PROGRESS_UNTIL(&cl, (struct side *)NULL, cl.state == DOCA_CTX_STATE_IDLE, 5000));
-	CHECK(now_ms() - t0 >= 900);
+	CHECK(sd_now_ms() - t0 >= 900);
 	CHECK(cl.seen[0] == DOCA_CTX_STATE_STARTING && cl.seen[1] == DOCA_CTX_STATE_IDLE);
 	/* Stop while STARTING. */
 	CHECK_ERR(doca_ctx_start(cl.ctx), DOCA_ERROR_IN_PROGRESS);
@@ -251,13 +251,13 @@ static void test_client_first_and_timeout(void)
 	static const char *const bad[] = {"abc", "-1", "3x", " 5", "99999999999"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", bad[i], 1);
+		sd_setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", bad[i]);
 		client_new(&cl, NAME "-badenv", 0, 4);
 		CHECK_ERR(doca_ctx_start(cl.ctx), DOCA_ERROR_BAD_CONFIG);
 		CHECK(cl.state == DOCA_CTX_STATE_IDLE);
 		side_free(&cl);
 	}
-	unsetenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT");
+	sd_setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", NULL);
 }
 
 /* Negotiated sizes: a client with a smaller max refuses bigger messages both ways. */
@@ -321,15 +321,14 @@ static void test_notification(void)
 int main(void)
 {
 	side_rundir();
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	test_lifecycle_and_messages();
 	test_order_and_backpressure();
 	test_server_disconnect();
 	test_client_first_and_timeout();
 	test_small_peer();
 	test_notification();
-	side_rundir_cleanup();
 	printf("test_inproc: ok\n");
 	return T_EXIT_PASS;
 }

@@ -301,7 +301,7 @@ static void spawn(struct helper *h, const char *role, const char *name, const ch
 /* Waits for a line starting with @want from @h, progressing the PEs of @a and @b meanwhile. */
 static void expect(struct helper *h, const char *want, struct side *a, struct side *b)
 {
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = sd_now_ms() + WAIT_MS;
 
 	for (;;) {
 		struct pollfd p = {.fd = h->fd, .events = POLLIN};
@@ -318,7 +318,7 @@ static void expect(struct helper *h, const char *want, struct side *a, struct si
 			if (match)
 				return;
 		}
-		if (now_ms() > end) {
+		if (sd_now_ms() > end) {
 			fprintf(stderr, "helper %d did not say '%s' within %d ms\n", (int)h->pid, want, WAIT_MS);
 			kill(h->pid, SIGKILL);
 			exit(T_EXIT_FAIL);
@@ -342,7 +342,7 @@ static void expect(struct helper *h, const char *want, struct side *a, struct si
 /* Waits for @h to exit (progressing @a meanwhile); returns its exit status, -signal if killed. */
 static int reap(struct helper *h, struct side *a)
 {
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = sd_now_ms() + WAIT_MS;
 	int status;
 
 	for (;;) {
@@ -351,7 +351,7 @@ static int reap(struct helper *h, struct side *a)
 		if (r == h->pid)
 			break;
 		CHECK(r == 0);
-		if (now_ms() > end) {
+		if (sd_now_ms() > end) {
 			fprintf(stderr, "helper %d still running after %d ms; killing it\n", (int)h->pid, WAIT_MS);
 			kill(h->pid, SIGKILL);
 			exit(T_EXIT_FAIL);
@@ -520,7 +520,7 @@ static void case_garbage_to_client(void)
 	struct side c;
 	struct helper h;
 
-	setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", "2", 1);
+	sd_setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", "2");
 	for (size_t i = 0; i < SD_ARRAY_SIZE(modes); i++) {
 		spawn(&h, "raw-server", NAME "-gc", modes[i].mode, NULL);
 		expect(&h, "listening", NULL, NULL);
@@ -540,7 +540,7 @@ static void case_garbage_to_client(void)
 		}
 		side_free(&c);
 	}
-	unsetenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT");
+	sd_setenv("SOFTDOCA_COMCH_CONNECT_TIMEOUT", NULL);
 	printf("  garbage to a client: %zu kinds, each ended the start or the connection\n", SD_ARRAY_SIZE(modes));
 }
 
@@ -561,14 +561,13 @@ int main(int argc, char **argv)
 		return T_EXIT_FAIL;
 	}
 	side_rundir();
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	case_two_processes();
 	case_client_killed();
 	case_server_killed();
 	case_garbage_to_server();
 	case_garbage_to_client();
-	side_rundir_cleanup();
 	printf("test_multiproc: ok\n");
 	return T_EXIT_PASS;
 }

@@ -21,31 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/sd_test.h"
 #include "topology.h"
-
-static int nb_checks, nb_failures;
-
-static bool check_at(int line, bool ok, const char *what)
-{
-	nb_checks++;
-	if (!ok) {
-		nb_failures++;
-		fprintf(stderr, "test_topology.c:%d: check failed: %s\n", line, what);
-	}
-	return ok;
-}
-
-#define CHECK(cond)	check_at(__LINE__, (cond), #cond)
-#define CHECK_STR(a, b) check_str(__LINE__, (a), (b))
-
-static bool check_str(int line, const char *got, const char *want)
-{
-	bool ok = strcmp(got, want) == 0;
-
-	if (!check_at(line, ok, "string equality"))
-		fprintf(stderr, "    got  '%s'\n    want '%s'\n", got, want);
-	return ok;
-}
 
 /* Both are too big for a comfortable stack frame. */
 static struct topology topo, topo2;
@@ -58,7 +35,7 @@ static bool parse_ok_at(int line, const char *text, size_t len)
 	char err[512];
 	doca_error_t ret = topo_parse(text, len, &topo, err, sizeof(err));
 
-	if (!check_at(line, ret == DOCA_SUCCESS, "topo_parse() succeeds")) {
+	if (!sd_expect_at(__FILE__, line, ret == DOCA_SUCCESS, "topo_parse() succeeds")) {
 		fprintf(stderr, "    error: %s\n", err);
 		return false;
 	}
@@ -77,13 +54,13 @@ static void parse_err_at(int line, const char *text, size_t len, const char *pre
 	/* Make sure a failure really clears a topology that held something. */
 	topo_default(&topo);
 	ret = topo_parse(text, len, &topo, err, sizeof(err));
-	if (!check_at(line, ret == DOCA_ERROR_BAD_CONFIG, "topo_parse() fails with BAD_CONFIG"))
+	if (!sd_expect_at(__FILE__, line, ret == DOCA_ERROR_BAD_CONFIG, "topo_parse() fails with BAD_CONFIG"))
 		return;
-	if (!check_at(line, strncmp(err, prefix, strlen(prefix)) == 0, "error prefix"))
+	if (!sd_expect_at(__FILE__, line, strncmp(err, prefix, strlen(prefix)) == 0, "error prefix"))
 		fprintf(stderr, "    got  '%s'\n    want '%s...'\n", err, prefix);
-	if (reason && !check_at(line, strstr(err, reason) != NULL, "error reason"))
+	if (reason && !sd_expect_at(__FILE__, line, strstr(err, reason) != NULL, "error reason"))
 		fprintf(stderr, "    got  '%s'\n    want '...%s...'\n", err, reason);
-	check_at(line, topo.nb_devices == 0 && topo.nb_profiles == 0, "topology zeroed on error");
+	sd_expect_at(__FILE__, line, topo.nb_devices == 0 && topo.nb_profiles == 0, "topology zeroed on error");
 }
 
 #define PARSE_OK(lit)		       parse_ok_at(__LINE__, (lit), sizeof(lit) - 1)
@@ -247,21 +224,21 @@ static void test_pci(void)
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		domain = 0x5555;
 		bus = dev = fn = 0x55;
-		if (!CHECK(topo_parse_pci(good[i].s, &domain, &bus, &dev, &fn) == 0)) {
+		if (!EXPECT(topo_parse_pci(good[i].s, &domain, &bus, &dev, &fn) == 0)) {
 			fprintf(stderr, "    '%s'\n", good[i].s);
 			continue;
 		}
-		CHECK(domain == good[i].domain && bus == good[i].bus && dev == good[i].dev && fn == good[i].fn);
+		EXPECT(domain == good[i].domain && bus == good[i].bus && dev == good[i].dev && fn == good[i].fn);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (!CHECK(topo_parse_pci(bad[i], &domain, &bus, &dev, &fn) == -1))
+		if (!EXPECT(topo_parse_pci(bad[i], &domain, &bus, &dev, &fn) == -1))
 			fprintf(stderr, "    '%s' accepted\n", bad[i]);
-	CHECK(topo_parse_pci(NULL, &domain, &bus, &dev, &fn) == -1);
+	EXPECT(topo_parse_pci(NULL, &domain, &bus, &dev, &fn) == -1);
 	/* Outputs are optional, so a caller may only validate. */
-	CHECK(topo_parse_pci("03:00.0", NULL, NULL, NULL, NULL) == 0);
+	EXPECT(topo_parse_pci("03:00.0", NULL, NULL, NULL, NULL) == 0);
 	/* A failure leaves the outputs alone. */
 	domain = 7;
-	CHECK(topo_parse_pci("zz:00.0", &domain, NULL, NULL, NULL) == -1 && domain == 7);
+	EXPECT(topo_parse_pci("zz:00.0", &domain, NULL, NULL, NULL) == -1 && domain == 7);
 }
 
 /* ---- the embedded default ------------------------------------------------------------------- */
@@ -279,15 +256,15 @@ static void check_default_contents(const struct topology *t)
 	    {"b1:00.1", "mlx5_3", "ens1f1np1", NULL, TOPO_SIDE_HOST},
 	};
 
-	CHECK(t->nb_profiles == 1);
-	CHECK_STR(p->name, "default");
-	CHECK(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
-	CHECK(p->dma.max_buf_size == 1ull << 30);
-	CHECK(p->dma.max_buf_list_len == 32);
-	CHECK(p->dma.max_tasks == 65536 && p->dma.queue_depth == 65536);
-	CHECK_STR(t->engine, "");
-	CHECK(t->workers == 0);
-	if (!CHECK(t->nb_devices == 4))
+	EXPECT(t->nb_profiles == 1);
+	EXPECT_STR(p->name, "default");
+	EXPECT(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
+	EXPECT(p->dma.max_buf_size == 1ull << 30);
+	EXPECT(p->dma.max_buf_list_len == 32);
+	EXPECT(p->dma.max_tasks == 65536 && p->dma.queue_depth == 65536);
+	EXPECT_STR(t->engine, "");
+	EXPECT(t->workers == 0);
+	if (!EXPECT(t->nb_devices == 4))
 		return;
 	for (uint32_t i = 0; i < 4; i++) {
 		const struct topo_device *d = &t->devices[i];
@@ -295,28 +272,28 @@ static void check_default_contents(const struct topology *t)
 		uint8_t bus, dev, fn;
 
 		topo_parse_pci(want[i].pci, &domain, &bus, &dev, &fn);
-		CHECK(d->domain == domain && d->bus == bus && d->dev == dev && d->fn == fn);
-		CHECK(d->side == want[i].side);
-		CHECK(d->func == DOCA_PCI_FUNC_TYPE_PF);
-		CHECK(d->profile == 0);
-		CHECK_STR(d->ibdev, want[i].ibdev);
-		CHECK_STR(d->iface, want[i].iface);
+		EXPECT(d->domain == domain && d->bus == bus && d->dev == dev && d->fn == fn);
+		EXPECT(d->side == want[i].side);
+		EXPECT(d->func == DOCA_PCI_FUNC_TYPE_PF);
+		EXPECT(d->profile == 0);
+		EXPECT_STR(d->ibdev, want[i].ibdev);
+		EXPECT_STR(d->iface, want[i].iface);
 		/* Locally administered unicast, derived from the PCI address. */
-		CHECK(mac_is(d, 0x02, 0x5d, 0x0c, bus, dev, fn));
+		EXPECT(mac_is(d, 0x02, 0x5d, 0x0c, bus, dev, fn));
 		if (want[i].rep) {
 			const struct topo_rep *r = &d->reps[0];
 
-			if (!CHECK(d->nb_reps == 1))
+			if (!EXPECT(d->nb_reps == 1))
 				continue;
 			topo_parse_pci(want[i].rep, &domain, &bus, &dev, &fn);
-			CHECK(r->domain == domain && r->bus == bus && r->dev == dev && r->fn == fn);
-			CHECK(strncmp(r->vuid, "SDOCA", 5) == 0);
+			EXPECT(r->domain == domain && r->bus == bus && r->dev == dev && r->fn == fn);
+			EXPECT(strncmp(r->vuid, "SDOCA", 5) == 0);
 		} else {
-			CHECK(d->nb_reps == 0);
+			EXPECT(d->nb_reps == 0);
 		}
 	}
-	CHECK_STR(t->devices[0].reps[0].vuid, "SDOCA0000B1000pf0hpf");
-	CHECK_STR(t->devices[1].reps[0].vuid, "SDOCA0000B1001pf1hpf");
+	EXPECT_STR(t->devices[0].reps[0].vuid, "SDOCA0000B1000pf0hpf");
+	EXPECT_STR(t->devices[1].reps[0].vuid, "SDOCA0000B1001pf1hpf");
 }
 
 static void test_default(void)
@@ -324,10 +301,10 @@ static void test_default(void)
 	memset(&topo, 0xa5, sizeof(topo));
 	topo_default(&topo);
 	check_default_contents(&topo);
-	CHECK_STR(topo.source, "embedded default");
+	EXPECT_STR(topo.source, "embedded default");
 	/* Stable: two calls give the same answer. */
 	topo_default(&topo2);
-	CHECK(memcmp(&topo, &topo2, sizeof(topo)) == 0);
+	EXPECT(memcmp(&topo, &topo2, sizeof(topo)) == 0);
 }
 
 /* ---- valid files ---------------------------------------------------------------------------- */
@@ -337,22 +314,22 @@ static void test_empty_and_comments(void)
 	topo_default(&topo2);
 	/* No devices in the text: the default devices stay. */
 	if (PARSE_OK(""))
-		CHECK(topo_equal(&topo, &topo2));
-	CHECK(topo_parse(NULL, 0, &topo, NULL, 0) == DOCA_SUCCESS);
-	CHECK_STR(topo.source, "");
+		EXPECT(topo_equal(&topo, &topo2));
+	EXPECT(topo_parse(NULL, 0, &topo, NULL, 0) == DOCA_SUCCESS);
+	EXPECT_STR(topo.source, "");
 	if (PARSE_OK("\n\n   \n\t\n# comment\n; another\n   # indented\n"))
-		CHECK(topo_equal(&topo, &topo2));
+		EXPECT(topo_equal(&topo, &topo2));
 	/* UTF-8 is fine inside comments. */
 	PARSE_OK("# caf\xc3\xa9 \xe2\x80\x94 ok\n[engine] ; \xc3\xa9\nname = cpu # \xc3\xa9\n");
 	/* CRLF line endings, tabs, no final newline, spaces inside the brackets. */
 	if (PARSE_OK("[ device\t03:00.0 ]\r\n\tside\t=\tdpu\r\n[device 04:00.0]\r\nside=host")) {
-		CHECK(topo.nb_devices == 2);
-		CHECK(topo.devices[0].side == TOPO_SIDE_DPU && topo.devices[1].side == TOPO_SIDE_HOST);
+		EXPECT(topo.nb_devices == 2);
+		EXPECT(topo.devices[0].side == TOPO_SIDE_DPU && topo.devices[1].side == TOPO_SIDE_HOST);
 	}
 	/* Inline comments need a blank before them. */
 	PARSE_ERR("[engine]\nname = auto;x\n", "line 2: field 'name': ", "expected inline, cpu or auto");
 	if (PARSE_OK("[engine]\nname = auto ;x\nworkers = 3\t# three\n"))
-		CHECK_STR(topo.engine, "auto");
+		EXPECT_STR(topo.engine, "auto");
 }
 
 static void test_full_file(void)
@@ -401,63 +378,63 @@ static void test_full_file(void)
 
 	if (!PARSE_OK(text))
 		return;
-	CHECK_STR(topo.engine, "cpu");
-	CHECK(topo.workers == 4);
-	CHECK(topo.nb_devices == 3 && topo.nb_profiles == 4);
+	EXPECT_STR(topo.engine, "cpu");
+	EXPECT(topo.workers == 4);
+	EXPECT(topo.nb_devices == 3 && topo.nb_profiles == 4);
 
 	d = find_dev(&topo, "03:00.0");
-	if (CHECK(d != NULL)) {
-		CHECK(d == &topo.devices[0]);
-		CHECK(d->side == TOPO_SIDE_DPU && d->func == DOCA_PCI_FUNC_TYPE_PF);
-		CHECK_STR(d->ibdev, "mlx5_7");
-		CHECK_STR(d->iface, "pf0");
-		CHECK(mac_is(d, 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01));
-		CHECK(d->nb_reps == 2);
-		CHECK(d->reps[0].bus == 0xb1 && d->reps[0].fn == 0);
-		CHECK_STR(d->reps[0].vuid, "MY-VUID.0");
-		CHECK(d->reps[1].bus == 0xb1 && d->reps[1].fn == 2);
-		CHECK_STR(d->reps[1].vuid, "SDOCA0000B1002pf0hpf");
+	if (EXPECT(d != NULL)) {
+		EXPECT(d == &topo.devices[0]);
+		EXPECT(d->side == TOPO_SIDE_DPU && d->func == DOCA_PCI_FUNC_TYPE_PF);
+		EXPECT_STR(d->ibdev, "mlx5_7");
+		EXPECT_STR(d->iface, "pf0");
+		EXPECT(mac_is(d, 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01));
+		EXPECT(d->nb_reps == 2);
+		EXPECT(d->reps[0].bus == 0xb1 && d->reps[0].fn == 0);
+		EXPECT_STR(d->reps[0].vuid, "MY-VUID.0");
+		EXPECT(d->reps[1].bus == 0xb1 && d->reps[1].fn == 2);
+		EXPECT_STR(d->reps[1].vuid, "SDOCA0000B1002pf0hpf");
 		p = dev_profile(&topo, d);
-		if (CHECK(p != NULL)) {
-			CHECK_STR(p->name, "big");
-			CHECK(p->dma.max_buf_size == 2ull << 30);
-			CHECK(p->dma.max_tasks == 1048576 && p->dma.queue_depth == 1024);
+		if (EXPECT(p != NULL)) {
+			EXPECT_STR(p->name, "big");
+			EXPECT(p->dma.max_buf_size == 2ull << 30);
+			EXPECT(p->dma.max_tasks == 1048576 && p->dma.queue_depth == 1024);
 			/* Everything else inherited from the built-in default. */
-			CHECK(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
-			CHECK(p->dma.max_buf_list_len == 32);
+			EXPECT(p->dma.supported == 1 && p->export_pci == 1 && p->import_pci == 1);
+			EXPECT(p->dma.max_buf_list_len == 32);
 		}
 	}
 	d = find_dev(&topo, "0001:04:00.3");
-	if (CHECK(d != NULL)) {
-		CHECK(d->domain == 1);
-		CHECK(d->func == DOCA_PCI_FUNC_TYPE_SF && d->sf_index == 7);
+	if (EXPECT(d != NULL)) {
+		EXPECT(d->domain == 1);
+		EXPECT(d->func == DOCA_PCI_FUNC_TYPE_SF && d->sf_index == 7);
 		/* Index 1: mlx5_1 and p1 are free. */
-		CHECK_STR(d->ibdev, "mlx5_1");
-		CHECK_STR(d->iface, "p1");
+		EXPECT_STR(d->ibdev, "mlx5_1");
+		EXPECT_STR(d->iface, "p1");
 		/* The domain is folded into the default MAC so it stays unique. */
-		CHECK(mac_is(d, 0x02, 0x5d, 0x0c ^ 0x01, 0x04, 0x00, 0x03));
+		EXPECT(mac_is(d, 0x02, 0x5d, 0x0c ^ 0x01, 0x04, 0x00, 0x03));
 		p = dev_profile(&topo, d);
-		if (CHECK(p != NULL)) {
-			CHECK_STR(p->name, "nodma");
-			CHECK(p->dma.supported == 0 && p->export_pci == 0 && p->import_pci == 0);
-			CHECK(p->dma.max_buf_size == 1ull << 30 && p->dma.max_tasks == 65536);
+		if (EXPECT(p != NULL)) {
+			EXPECT_STR(p->name, "nodma");
+			EXPECT(p->dma.supported == 0 && p->export_pci == 0 && p->import_pci == 0);
+			EXPECT(p->dma.max_buf_size == 1ull << 30 && p->dma.max_tasks == 65536);
 		}
 	}
 	d = find_dev(&topo, "b1:00.0");
-	if (CHECK(d != NULL)) {
-		CHECK(d->side == TOPO_SIDE_HOST && d->func == DOCA_PCI_FUNC_TYPE_VF);
-		CHECK_STR(d->ibdev, "mlx5_2");
-		CHECK_STR(d->iface, "ens2f0");
-		CHECK(mac_is(d, 0x02, 0x5d, 0x0c, 0xb1, 0x00, 0x00));
+	if (EXPECT(d != NULL)) {
+		EXPECT(d->side == TOPO_SIDE_HOST && d->func == DOCA_PCI_FUNC_TYPE_VF);
+		EXPECT_STR(d->ibdev, "mlx5_2");
+		EXPECT_STR(d->iface, "ens2f0");
+		EXPECT(mac_is(d, 0x02, 0x5d, 0x0c, 0xb1, 0x00, 0x00));
 		p = dev_profile(&topo, d);
-		if (CHECK(p != NULL)) {
-			CHECK_STR(p->name, "small");
-			CHECK(p->dma.max_buf_size == 4096 && p->dma.max_buf_list_len == 1);
+		if (EXPECT(p != NULL)) {
+			EXPECT_STR(p->name, "small");
+			EXPECT(p->dma.max_buf_size == 4096 && p->dma.max_buf_list_len == 1);
 		}
 	}
 	/* The default profile is untouched and comes first. */
-	CHECK_STR(topo.profiles[0].name, "default");
-	CHECK(topo.profiles[0].dma.max_buf_size == 1ull << 30);
+	EXPECT_STR(topo.profiles[0].name, "default");
+	EXPECT(topo.profiles[0].dma.max_buf_size == 1ull << 30);
 }
 
 static void test_profiles(void)
@@ -467,42 +444,42 @@ static void test_profiles(void)
 	/* Profiles only: the default devices stay, and use the redefined default. */
 	if (PARSE_OK("[profile default]\nqueue_depth = 128\nmax_tasks = 1024\n\n[profile spare]\n")) {
 		topo_default(&topo2);
-		CHECK(topo.nb_devices == 4 && topo.nb_profiles == 2);
+		EXPECT(topo.nb_devices == 4 && topo.nb_profiles == 2);
 		for (uint32_t i = 0; i < topo.nb_devices; i++)
-			CHECK(topo.devices[i].profile == 0);
+			EXPECT(topo.devices[i].profile == 0);
 		p = &topo.profiles[0];
-		CHECK(p->dma.queue_depth == 128 && p->dma.max_tasks == 1024);
-		CHECK(p->dma.max_buf_size == 1ull << 30 && p->dma.supported == 1);
+		EXPECT(p->dma.queue_depth == 128 && p->dma.max_tasks == 1024);
+		EXPECT(p->dma.max_buf_size == 1ull << 30 && p->dma.supported == 1);
 		/* An empty profile is a copy of the built-in default. */
 		p = &topo.profiles[1];
-		CHECK_STR(p->name, "spare");
-		CHECK(p->dma.queue_depth == 65536 && p->dma.max_tasks == 65536 && p->dma.max_buf_list_len == 32);
+		EXPECT_STR(p->name, "spare");
+		EXPECT(p->dma.queue_depth == 65536 && p->dma.max_tasks == 65536 && p->dma.max_buf_list_len == 32);
 		topo2.profiles[0] = topo.profiles[0];
 		topo2.nb_profiles = 2;
 		topo2.profiles[1] = topo.profiles[1];
-		CHECK(topo_equal(&topo, &topo2));
+		EXPECT(topo_equal(&topo, &topo2));
 	}
 	/* A redefined default, defined after the devices, applies to devices without profile =. */
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\n[device 03:00.1]\nside = dpu\nprofile = x\n"
 		     "[profile x]\nmax_tasks = 3\n[profile default]\ndma = no\n")) {
-		CHECK(topo.devices[0].profile == 0);
-		CHECK(topo.profiles[0].dma.supported == 0);
+		EXPECT(topo.devices[0].profile == 0);
+		EXPECT(topo.profiles[0].dma.supported == 0);
 		p = dev_profile(&topo, &topo.devices[1]);
 		/* x inherits from the built-in default, not from the redefined one. */
-		if (CHECK(p != NULL))
-			CHECK(p->dma.max_tasks == 3 && p->dma.supported == 1);
+		if (EXPECT(p != NULL))
+			EXPECT(p->dma.max_tasks == 3 && p->dma.supported == 1);
 	}
 	/* profile = default names the (possibly redefined) default explicitly. */
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\nprofile = default\n"))
-		CHECK(topo.devices[0].profile == 0);
+		EXPECT(topo.devices[0].profile == 0);
 	/* Only the engine: devices and profiles stay default. */
 	if (PARSE_OK("[engine]\nname = inline\n")) {
-		CHECK_STR(topo.engine, "inline");
-		CHECK(topo.workers == 0 && topo.nb_devices == 4);
+		EXPECT_STR(topo.engine, "inline");
+		EXPECT(topo.workers == 0 && topo.nb_devices == 4);
 	}
 	if (PARSE_OK("[engine]\nworkers = 64\n")) {
-		CHECK_STR(topo.engine, "");
-		CHECK(topo.workers == 64);
+		EXPECT_STR(topo.engine, "");
+		EXPECT(topo.workers == 64);
 	}
 	PARSE_OK("[engine]\n");
 }
@@ -530,18 +507,18 @@ static void test_sizes_and_ranges(void)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		text_reset(&t);
 		text_add(&t, "[profile p]\nmax_buf_size = %s\n", sizes[i].v);
-		if (PARSE_OK_S(t.p) && !CHECK(topo.profiles[1].dma.max_buf_size == sizes[i].want))
+		if (PARSE_OK_S(t.p) && !EXPECT(topo.profiles[1].dma.max_buf_size == sizes[i].want))
 			fprintf(stderr, "    '%s'\n", sizes[i].v);
 	}
 	if (PARSE_OK("[profile p]\nmax_buf_list_len = 1024\nmax_tasks = 16777216\n"
 		     "queue_depth = 1\n")) {
-		CHECK(topo.profiles[1].dma.max_buf_list_len == 1024);
-		CHECK(topo.profiles[1].dma.max_tasks == 16777216 && topo.profiles[1].dma.queue_depth == 1);
+		EXPECT(topo.profiles[1].dma.max_buf_list_len == 1024);
+		EXPECT(topo.profiles[1].dma.max_tasks == 16777216 && topo.profiles[1].dma.queue_depth == 1);
 	}
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\nfunc = sf\nsf_index = 4294967295\n"))
-		CHECK(topo.devices[0].sf_index == 4294967295u);
+		EXPECT(topo.devices[0].sf_index == 4294967295u);
 	if (PARSE_OK("[engine]\nworkers = 1\n"))
-		CHECK(topo.workers == 1);
+		EXPECT(topo.workers == 1);
 	free(t.p);
 }
 
@@ -553,20 +530,20 @@ static void test_derived_names(void)
 		     "[device 03:00.2]\nside = dpu\nibdev = mlx5_0\n"
 		     "[device b1:00.0]\nside = host\niface = ens4f0\n"
 		     "[device b1:00.1]\nside = host\n")) {
-		CHECK_STR(topo.devices[0].ibdev, "mlx5_1");
-		CHECK_STR(topo.devices[1].ibdev, "mlx5_2");
-		CHECK_STR(topo.devices[2].ibdev, "mlx5_0");
-		CHECK_STR(topo.devices[3].ibdev, "mlx5_3");
-		CHECK_STR(topo.devices[4].ibdev, "mlx5_4");
-		CHECK_STR(topo.devices[0].iface, "p1");
-		CHECK_STR(topo.devices[1].iface, "p2");
-		CHECK_STR(topo.devices[2].iface, "p3");
-		CHECK_STR(topo.devices[3].iface, "ens4f0");
-		CHECK_STR(topo.devices[4].iface, "ens5f0");
+		EXPECT_STR(topo.devices[0].ibdev, "mlx5_1");
+		EXPECT_STR(topo.devices[1].ibdev, "mlx5_2");
+		EXPECT_STR(topo.devices[2].ibdev, "mlx5_0");
+		EXPECT_STR(topo.devices[3].ibdev, "mlx5_3");
+		EXPECT_STR(topo.devices[4].ibdev, "mlx5_4");
+		EXPECT_STR(topo.devices[0].iface, "p1");
+		EXPECT_STR(topo.devices[1].iface, "p2");
+		EXPECT_STR(topo.devices[2].iface, "p3");
+		EXPECT_STR(topo.devices[3].iface, "ens4f0");
+		EXPECT_STR(topo.devices[4].iface, "ens5f0");
 	}
 	/* A device may reuse the name its own default would have had. */
 	if (PARSE_OK("[device 03:00.0]\nside = dpu\nibdev = mlx5_0\niface = p0\n"))
-		CHECK_STR(topo.devices[0].ibdev, "mlx5_0");
+		EXPECT_STR(topo.devices[0].ibdev, "mlx5_0");
 }
 
 static void test_limits(void)
@@ -581,19 +558,19 @@ static void test_limits(void)
 			text_add(&t, "representor = %02x:%02x.%d\n", 0x80 + i, k / 8, k % 8);
 	}
 	if (PARSE_OK_S(t.p)) {
-		CHECK(topo.nb_devices == TOPO_MAX_DEVICES);
-		CHECK(topo.devices[0].nb_reps == TOPO_MAX_REPS);
-		CHECK_STR(topo.devices[63].ibdev, "mlx5_63");
-		CHECK_STR(topo.devices[63].iface, "ens63f0");
-		CHECK(topo.devices[63].bus == 63);
+		EXPECT(topo.nb_devices == TOPO_MAX_DEVICES);
+		EXPECT(topo.devices[0].nb_reps == TOPO_MAX_REPS);
+		EXPECT_STR(topo.devices[63].ibdev, "mlx5_63");
+		EXPECT_STR(topo.devices[63].iface, "ens63f0");
+		EXPECT(topo.devices[63].bus == 63);
 	}
 	/* Exactly TOPO_MAX_PROFILES profiles, counting default. */
 	text_reset(&t);
 	for (int i = 1; i < TOPO_MAX_PROFILES; i++)
 		text_add(&t, "[profile p%d]\nmax_tasks = %d\n", i, i);
 	if (PARSE_OK_S(t.p)) {
-		CHECK(topo.nb_profiles == TOPO_MAX_PROFILES);
-		CHECK(topo.profiles[31].dma.max_tasks == 31);
+		EXPECT(topo.nb_profiles == TOPO_MAX_PROFILES);
+		EXPECT(topo.profiles[31].dma.max_tasks == 31);
 	}
 	/* The longest names and vuid. */
 	memset(name, 'n', sizeof(name) - 1);
@@ -604,9 +581,9 @@ static void test_limits(void)
 		 "iface = %.63s\nrepresentor = b1:00.0 %.127s\n",
 		 name, name, name, name, name);
 	if (PARSE_OK_S(t.p)) {
-		CHECK(strlen(topo.devices[0].ibdev) == 63 && strlen(topo.devices[0].iface) == 63);
-		CHECK(strlen(topo.profiles[1].name) == 63);
-		CHECK(strlen(topo.devices[0].reps[0].vuid) == 127);
+		EXPECT(strlen(topo.devices[0].ibdev) == 63 && strlen(topo.devices[0].iface) == 63);
+		EXPECT(strlen(topo.profiles[1].name) == 63);
+		EXPECT(strlen(topo.devices[0].reps[0].vuid) == 127);
 	}
 	/* A line of exactly 1024 bytes (not counting its end) is fine, even with a CR. */
 	memset(line, 'c', sizeof(line));
@@ -906,23 +883,23 @@ static void test_error_buffer(void)
 	char err[64], small[12];
 
 	memset(small, 'x', sizeof(small));
-	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, small, sizeof(small)) == DOCA_ERROR_BAD_CONFIG);
-	CHECK_STR(small, "line 2: fie");
-	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, err, sizeof(err)) == DOCA_ERROR_BAD_CONFIG);
-	CHECK_STR(err, "line 2: field 'dma': expected yes or no, not 'maybe'");
-	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, NULL, 0) == DOCA_ERROR_BAD_CONFIG);
-	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, err, 0) == DOCA_ERROR_BAD_CONFIG);
+	EXPECT(topo_parse(bad, sizeof(bad) - 1, &topo, small, sizeof(small)) == DOCA_ERROR_BAD_CONFIG);
+	EXPECT_STR(small, "line 2: fie");
+	EXPECT(topo_parse(bad, sizeof(bad) - 1, &topo, err, sizeof(err)) == DOCA_ERROR_BAD_CONFIG);
+	EXPECT_STR(err, "line 2: field 'dma': expected yes or no, not 'maybe'");
+	EXPECT(topo_parse(bad, sizeof(bad) - 1, &topo, NULL, 0) == DOCA_ERROR_BAD_CONFIG);
+	EXPECT(topo_parse(bad, sizeof(bad) - 1, &topo, err, 0) == DOCA_ERROR_BAD_CONFIG);
 	err[0] = 'x';
-	CHECK(topo_parse(bad, sizeof(bad) - 1, &topo, err, 1) == DOCA_ERROR_BAD_CONFIG && err[0] == '\0');
+	EXPECT(topo_parse(bad, sizeof(bad) - 1, &topo, err, 1) == DOCA_ERROR_BAD_CONFIG && err[0] == '\0');
 	/* Success clears a stale message. */
 	strcpy(err, "stale");
-	CHECK(topo_parse("", 0, &topo, err, sizeof(err)) == DOCA_SUCCESS && err[0] == '\0');
+	EXPECT(topo_parse("", 0, &topo, err, sizeof(err)) == DOCA_SUCCESS && err[0] == '\0');
 	/* Only @len bytes count: what follows them is never read. */
-	CHECK(topo_parse("[engine]\nname = cpu\nGARBAGE", 19, &topo, err, sizeof(err)) == DOCA_SUCCESS);
-	CHECK_STR(topo.engine, "cpu");
-	CHECK(topo_parse("[engine]\nname = cpu", 17, &topo, err, sizeof(err)) == DOCA_ERROR_BAD_CONFIG);
-	CHECK(topo_parse("x", 1, NULL, err, sizeof(err)) == DOCA_ERROR_INVALID_VALUE);
-	CHECK(topo_parse(NULL, 5, &topo, err, sizeof(err)) == DOCA_ERROR_INVALID_VALUE);
+	EXPECT(topo_parse("[engine]\nname = cpu\nGARBAGE", 19, &topo, err, sizeof(err)) == DOCA_SUCCESS);
+	EXPECT_STR(topo.engine, "cpu");
+	EXPECT(topo_parse("[engine]\nname = cpu", 17, &topo, err, sizeof(err)) == DOCA_ERROR_BAD_CONFIG);
+	EXPECT(topo_parse("x", 1, NULL, err, sizeof(err)) == DOCA_ERROR_INVALID_VALUE);
+	EXPECT(topo_parse(NULL, 5, &topo, err, sizeof(err)) == DOCA_ERROR_INVALID_VALUE);
 }
 
 /* ---- docs/config.md ----------------------------------------------------------------------- */
@@ -962,7 +939,7 @@ static void test_docs(const char *path)
 	int blocks = 0, default_checked = 0;
 	bool no_dma = false, small_bufs = false, shallow_queue = false;
 
-	if (!CHECK(doc != NULL)) {
+	if (!EXPECT(doc != NULL)) {
 		fprintf(stderr, "    %s: %s\n", path, strerror(errno));
 		return;
 	}
@@ -971,7 +948,7 @@ static void test_docs(const char *path)
 		char *marker;
 
 		end = strstr(p + 7, "\n```");
-		if (!CHECK(end != NULL))
+		if (!EXPECT(end != NULL))
 			break;
 		/* The marker must sit on the line just above the fence. */
 		marker = p;
@@ -995,18 +972,16 @@ static void test_docs(const char *path)
 		if (is_default) {
 			default_checked++;
 			topo_default(&topo2);
-			CHECK(topo_equal(&topo, &topo2));
+			EXPECT(topo_equal(&topo, &topo2));
 		}
 	}
-	CHECK(blocks >= 4);
-	CHECK(default_checked == 1);
-	CHECK(no_dma && small_bufs && shallow_queue);
+	EXPECT(blocks >= 4);
+	EXPECT(default_checked == 1);
+	EXPECT(no_dma && small_bufs && shallow_queue);
 	free(doc);
 }
 
 /* ---- topo_get ----------------------------------------------------------------------------- */
-
-static char tmpdir[] = "/tmp/test_topology.XXXXXX";
 
 static void write_file(const char *path, const char *text, size_t len)
 {
@@ -1021,52 +996,29 @@ static void write_file(const char *path, const char *text, size_t len)
 /* Child bodies return 0 when every check passed. */
 typedef int (*child_fn)(const char *arg);
 
+struct child_run {
+	const char *config;
+	child_fn fn;
+	const char *arg;
+};
+
+static int child_main(void *p)
+{
+	const struct child_run *r = p;
+
+	sd_setenv("SOFTDOCA_CONFIG", r->config);
+	return r->fn(r->arg);
+}
+
 /*
  * Runs @fn in a child with SOFTDOCA_CONFIG set to @config (unset when NULL). Returns the
  * child's status and what it wrote to stderr, where the SDK log goes when no backend exists.
  */
 static int run_child(const char *config, child_fn fn, const char *arg, char *log, size_t log_len)
 {
-	int fds[2], status;
-	size_t got = 0;
-	pid_t pid;
+	struct child_run r = {.config = config, .fn = fn, .arg = arg};
 
-	if (pipe(fds)) {
-		perror("pipe");
-		exit(1);
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		exit(1);
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], STDERR_FILENO);
-		if (config)
-			setenv("SOFTDOCA_CONFIG", config, 1);
-		else
-			unsetenv("SOFTDOCA_CONFIG");
-		_exit(fn(arg));
-	}
-	close(fds[1]);
-	for (;;) {
-		ssize_t n = read(fds[0], log + got, log_len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-		if (got == log_len - 1)
-			break;
-	}
-	log[got] = '\0';
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return check_run_child_output(child_main, &r, "topo_get child", log, log_len);
 }
 
 static int child_default(const char *arg)
@@ -1154,9 +1106,9 @@ static void check_log(int line, const char *log, const char *path, const char *r
 	char head[512];
 
 	snprintf(head, sizeof(head), "SOFTDOCA_CONFIG=%s: %s", path, reason);
-	if (!check_at(line, count_lines_with(log, "SOFTDOCA_CONFIG=") == 1, "exactly one log line") ||
-	    !check_at(line, count_lines_with(log, head) == 1, "log names file and reason") ||
-	    !check_at(line,
+	if (!sd_expect_at(__FILE__, line, count_lines_with(log, "SOFTDOCA_CONFIG=") == 1, "exactly one log line") ||
+	    !sd_expect_at(__FILE__, line, count_lines_with(log, head) == 1, "log names file and reason") ||
+	    !sd_expect_at(__FILE__, line,
 		      count_lines_with(log, "unset SOFTDOCA_CONFIG to use the embedded default "
 					    "topology") == 1,
 		      "log says how to fall back"))
@@ -1168,44 +1120,41 @@ static void test_topo_get(void)
 	static const char good[] = "[profile eight]\nmax_tasks = 8\n[engine]\nname = cpu\n"
 				   "[device 07:00.0]\nside = dpu\nprofile = eight\n";
 	static const char bad[] = "[profile p]\n\ndma = maybe\n";
-	char path[256], big_path[256], max_path[256], log[8192];
+	const char *tmpdir = sd_tmpdir();
+	char path[PATH_MAX], big_path[PATH_MAX], max_path[PATH_MAX], log[8192];
 	struct text t = {0};
 
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		exit(1);
-	}
-	CHECK(run_child(NULL, child_default, NULL, log, sizeof(log)) == 0);
-	CHECK(count_lines_with(log, "SOFTDOCA_CONFIG") == 0);
-	CHECK(run_child("", child_default, NULL, log, sizeof(log)) == 0);
+	EXPECT(run_child(NULL, child_default, NULL, log, sizeof(log)) == 0);
+	EXPECT(count_lines_with(log, "SOFTDOCA_CONFIG") == 0);
+	EXPECT(run_child("", child_default, NULL, log, sizeof(log)) == 0);
 
 	snprintf(path, sizeof(path), "%s/good.ini", tmpdir);
 	write_file(path, good, sizeof(good) - 1);
-	CHECK(run_child(path, child_file, path, log, sizeof(log)) == 0);
-	CHECK(count_lines_with(log, "SOFTDOCA_CONFIG") == 0);
-	CHECK(run_child(path, child_threads, "0", log, sizeof(log)) == 0);
+	EXPECT(run_child(path, child_file, path, log, sizeof(log)) == 0);
+	EXPECT(count_lines_with(log, "SOFTDOCA_CONFIG") == 0);
+	EXPECT(run_child(path, child_threads, "0", log, sizeof(log)) == 0);
 
 	snprintf(path, sizeof(path), "%s/bad.ini", tmpdir);
 	write_file(path, bad, sizeof(bad) - 1);
-	CHECK(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
+	EXPECT(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
 	check_log(__LINE__, log, path, "line 3: field 'dma': expected yes or no");
-	CHECK(run_child(path, child_threads, "1", log, sizeof(log)) == 0);
+	EXPECT(run_child(path, child_threads, "1", log, sizeof(log)) == 0);
 	check_log(__LINE__, log, path, "line 3: field 'dma': ");
 
 	snprintf(path, sizeof(path), "%s/missing.ini", tmpdir);
-	CHECK(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
+	EXPECT(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
 	check_log(__LINE__, log, path, "cannot open the file: No such file or directory");
 
-	CHECK(run_child(tmpdir, child_null, NULL, log, sizeof(log)) == 0);
+	EXPECT(run_child(tmpdir, child_null, NULL, log, sizeof(log)) == 0);
 	check_log(__LINE__, log, tmpdir, "not a regular file");
 
 	/* A FIFO with no writer would block open() forever: refused at once instead. */
 	snprintf(path, sizeof(path), "%s/fifo.ini", tmpdir);
-	CHECK(mkfifo(path, 0600) == 0);
-	CHECK(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
+	EXPECT(mkfifo(path, 0600) == 0);
+	EXPECT(run_child(path, child_null, NULL, log, sizeof(log)) == 0);
 	check_log(__LINE__, log, path, "not a regular file");
 	unlink(path);
-	CHECK(run_child("/dev/null", child_null, NULL, log, sizeof(log)) == 0);
+	EXPECT(run_child("/dev/null", child_null, NULL, log, sizeof(log)) == 0);
 	check_log(__LINE__, log, "/dev/null", "not a regular file");
 
 	/* Exactly 1 MiB is read; one byte more is refused. */
@@ -1217,22 +1166,14 @@ static void test_topo_get(void)
 		text_add(&t, "\n");
 	snprintf(max_path, sizeof(max_path), "%s/max.ini", tmpdir);
 	write_file(max_path, t.p, t.len);
-	CHECK(run_child(max_path, child_source, max_path, log, sizeof(log)) == 0);
+	EXPECT(run_child(max_path, child_source, max_path, log, sizeof(log)) == 0);
 	text_add(&t, "\n");
 	snprintf(big_path, sizeof(big_path), "%s/big.ini", tmpdir);
 	write_file(big_path, t.p, t.len);
-	CHECK(run_child(big_path, child_null, NULL, log, sizeof(log)) == 0);
+	EXPECT(run_child(big_path, child_null, NULL, log, sizeof(log)) == 0);
 	check_log(__LINE__, log, big_path, "file larger than 1048576 bytes");
 
-	unlink(max_path);
-	unlink(big_path);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/good.ini", tmpdir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bad.ini", tmpdir);
-	unlink(path);
-	rmdir(tmpdir);
-	free(t.p);
+	free(t.p); /* the files go with sd_tmpdir() at exit */
 }
 
 /* Per-library keys: dma.*, comch.*, eth.*; the flat DMA keys are aliases of dma.*. */
@@ -1243,12 +1184,12 @@ static void test_library_keys(void)
 	/* The built-in default: the former comch constants, eth not supported. */
 	topo_default(&topo2);
 	p = &topo2.profiles[0];
-	CHECK(p->comch.supported == 1 && p->comch.max_msg_size == 4080 && p->comch.max_name_len == 120);
-	CHECK(p->comch.max_clients == 512 && p->comch.max_send_tasks == 65536 && p->comch.max_recv_queue_size == 8192);
-	CHECK(p->comch.max_consumers == 512 && p->comch.max_producers == 512);
-	CHECK(p->comch.consumer_max_num_tasks == 65536 && p->comch.producer_max_num_tasks == 65536);
-	CHECK(p->comch.consumer_max_buf_size == 1u << 30 && p->comch.producer_max_buf_size == 1u << 30);
-	CHECK(p->eth.supported == 0 && p->eth.max_burst_size == 256 && p->eth.max_packet_size == 9216 &&
+	EXPECT(p->comch.supported == 1 && p->comch.max_msg_size == 4080 && p->comch.max_name_len == 120);
+	EXPECT(p->comch.max_clients == 512 && p->comch.max_send_tasks == 65536 && p->comch.max_recv_queue_size == 8192);
+	EXPECT(p->comch.max_consumers == 512 && p->comch.max_producers == 512);
+	EXPECT(p->comch.consumer_max_num_tasks == 65536 && p->comch.producer_max_num_tasks == 65536);
+	EXPECT(p->comch.consumer_max_buf_size == 1u << 30 && p->comch.producer_max_buf_size == 1u << 30);
+	EXPECT(p->eth.supported == 0 && p->eth.max_burst_size == 256 && p->eth.max_packet_size == 9216 &&
 	      p->eth.max_queue_size == 8192);
 
 	if (PARSE_OK("[profile all]\n"
@@ -1274,25 +1215,25 @@ static void test_library_keys(void)
 		     "eth.max_packet_size = 1514\n"
 		     "eth.max_queue_size = 1024\n")) {
 		p = &topo.profiles[1];
-		CHECK(p->dma.supported == 0 && p->dma.max_buf_size == 2u << 20 && p->dma.max_buf_list_len == 4);
-		CHECK(p->dma.max_tasks == 100 && p->dma.queue_depth == 10);
-		CHECK(p->comch.supported == 0 && p->comch.max_msg_size == 1024 && p->comch.max_name_len == 2);
-		CHECK(p->comch.max_clients == 1 && p->comch.max_send_tasks == 7 && p->comch.max_recv_queue_size == 6);
-		CHECK(p->comch.max_consumers == 5 && p->comch.max_producers == 4);
-		CHECK(p->comch.consumer_max_num_tasks == 3 && p->comch.producer_max_num_tasks == 2);
-		CHECK(p->comch.consumer_max_buf_size == 4096 && p->comch.producer_max_buf_size == 1u << 30);
-		CHECK(p->eth.supported == 1 && p->eth.max_burst_size == 32 && p->eth.max_packet_size == 1514 &&
+		EXPECT(p->dma.supported == 0 && p->dma.max_buf_size == 2u << 20 && p->dma.max_buf_list_len == 4);
+		EXPECT(p->dma.max_tasks == 100 && p->dma.queue_depth == 10);
+		EXPECT(p->comch.supported == 0 && p->comch.max_msg_size == 1024 && p->comch.max_name_len == 2);
+		EXPECT(p->comch.max_clients == 1 && p->comch.max_send_tasks == 7 && p->comch.max_recv_queue_size == 6);
+		EXPECT(p->comch.max_consumers == 5 && p->comch.max_producers == 4);
+		EXPECT(p->comch.consumer_max_num_tasks == 3 && p->comch.producer_max_num_tasks == 2);
+		EXPECT(p->comch.consumer_max_buf_size == 4096 && p->comch.producer_max_buf_size == 1u << 30);
+		EXPECT(p->eth.supported == 1 && p->eth.max_burst_size == 32 && p->eth.max_packet_size == 1514 &&
 		      p->eth.max_queue_size == 1024);
-		CHECK(p->export_pci == 1 && p->import_pci == 1);
+		EXPECT(p->export_pci == 1 && p->import_pci == 1);
 		/* Only the keys set change: default stays the built-in one. */
-		CHECK(caps_equal(&topo.profiles[0], &topo2.profiles[0]));
+		EXPECT(caps_equal(&topo.profiles[0], &topo2.profiles[0]));
 	}
 	/* One key changes one field; the other libraries keep their defaults. */
 	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 100\n")) {
 		struct topo_profile want = topo2.profiles[0];
 
 		want.comch.max_msg_size = 100;
-		CHECK(caps_equal(&topo.profiles[1], &want));
+		EXPECT(caps_equal(&topo.profiles[1], &want));
 	}
 	/* Aliases and their dotted keys parse to the same profile. */
 	if (PARSE_OK("[profile p]\ndma = no\nmax_buf_size = 4K\nmax_buf_list_len = 1\nmax_tasks = 9\n"
@@ -1300,7 +1241,7 @@ static void test_library_keys(void)
 		topo2 = topo;
 		if (PARSE_OK("[profile p]\ndma.supported = no\ndma.max_buf_size = 4K\ndma.max_buf_list_len = 1\n"
 			     "dma.max_tasks = 9\ndma.queue_depth = 3\n"))
-			CHECK(caps_equal(&topo.profiles[1], &topo2.profiles[1]) && topo.profiles[1].dma.supported == 0);
+			EXPECT(caps_equal(&topo.profiles[1], &topo2.profiles[1]) && topo.profiles[1].dma.supported == 0);
 	}
 	/* An alias and its key are one key: set twice, reported with the name as written. */
 	PARSE_ERR("[profile p]\ndma = no\ndma.supported = yes\n",
@@ -1345,11 +1286,11 @@ static void test_library_keys(void)
 	/* Limits accepted at both ends. */
 	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 4080\ncomch.max_name_len = 120\ncomch.max_clients = 512\n"
 		     "eth.max_packet_size = 64K\ncomch.producer_max_buf_size = 1G\n")) {
-		CHECK(topo.profiles[1].comch.max_msg_size == 4080 && topo.profiles[1].comch.max_name_len == 120);
-		CHECK(topo.profiles[1].eth.max_packet_size == 65536);
+		EXPECT(topo.profiles[1].comch.max_msg_size == 4080 && topo.profiles[1].comch.max_name_len == 120);
+		EXPECT(topo.profiles[1].eth.max_packet_size == 65536);
 	}
 	if (PARSE_OK("[profile p]\ncomch.max_msg_size = 1\neth.max_packet_size = 64\n"))
-		CHECK(topo.profiles[1].comch.max_msg_size == 1 && topo.profiles[1].eth.max_packet_size == 64);
+		EXPECT(topo.profiles[1].comch.max_msg_size == 1 && topo.profiles[1].eth.max_packet_size == 64);
 	/* Unknown keys: the library's keys are listed when the prefix is known. */
 	PARSE_ERR("[profile p]\ncomch.max_msg_sise = 1\n", "line 2: field 'comch.max_msg_sise': ",
 		  "unknown key in a [profile] section (expected comch.supported, comch.max_msg_size,");
@@ -1389,6 +1330,5 @@ int main(int argc, char **argv)
 	else
 		printf("no docs/config.md given: documentation examples not checked\n");
 	test_topo_get();
-	printf("%d checks, %d failed\n", nb_checks, nb_failures);
-	return nb_failures ? 1 : 0;
+	return sd_test_summary();
 }

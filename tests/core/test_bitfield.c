@@ -11,7 +11,7 @@
 
 #include <doca_bitfield.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 /* A device-format header word: a 4-bit version, a 12-bit length (16 bits); 8/20/4 (32 bits). */
 #define HDR_VERSION DOCA_BE16_GENMASK(15, 12)
@@ -37,7 +37,7 @@ static uint64_t mask_bits(int h, int l)
 
 static void check_bytes(const void *p, const uint8_t *want, size_t n)
 {
-	CHECK(memcmp(p, want, n) == 0);
+	CHECK_MEM(p, want, n);
 }
 
 static void test_byte_order(void)

@@ -12,7 +12,7 @@
 #include <doca_dev.h>
 #include <doca_mmap.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define MEM_LEN 4096
 
@@ -441,8 +441,7 @@ static void test_dup(struct doca_buf_inventory *inv, struct doca_mmap *m)
 	struct doca_buf_inventory *inv2;
 	struct doca_buf *x;
 
-	CHECK_OK(doca_buf_inventory_create(1, &inv2));
-	CHECK_OK(doca_buf_inventory_start(inv2));
+	inv2 = sd_inventory(1);
 	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv2, m, mem, 32, &x));
 	CHECK_ERR(doca_buf_inventory_buf_dup(inv2, x, &dup), DOCA_ERROR_NO_MEMORY);
 	CHECK_OK(doca_buf_inventory_buf_dup(inv, x, &dup));
@@ -461,12 +460,11 @@ int main(void)
 	struct doca_mmap *m;
 	struct doca_dev *dev;
 
-	unsetenv("SOFTDOCA_CONFIG");
-	dev = check_open_dev("03:00.0");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	dev = sd_open_dev("03:00.0");
 	test_inventory(dev);
 
-	CHECK_OK(doca_buf_inventory_create(16, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
+	inv = sd_inventory(16);
 	m = make_mmap(dev, true);
 	test_windows(inv, m);
 	test_refcount(inv, m);

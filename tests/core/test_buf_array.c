@@ -12,7 +12,7 @@
 #include <doca_mmap.h>
 
 #include "buf_array.h"
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define ELEMS 8
 #define ELEM  256
@@ -40,7 +40,7 @@ static void free_mmap(struct doca_mmap *m)
 
 int main(void)
 {
-	struct doca_dev *dev = check_open_dev("03:00.0");
+	struct doca_dev *dev = sd_open_dev("03:00.0");
 	struct doca_mmap *mm = make_mmap(dev, sizeof(mem), true);
 	struct doca_buf_arr *arr = NULL;
 	struct doca_gpu_buf_arr *gpu = NULL;

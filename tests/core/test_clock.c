@@ -12,7 +12,7 @@
 #include <doca_clock.h>
 #include <doca_dev.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define T_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -145,7 +145,7 @@ int main(void)
 	const char *pcis[] = {"03:00.0", "b1:00.0"};
 
 	for (size_t i = 0; i < T_N(pcis); i++) {
-		struct doca_dev *dev = check_open_dev(pcis[i]);
+		struct doca_dev *dev = sd_open_dev(pcis[i]);
 		struct doca_clock *clk = NULL;
 
 		test_caps(dev);

@@ -20,7 +20,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define NB_TASKS 128 /* pool size */
 #define NB_BUFS	 128
@@ -320,7 +320,7 @@ static void test_one_task(void)
 	CHECK(act.ctx_ud_ok);
 	CHECK(ctx_inflight() == 0);
 	CHECK(pe_inflight() == 0);
-	CHECK(memcmp(dst_mem, src_mem, SEG) == 0);
+	CHECK_MEM(dst_mem, src_mem, SEG);
 	{
 		size_t len = 0;
 
@@ -353,7 +353,7 @@ static void test_order(void)
 		CHECK(done_ok[i]);
 		CHECK(done_status[i] == DOCA_SUCCESS);
 	}
-	CHECK(memcmp(dst_mem, src_mem, 100 * SEG) == 0);
+	CHECK_MEM(dst_mem, src_mem, 100 * SEG);
 	CHECK(ctx_inflight() == 0);
 	CHECK(doca_pe_progress(pe) == 0);
 
@@ -454,7 +454,7 @@ static void test_stop_with_tasks(void)
 	progress_until(8);
 	for (int i = 0; i < 8; i++)
 		CHECK(done_ok[i] && done_status[i] == DOCA_SUCCESS && done_ud[i] == (uint64_t)i);
-	CHECK(memcmp(dst_mem, src_mem, 8 * SEG) == 0);
+	CHECK_MEM(dst_mem, src_mem, 8 * SEG);
 	/* The pool was fully returned by the flush: every task can be allocated again. */
 	{
 		struct doca_task *all[NB_TASKS];
@@ -580,23 +580,16 @@ int main(void)
 	struct doca_dev *dev;
 
 	/* The engine is chosen once per process: make it the deterministic one. */
-	setenv("SOFTDOCA_ENGINE", "inline", 1);
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_ENGINE", "inline");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 
-	dev = check_open_dev("03:00.0");
+	dev = sd_open_dev("03:00.0");
 	for (size_t i = 0; i < sizeof(src_mem); i++)
 		src_mem[i] = (uint8_t)(i * 7 + 1);
-	CHECK_OK(doca_mmap_create(&src_map));
-	CHECK_OK(doca_mmap_add_dev(src_map, dev));
-	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, sizeof(src_mem)));
-	CHECK_OK(doca_mmap_start(src_map));
-	CHECK_OK(doca_mmap_create(&dst_map));
-	CHECK_OK(doca_mmap_add_dev(dst_map, dev));
-	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, sizeof(dst_mem)));
-	CHECK_OK(doca_mmap_start(dst_map));
-	CHECK_OK(doca_buf_inventory_create(2 * NB_BUFS, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
+	src_map = sd_mmap_local(dev, src_mem, sizeof(src_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	dst_map = sd_mmap_local(dev, dst_mem, sizeof(dst_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	inv = sd_inventory(2 * NB_BUFS);
 	for (int i = 0; i < NB_BUFS; i++) {
 		CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, src_map, src_mem + i * SEG, SEG, &src_buf[i]));
 		CHECK_OK(doca_buf_inventory_buf_get_by_addr(inv, dst_map, dst_mem + i * SEG, SEG, &dst_buf[i]));

@@ -16,7 +16,7 @@
 #include <doca_dma.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 #include "core.h"
 
 static int gpu_hook_calls;
@@ -73,7 +73,7 @@ static void on_state(const union doca_data ud, struct doca_ctx *ctx, enum doca_c
 
 int main(void)
 {
-	struct doca_dev *dev = check_open_dev("03:00.0");
+	struct doca_dev *dev = sd_open_dev("03:00.0");
 	struct doca_gpu *gpu = (struct doca_gpu *)&gpu_hook_calls; /* an opaque handle */
 	struct doca_ctx a, b;
 	struct doca_dma *dma;

@@ -13,7 +13,7 @@
 #include <doca_dev.h>
 #include <doca_mmap.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 #include "core.h" /* device backends: the internal boundary a NIC or GPU driver attaches through */
 
 #define NB_DEVS 4
@@ -238,10 +238,7 @@ static void test_open_close(void)
 		struct doca_mmap *m;
 		char mem[64];
 
-		CHECK_OK(doca_mmap_create(&m));
-		CHECK_OK(doca_mmap_set_memrange(m, mem, sizeof(mem)));
-		CHECK_OK(doca_mmap_add_dev(m, b));
-		CHECK_OK(doca_mmap_start(m));
+		m = sd_mmap_local(b, mem, sizeof(mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 		CHECK_OK(doca_mmap_destroy(m));
 	}
 	CHECK_OK(doca_dev_close(b));
@@ -260,9 +257,9 @@ static void rep_pci(const struct doca_devinfo_rep *rep, char *s)
 
 static void test_representors(void)
 {
-	struct doca_dev *dpu0 = check_open_dev("03:00.0");
-	struct doca_dev *dpu1 = check_open_dev("03:00.1");
-	struct doca_dev *host = check_open_dev("b1:00.0");
+	struct doca_dev *dpu0 = sd_open_dev("03:00.0");
+	struct doca_dev *dpu1 = sd_open_dev("03:00.1");
+	struct doca_dev *host = sd_open_dev("b1:00.0");
 	struct doca_devinfo_rep **reps = NULL, **reps1 = NULL, **reps_all = NULL;
 	char vuid[DOCA_DEVINFO_REP_VUID_SIZE], vuid1[DOCA_DEVINFO_REP_VUID_SIZE];
 	char s[DOCA_DEVINFO_REP_PCI_ADDR_SIZE];
@@ -382,7 +379,7 @@ static void custom_topology_body(void)
 	CHECK_OK(doca_devinfo_get_iface_name(list[pf_i], name, sizeof(name)));
 	CHECK_STR(name, "pf0custom");
 	CHECK_OK(doca_devinfo_get_mac_addr(list[pf_i], mac, sizeof(mac)));
-	CHECK(memcmp(mac, want_mac, sizeof(mac)) == 0);
+	CHECK_MEM(mac, want_mac, sizeof(mac));
 	CHECK_OK(doca_devinfo_get_pci_func_type(list[pf_i], &ft));
 	CHECK(ft == DOCA_PCI_FUNC_TYPE_PF);
 	CHECK_ERR(doca_devinfo_get_sf_index(list[pf_i], &sf), DOCA_ERROR_NOT_SUPPORTED);
@@ -431,37 +428,38 @@ static void bad_topology_body(void)
 	CHECK_ERR(doca_devinfo_create_list(&list, &n), DOCA_ERROR_BAD_CONFIG);
 }
 
+struct config_run {
+	const char *path;
+	void (*body)(void);
+};
+
+static int config_child(void *arg)
+{
+	const struct config_run *r = arg;
+
+	sd_setenv("SOFTDOCA_CONFIG", r->path);
+	r->body();
+	return T_EXIT_PASS;
+}
+
 /* Runs @body in a child whose SOFTDOCA_CONFIG names a file holding @text (or a missing file). */
 static void run_with_config(const char *what, const char *text, void (*body)(void))
 {
-	char path[] = "/tmp/softdoca-test-dev-XXXXXX";
-	int fd, status;
-	pid_t pid;
+	char missing[PATH_MAX];
+	char *path = text != NULL ? sd_tmpfile("dev-config", text) : NULL;
+	struct config_run r = {.path = path, .body = body};
 
-	fd = mkstemp(path);
-	CHECK(fd >= 0);
-	if (text != NULL)
-		CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-	close(fd);
-	if (text == NULL)
-		unlink(path);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		setenv("SOFTDOCA_CONFIG", path, 1);
-		body();
-		fflush(stdout);
-		_exit(T_EXIT_PASS);
+	if (path == NULL) {
+		snprintf(missing, sizeof(missing), "%s/missing.ini", sd_tmpdir());
+		r.path = missing;
 	}
-	CHECK(waitpid(pid, &status, 0) == pid);
-	if (text != NULL)
-		unlink(path);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "%s topology: child failed (status 0x%x)\n", what, status);
+	if (check_run_child(config_child, &r, what) != T_EXIT_PASS) {
+		fprintf(stderr, "%s topology: child failed\n", what);
 		exit(T_EXIT_FAIL);
 	}
+	if (path != NULL)
+		unlink(path);
+	free(path);
 }
 
 /* ---- device backends ---- */
@@ -631,7 +629,7 @@ int main(void)
 	run_with_config("missing", NULL, bad_topology_body);
 
 	/* The embedded default topology is the subject here. */
-	unsetenv("SOFTDOCA_CONFIG");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
 	test_list();
 	test_pci_compare();
 	test_names_and_props();

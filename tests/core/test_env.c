@@ -16,7 +16,7 @@
 #include <doca_dma.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 #include "core.h"
 
 static void test_parsers(void)
@@ -89,10 +89,10 @@ static int start_child(void *arg)
 	struct doca_pe *pe;
 	struct doca_dma *dma;
 
-	setenv(set->var, set->value, 1);
+	sd_setenv(set->var, set->value);
 	if (strcmp(set->var, "SOFTDOCA_TRACE_EVENTS") == 0) /* read only when tracing; refused: no file */
-		setenv("SOFTDOCA_TRACE", "/nonexistent-dir/trace.json", 1);
-	dev = check_open_dev("03:00.0");
+		sd_setenv("SOFTDOCA_TRACE", "/nonexistent-dir/trace.json");
+	dev = sd_open_dev("03:00.0");
 	if (doca_pe_create(&pe) != DOCA_SUCCESS || doca_dma_create(dev, &dma) != DOCA_SUCCESS ||
 	    doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)) != DOCA_SUCCESS)
 		return 200;
@@ -124,9 +124,9 @@ int main(void)
 	    {"SOFTDOCA_TRACE_EVENTS", "15", DOCA_ERROR_BAD_CONFIG},
 	};
 
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
-	unsetenv("SOFTDOCA_CPU_WORKERS");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
+	sd_setenv("SOFTDOCA_CPU_WORKERS", NULL);
 	test_parsers();
 	test_fault_setting();
 	for (size_t i = 0; i < sizeof(e2e) / sizeof(e2e[0]); i++) {

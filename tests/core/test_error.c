@@ -6,7 +6,7 @@
  */
 #include <doca_error.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 static const struct {
 	doca_error_t code;

@@ -20,7 +20,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define LEN 256
 
@@ -239,7 +239,7 @@ static void test_graph(struct doca_dev *dev, struct doca_buf *src[2], struct doc
 	CHECK(last_inst_ud == 111);
 	CHECK(last_graph_ud == 0x6a);
 	CHECK(nb_task_cbs == 0);
-	CHECK(memcmp(dst_mem, src_mem, sizeof(dst_mem)) == 0);
+	CHECK_MEM(dst_mem, src_mem, sizeof(dst_mem));
 	CHECK(progress() == 0);
 	CHECK(nb_graph_ok == 1);
 
@@ -328,30 +328,23 @@ int main(void)
 	struct doca_buf *src[2], *dst[2];
 	struct doca_dev *dev;
 
-	setenv("SOFTDOCA_ENGINE", "inline", 1);
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_ENGINE", "inline");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 
-	dev = check_open_dev("03:00.0");
+	dev = sd_open_dma_dev();
 	for (size_t i = 0; i < LEN; i++) {
 		src_mem[0][i] = (uint8_t)(i + 1);
 		src_mem[1][i] = (uint8_t)(255 - i);
 	}
-	CHECK_OK(doca_mmap_create(&src_map));
-	CHECK_OK(doca_mmap_add_dev(src_map, dev));
-	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, sizeof(src_mem)));
-	CHECK_OK(doca_mmap_start(src_map));
-	CHECK_OK(doca_mmap_create(&dst_map));
-	CHECK_OK(doca_mmap_add_dev(dst_map, dev));
-	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, sizeof(dst_mem)));
-	CHECK_OK(doca_mmap_start(dst_map));
-	CHECK_OK(doca_buf_inventory_create(4, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
+	src_map = sd_mmap_local(dev, src_mem, sizeof(src_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	dst_map = sd_mmap_local(dev, dst_mem, sizeof(dst_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	inv = sd_inventory(4);
 	for (int i = 0; i < 2; i++) {
 		CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, src_map, src_mem[i], LEN, &src[i]));
 		CHECK_OK(doca_buf_inventory_buf_get_by_addr(inv, dst_map, dst_mem[i], LEN, &dst[i]));
 	}
-	CHECK_OK(doca_pe_create(&pe));
+	pe = sd_pe();
 
 	test_rules_without_ctx_node(dev);
 	test_graph(dev, src, dst);

@@ -19,7 +19,7 @@
 #include <doca_log.h>
 #include <doca_mmap.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 DOCA_LOG_REGISTER(CORE::TEST_LOG);
 
@@ -422,9 +422,9 @@ static void run_env_child(const char *self, const char *value, uint32_t *app, ui
 		close(fds[0]);
 		close(fds[1]);
 		if (value != NULL)
-			setenv("DOCA_LOG_LEVEL", value, 1);
+			sd_setenv("DOCA_LOG_LEVEL", value);
 		else
-			unsetenv("DOCA_LOG_LEVEL");
+			sd_setenv("DOCA_LOG_LEVEL", NULL);
 		execl(self, self, "--env-child", (char *)NULL);
 		_exit(127);
 	}
@@ -484,8 +484,8 @@ int main(int argc, char **argv)
 
 	/* No logging call has run yet (DOCA_LOG_REGISTER only registers): this process starts
 	 * from the built-in limits whatever the caller's environment says. */
-	unsetenv("DOCA_LOG_LEVEL");
-	unsetenv("SOFTDOCA_CONFIG");
+	sd_setenv("DOCA_LOG_LEVEL", NULL);
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
 	/* argv[0] rather than /proc/self/exe, so a wrapper (valgrind) is not what runs again. */
 	test_env(strchr(argv[0], '/') != NULL ? argv[0] : "/proc/self/exe");
 

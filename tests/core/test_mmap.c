@@ -12,7 +12,7 @@
 #include <doca_dev.h>
 #include <doca_mmap.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 static char mem[4096];
 
@@ -175,8 +175,7 @@ static void test_bufs_block_stop(struct doca_dev *dev)
 	void *addr;
 	size_t len;
 
-	CHECK_OK(doca_buf_inventory_create(4, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
+	inv = sd_inventory(4);
 	CHECK_OK(doca_mmap_create(&m));
 	CHECK_OK(doca_mmap_add_dev(m, dev));
 	CHECK_OK(doca_mmap_set_memrange(m, mem, sizeof(mem)));
@@ -245,11 +244,11 @@ int main(void)
 {
 	struct doca_dev *d0, *d1, *h0, *h1;
 
-	unsetenv("SOFTDOCA_CONFIG");
-	d0 = check_open_dev("03:00.0");
-	d1 = check_open_dev("03:00.1");
-	h0 = check_open_dev("b1:00.0");
-	h1 = check_open_dev("b1:00.1");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	d0 = sd_open_dev("03:00.0");
+	d1 = sd_open_dev("03:00.1");
+	h0 = sd_open_dev("b1:00.0");
+	h1 = sd_open_dev("b1:00.1");
 
 	test_lifecycle(d0);
 	test_memrange_rules();

@@ -18,7 +18,7 @@
 #include <doca_mmap_advise.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define LEN 4096
 
@@ -102,9 +102,8 @@ static void test_rules(struct doca_dev *dpu)
 	enum doca_ctx_states st;
 	uint64_t max = 0;
 
-	CHECK_OK(doca_pe_create(&pe));
-	CHECK_OK(doca_buf_inventory_create(8, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
+	pe = sd_pe();
+	inv = sd_inventory(8);
 	CHECK_OK(doca_mmap_advise_create(dpu, &ma));
 	ctx = doca_mmap_advise_as_ctx(ma);
 	CHECK(ctx != NULL);
@@ -255,9 +254,8 @@ static void test_after_dma(struct doca_dev *dpu)
 
 	memset(mem, 0xa5, LEN);
 	memset(mem + LEN, 0, LEN);
-	CHECK_OK(doca_pe_create(&pe));
-	CHECK_OK(doca_buf_inventory_create(2, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
+	pe = sd_pe();
+	inv = sd_inventory(2);
 	CHECK_OK(doca_dma_create(dpu, &dma));
 	CHECK_OK(doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)));
 	CHECK_OK(doca_dma_task_memcpy_set_conf(dma, dma_done, dma_err, 1));
@@ -273,7 +271,7 @@ static void test_after_dma(struct doca_dev *dpu)
 	CHECK_OK(doca_task_submit(doca_dma_task_memcpy_as_task(copy)));
 	progress_until(pe, &nb_ok, ok0 + 1);
 	CHECK(chain.dma_done == 1 && last_status == DOCA_SUCCESS && last_ud == 99);
-	CHECK(memcmp(mem, mem + LEN, LEN) == 0); /* the advice changed nothing the program reads */
+	CHECK_MEM(mem, mem + LEN, LEN); /* the advice changed nothing the program reads */
 
 	doca_task_free(doca_dma_task_memcpy_as_task(copy));
 	doca_task_free(doca_mmap_advise_task_invalidate_cache_as_doca_task(chain.inv_task));
@@ -292,8 +290,8 @@ static void test_after_dma(struct doca_dev *dpu)
 
 int main(void)
 {
-	struct doca_dev *dpu = check_open_dev("03:00.0");
-	struct doca_dev *host = check_open_dev("b1:00.0");
+	struct doca_dev *dpu = sd_open_dev("03:00.0");
+	struct doca_dev *host = sd_open_dev("b1:00.0");
 
 	test_caps(dpu, host);
 	test_rules(dpu);

@@ -25,7 +25,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 /* Copies long enough (1 MiB) that the cpu worker is usually still busy when the application
  * arms the notification: the wakeup must then come from the completing thread. */
@@ -46,7 +46,7 @@ static void comp_cb(struct doca_dma_task_memcpy *t, union doca_data ud, union do
 {
 	(void)ctx_ud;
 	CHECK(ud.u64 < NB_INFLIGHT && slot_busy[ud.u64]);
-	CHECK(memcmp(dst_mem + ud.u64 * SEG, src_mem + ud.u64 * SEG, SEG) == 0);
+	CHECK_MEM(dst_mem + ud.u64 * SEG, src_mem + ud.u64 * SEG, SEG);
 	slot_busy[ud.u64] = false;
 	nb_completed++;
 	doca_task_free(doca_dma_task_memcpy_as_task(t));
@@ -104,28 +104,21 @@ static int run_body(void)
 	int ep, waits = 0;
 	size_t inflight;
 
-	dev = check_open_dev("03:00.0");
+	dev = sd_open_dma_dev();
 	src_mem = malloc((size_t)NB_INFLIGHT * SEG);
 	dst_mem = calloc(NB_INFLIGHT, SEG);
 	CHECK(src_mem != NULL && dst_mem != NULL);
 	for (size_t i = 0; i < (size_t)NB_INFLIGHT * SEG; i++)
 		src_mem[i] = (uint8_t)(i * 13 + 5);
-	CHECK_OK(doca_mmap_create(&src_map));
-	CHECK_OK(doca_mmap_add_dev(src_map, dev));
-	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, (size_t)NB_INFLIGHT * SEG));
-	CHECK_OK(doca_mmap_start(src_map));
-	CHECK_OK(doca_mmap_create(&dst_map));
-	CHECK_OK(doca_mmap_add_dev(dst_map, dev));
-	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, (size_t)NB_INFLIGHT * SEG));
-	CHECK_OK(doca_mmap_start(dst_map));
-	CHECK_OK(doca_buf_inventory_create(2 * NB_INFLIGHT, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
+	src_map = sd_mmap_local(dev, src_mem, (size_t)NB_INFLIGHT * SEG, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	dst_map = sd_mmap_local(dev, dst_mem, (size_t)NB_INFLIGHT * SEG, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	inv = sd_inventory(2 * NB_INFLIGHT);
 	for (int i = 0; i < NB_INFLIGHT; i++) {
 		CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, src_map, src_mem + (size_t)i * SEG, SEG, &src_buf[i]));
 		CHECK_OK(doca_buf_inventory_buf_get_by_addr(inv, dst_map, dst_mem + (size_t)i * SEG, SEG, &dst_buf[i]));
 	}
 
-	CHECK_OK(doca_pe_create(&pe));
+	pe = sd_pe();
 	CHECK_OK(doca_dma_create(dev, &dma));
 	CHECK_OK(doca_dma_task_memcpy_set_conf(dma, comp_cb, err_cb, NB_INFLIGHT));
 	CHECK_OK(doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)));
@@ -204,7 +197,7 @@ static int run_body(void)
 
 static int child_body(void *engine)
 {
-	setenv("SOFTDOCA_ENGINE", engine, 1);
+	sd_setenv("SOFTDOCA_ENGINE", engine);
 	return run_body();
 }
 
@@ -222,8 +215,8 @@ int main(void)
 	int rc_inline, rc_cpu;
 
 	/* No DOCA call in this process before the forks: each child picks its own engine. */
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	rc_inline = run_with_engine("inline");
 	rc_cpu = run_with_engine("cpu");
 	if (rc_inline != 0 || rc_cpu != 0)

@@ -31,7 +31,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define WAIT_MS	   3000
 #define ROUNDS	   8
@@ -61,7 +61,7 @@ static void comp_cb(struct doca_dma_task_memcpy *t, union doca_data ud, union do
 	CHECK_OK(doca_buf_get_data(dst, &d));
 	CHECK_OK(doca_buf_get_data(src, &s));
 	CHECK_OK(doca_buf_get_data_len(src, &len));
-	CHECK(memcmp(d, s, len) == 0);
+	CHECK_MEM(d, s, len);
 	nb_ok++;
 	if (ud.u64 == 1) {
 		/* Resubmitted once from the callback (of a progress call made while armed). */
@@ -96,7 +96,7 @@ static struct doca_dev *check_open_dev_cached(void)
 	static struct doca_dev *dev;
 
 	if (dev == NULL)
-		dev = check_open_dev("03:00.0");
+		dev = sd_open_dma_dev();
 	return dev;
 }
 
@@ -167,18 +167,10 @@ static void setup(uint32_t slots, doca_notification_handle_t *fd)
 	CHECK(src_mem != NULL && dst_mem != NULL);
 	for (size_t i = 0; i < (size_t)slots * MAX_SIZE; i++)
 		src_mem[i] = (uint8_t)(i * 7 + 3);
-	CHECK_OK(doca_mmap_create(&src_map));
-	CHECK_OK(doca_mmap_add_dev(src_map, check_open_dev_cached()));
-	CHECK_OK(doca_mmap_set_memrange(src_map, src_mem, (size_t)slots * MAX_SIZE));
-	CHECK_OK(doca_mmap_start(src_map));
-	CHECK_OK(doca_mmap_create(&dst_map));
-	CHECK_OK(doca_mmap_add_dev(dst_map, check_open_dev_cached()));
-	CHECK_OK(doca_mmap_set_memrange(dst_map, dst_mem, (size_t)slots * MAX_SIZE));
-	CHECK_OK(doca_mmap_set_permissions(dst_map, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
-	CHECK_OK(doca_mmap_start(dst_map));
-	CHECK_OK(doca_buf_inventory_create(64, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
-	CHECK_OK(doca_pe_create(&pe));
+	src_map = sd_mmap_local(check_open_dev_cached(), src_mem, (size_t)slots * MAX_SIZE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	dst_map = sd_mmap_local(check_open_dev_cached(), dst_mem, (size_t)slots * MAX_SIZE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	inv = sd_inventory(64);
+	pe = sd_pe();
 	CHECK_OK(doca_pe_get_notification_handle(pe, fd));
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	CHECK(ep >= 0);
@@ -339,11 +331,11 @@ static int child_body(void *arg)
 	const char *engine = arg;
 
 	if (strcmp(engine, "delay") == 0) {
-		setenv("SOFTDOCA_ENGINE", "inline", 1);
-		setenv("SOFTDOCA_FAULT", "delay_us=20000", 1);
+		sd_setenv("SOFTDOCA_ENGINE", "inline");
+		sd_setenv("SOFTDOCA_FAULT", "delay_us=20000");
 		return run_delayed();
 	}
-	setenv("SOFTDOCA_ENGINE", engine, 1);
+	sd_setenv("SOFTDOCA_ENGINE", engine);
 	return run_body(engine);
 }
 
@@ -357,8 +349,8 @@ int main(void)
 	static const char *const engines[] = {"inline", "cpu", "auto", "delay"};
 	int rc = T_EXIT_PASS;
 
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
 		if (run_with_engine(engines[i]) != 0) {
 			fprintf(stderr, "engine %s: FAILED\n", engines[i]);

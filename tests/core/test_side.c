@@ -14,7 +14,7 @@
 #include <doca_build_config.h>
 #include <doca_dev.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #if defined(DOCA_ARCH_HOST)
 static const char *const own[] = {"0000:b1:00.0", "0000:b1:00.1"};
@@ -54,8 +54,8 @@ int main(void)
 	struct doca_devinfo **devs;
 	uint32_t n;
 
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_SIDE");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_SIDE", NULL);
 
 	/* 1. The build personality decides. */
 	n = list(addr, 16);
@@ -67,7 +67,7 @@ int main(void)
 	/* 2. On the DPU the host functions stay reachable as representors. */
 	{
 		struct doca_devinfo_rep **reps;
-		struct doca_dev *dev = check_open_dev("03:00.0");
+		struct doca_dev *dev = sd_open_dev("03:00.0");
 		char rep_addr[DOCA_DEVINFO_REP_PCI_ADDR_SIZE];
 		uint32_t nr;
 
@@ -81,21 +81,21 @@ int main(void)
 #endif
 
 	/* 3. SOFTDOCA_SIDE overrides it. */
-	setenv("SOFTDOCA_SIDE", "all", 1);
+	sd_setenv("SOFTDOCA_SIDE", "all");
 	n = list(addr, 16);
 	CHECK(n == 4);
 	CHECK(has(addr, n, own[0]) && has(addr, n, other[0]) && has(addr, n, other[1]));
-	setenv("SOFTDOCA_SIDE", strcmp(SIDE_NAME, "host") == 0 ? "dpu" : "host", 1);
+	sd_setenv("SOFTDOCA_SIDE", strcmp(SIDE_NAME, "host") == 0 ? "dpu" : "host");
 	n = list(addr, 16);
 	CHECK(n == 2);
 	CHECK(has(addr, n, other[0]) && has(addr, n, other[1]) && !has(addr, n, own[0]));
 
 	/* 4. A value that is not a side is refused. */
-	setenv("SOFTDOCA_SIDE", "Host", 1);
+	sd_setenv("SOFTDOCA_SIDE", "Host");
 	CHECK_ERR(doca_devinfo_create_list(&devs, &n), DOCA_ERROR_BAD_CONFIG);
-	setenv("SOFTDOCA_SIDE", "", 1);
+	sd_setenv("SOFTDOCA_SIDE", "");
 	CHECK_ERR(doca_devinfo_create_list(&devs, &n), DOCA_ERROR_BAD_CONFIG);
-	unsetenv("SOFTDOCA_SIDE");
+	sd_setenv("SOFTDOCA_SIDE", NULL);
 	CHECK(list(addr, 16) == 2);
 	printf("test_side[%s]: ok\n", SIDE_NAME);
 	return T_EXIT_PASS;

@@ -15,7 +15,7 @@
 #include <doca_pe.h>
 #include <doca_sync_event.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 static struct doca_dev *dpu, *host;
 
@@ -306,13 +306,8 @@ static void test_user_memory(void)
 		struct doca_buf_inventory *inv;
 		struct doca_buf *buf;
 
-		CHECK_OK(doca_mmap_create(&m));
-		CHECK_OK(doca_mmap_set_memrange(m, raw, sizeof(raw)));
-		CHECK_OK(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
-		CHECK_OK(doca_mmap_add_dev(m, dpu));
-		CHECK_OK(doca_mmap_start(m));
-		CHECK_OK(doca_buf_inventory_create(2, &inv));
-		CHECK_OK(doca_buf_inventory_start(inv));
+		m = sd_mmap_local(dpu, raw, sizeof(raw), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+		inv = sd_inventory(2);
 		CHECK_OK(doca_buf_inventory_buf_get_by_addr(inv, m, raw, sizeof(raw), &buf));
 		CHECK_OK(doca_buf_set_data(buf, raw, 4));
 		se = configured();
@@ -383,7 +378,7 @@ static void test_task_rules(void)
 	CHECK(ctx != NULL);
 	CHECK_ERR(doca_sync_event_start(se), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_sync_event_stop(se), DOCA_ERROR_BAD_STATE);
-	CHECK_OK(doca_pe_create(&pe));
+	pe = sd_pe();
 	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
 	CHECK_ERR(doca_sync_event_task_get_set_conf(NULL, get_cb, get_err, 1), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_sync_event_task_get_set_conf(se, NULL, get_err, 1), DOCA_ERROR_INVALID_VALUE);
@@ -563,7 +558,7 @@ static void test_self_import(void)
 	/* 03:00.1 holds the representor of b1:00.1, not of b1:00.0 ... but it is a DPU device, and
 	 * a DPU device's export pairs with host functions only. */
 	{
-		struct doca_dev *other = check_open_dev("03:00.1");
+		struct doca_dev *other = sd_open_dev("03:00.1");
 
 		CHECK_ERR(doca_sync_event_create_from_export(other, blob, sz, &imp), DOCA_ERROR_NOT_PERMITTED);
 		CHECK_OK(doca_dev_close(other));
@@ -595,8 +590,8 @@ static void test_self_import(void)
 
 int main(void)
 {
-	dpu = check_open_dev("03:00.0");
-	host = check_open_dev("b1:00.0");
+	dpu = sd_open_dev("03:00.0");
+	host = sd_open_dev("b1:00.0");
 	test_caps();
 	test_config_rules();
 	test_sync_ops();

@@ -15,7 +15,7 @@
 #include <doca_pe.h>
 #include <doca_sync_event.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 #define ADDS 20000
 
@@ -67,7 +67,7 @@ static int wait_child(pid_t pid)
 /* Blocking waits both ways, then both sides add at once: no add is lost. */
 static void test_ping_pong(void)
 {
-	struct doca_dev *dpu = check_open_dev("03:00.0");
+	struct doca_dev *dpu = sd_open_dev("03:00.0");
 	struct doca_sync_event *se;
 	struct blob b;
 	int p[2];
@@ -78,7 +78,7 @@ static void test_ping_pong(void)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		struct doca_dev *host = check_open_dev("b1:00.0");
+		struct doca_dev *host = sd_open_dev("b1:00.0");
 		struct doca_sync_event *imp;
 
 		close(p[1]);
@@ -190,7 +190,7 @@ static void stop_destroy(struct doca_sync_event *se, struct doca_pe *pe)
 /* The importer sleeps in epoll; the exporter's update wakes it and the task completes. */
 static void test_task_wakes_importer(void)
 {
-	struct doca_dev *dpu = check_open_dev("03:00.0");
+	struct doca_dev *dpu = sd_open_dev("03:00.0");
 	struct doca_sync_event *se;
 	struct blob b;
 	int p[2], q[2];
@@ -201,7 +201,7 @@ static void test_task_wakes_importer(void)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		struct doca_dev *host = check_open_dev("b1:00.0");
+		struct doca_dev *host = sd_open_dev("b1:00.0");
 		struct doca_sync_event *imp;
 		struct doca_pe *pe;
 
@@ -234,7 +234,7 @@ static void test_task_wakes_importer(void)
  */
 static void test_exporter_killed(bool asleep)
 {
-	struct doca_dev *host = check_open_dev("b1:00.0");
+	struct doca_dev *host = sd_open_dev("b1:00.0");
 	struct doca_sync_event *imp, *imp2, *imp3;
 	struct doca_pe *pe;
 	struct blob b;
@@ -246,7 +246,7 @@ static void test_exporter_killed(bool asleep)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		struct doca_dev *dpu = check_open_dev("03:00.0");
+		struct doca_dev *dpu = sd_open_dev("03:00.0");
 
 		exporter(dpu, &b);
 		put(p[1], &b, sizeof(b));

@@ -16,7 +16,7 @@
 #include <doca_dev.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 #include "core.h"
 #include "task_batch.h"
 
@@ -224,7 +224,7 @@ static enum doca_ctx_states state_of(struct doca_ctx *ctx)
 
 int main(void)
 {
-	struct doca_dev *dev = check_open_dev("03:00.0");
+	struct doca_dev *dev = sd_open_dev("03:00.0");
 	struct doca_pe *pe = NULL;
 	struct tb_ctx *m = calloc(1, sizeof(*m));
 	struct doca_ctx *ctx = &m->ctx;
@@ -235,7 +235,7 @@ int main(void)
 	CHECK(priv_doca_task_batch_max_tasks(DOCA_TASK_BATCH_MAX_TASKS_NUMBER_128) == 128);
 	CHECK(priv_doca_task_batch_max_tasks((enum doca_task_batch_max_tasks_number)9) == 0);
 
-	CHECK_OK(doca_pe_create(&pe));
+	pe = sd_pe();
 	priv_doca_ctx_init(ctx, &tb_ops, dev);
 	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
 	CHECK_OK(doca_ctx_set_user_data(ctx, (union doca_data){.u64 = 5}));
@@ -273,7 +273,7 @@ int main(void)
 	progress_until(pe, &seen.ok, 1);
 	CHECK(seen.err == 0 && seen.status == DOCA_SUCCESS && seen.tasks == MAX_TASKS);
 	CHECK(seen.ud == 12 && seen.ctx_ud == 5 && seen.ctx == ctx && seen.all_finished);
-	CHECK(memcmp(src, dst, sizeof(src)) == 0);
+	CHECK_MEM(src, dst, sizeof(src));
 	CHECK_OK(doca_pe_get_num_inflight_tasks(pe, &inflight));
 	CHECK(inflight == 0);
 
@@ -346,7 +346,7 @@ int main(void)
 	CHECK_ERR(doca_task_batch_submit(b2), DOCA_ERROR_AGAIN);
 	progress_until(pe, &seen.ok, ok0 + 1);
 	CHECK(seen.ud == 66 && seen.status == DOCA_SUCCESS && seen.all_finished);
-	CHECK(memcmp(src, dst, sizeof(src)) == 0);
+	CHECK_MEM(src, dst, sizeof(src));
 	CHECK_OK(doca_task_batch_submit(b2));
 	progress_until(pe, &seen.ok, ok0 + 2);
 	CHECK(seen.ud == 67 && seen.tasks == 2);

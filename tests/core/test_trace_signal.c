@@ -17,7 +17,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 
 static int done;
 
@@ -38,19 +38,15 @@ static void own_handler(int sig)
 static void traced_copies(void)
 {
 	static uint8_t src[4096];
-	struct doca_dev *dev = check_open_dev("03:00.0");
+	struct doca_dev *dev = sd_open_dma_dev();
 	struct doca_mmap *m;
 	struct doca_buf_inventory *inv;
 	struct doca_pe *pe;
 	struct doca_dma *dma;
 
-	CHECK_OK(doca_mmap_create(&m));
-	CHECK_OK(doca_mmap_add_dev(m, dev));
-	CHECK_OK(doca_mmap_set_memrange(m, src, sizeof(src)));
-	CHECK_OK(doca_mmap_start(m));
-	CHECK_OK(doca_buf_inventory_create(16, &inv));
-	CHECK_OK(doca_buf_inventory_start(inv));
-	CHECK_OK(doca_pe_create(&pe));
+	m = sd_mmap_local(dev, src, sizeof(src), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	inv = sd_inventory(16);
+	pe = sd_pe();
 	CHECK_OK(doca_dma_create(dev, &dma));
 	CHECK_OK(doca_dma_task_memcpy_set_conf(dma, comp_cb, comp_cb, 8));
 	CHECK_OK(doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)));
@@ -92,19 +88,18 @@ static void check_trace(const char *path, const char *what)
 int main(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGABRT};
-	char dir[] = "/tmp/softdoca-trace-signal-XXXXXX", path[128];
+	char path[PATH_MAX];
 
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/t.json", dir);
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
+	snprintf(path, sizeof(path), "%s/t.json", sd_tmpdir());
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		int st;
 		pid_t pid = fork();
 
 		CHECK(pid >= 0);
 		if (pid == 0) {
-			setenv("SOFTDOCA_TRACE", path, 1);
+			sd_setenv("SOFTDOCA_TRACE", path);
 			traced_copies();
 			if (sigs[i] == SIGABRT)
 				abort();
@@ -129,7 +124,7 @@ int main(void)
 
 			sigemptyset(&sa.sa_mask);
 			sigaction(SIGINT, &sa, NULL);
-			setenv("SOFTDOCA_TRACE", path, 1);
+			sd_setenv("SOFTDOCA_TRACE", path);
 			traced_copies();
 			sigaction(SIGINT, NULL, &now);
 			exit(now.sa_handler == own_handler ? 0 : 1); /* exit(): atexit writes the trace */
@@ -138,7 +133,6 @@ int main(void)
 		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		check_trace(path, "exit with the program's own SIGINT handler");
 	}
-	rmdir(dir);
 	printf("test_trace_signal: ok\n");
 	return T_EXIT_PASS;
 }

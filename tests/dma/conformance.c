@@ -429,8 +429,8 @@ static int test_sg_unreached_dst_elements(void)
 	}
 	CHECK_ERR(fix_submit(&f, s, d[0], 0, NULL), DOCA_SUCCESS);
 	CHECK(pe_wait_count(f.pe, &f.c.ok, 1) == 0);
-	CHECK(memcmp(dst, src, 64) == 0);
-	CHECK(memcmp(dst + 256, src + 64, 36) == 0);
+	CHECK_MEM(dst, src, 64);
+	CHECK_MEM(dst + 256, src + 64, 36);
 	for (int i = 0; i < 3; i++)
 		CHECK_ERR(doca_buf_get_data_len(d[i], &dl[i]), DOCA_SUCCESS);
 	for (size_t k = 256 + 36; k < 3 * 256; k++)
@@ -672,7 +672,7 @@ static int test_accessor_round_trips(void)
 	CHECK_ERR(doca_task_get_status(gt), DOCA_SUCCESS);
 	CHECK(doca_dma_task_memcpy_get_src(t) == s2);
 	CHECK(doca_dma_task_memcpy_get_dst(t) == d2);
-	CHECK(memcmp(f.arena + 8192, f.arena + 128, 128) == 0);
+	CHECK_MEM(f.arena + 8192, f.arena + 128, 128);
 	CHECK(f.arena[4096] == GUARD);
 	doca_task_free(gt);
 	CHECK_ERR(doca_buf_dec_refcount(s1, NULL), DOCA_SUCCESS);
@@ -918,8 +918,8 @@ static const struct test_case cases[] = {
 int main(void)
 {
 	/* Hermetic: the default topology, no injected faults. */
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	if (log_capture_init())
 		return T_EXIT_FAIL;
 	return run_cases("dma-conformance", cases, sizeof(cases) / sizeof(cases[0]));

@@ -1,7 +1,8 @@
 /*
  * dma_test.h - helpers shared by the DMA tests (public API only).
  *
- * - CHECK / CHECK_ERR return 1 from the calling test function with a message naming the line.
+ * - The checks of ../common/sd_test.h return 1 from the calling test function (SD_CHECK_FAIL),
+ *   so run_cases() goes on with the next case.
  * - A fixed-seed PRNG (splitmix64) fills sources, so every run copies the same bytes.
  * - A fixture: device (03:00.0 by default), PE, one mmap over a private arena with
  *   LOCAL_READ_WRITE and the device added, a buf inventory, a started DMA context whose user
@@ -39,9 +40,8 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
-#define T_EXIT_PASS 0
-#define T_EXIT_FAIL 1
-#define T_EXIT_SKIP 77
+#define SD_CHECK_FAIL() return T_EXIT_FAIL
+#include "../common/sd_test.h"
 
 /* Destination bytes nobody may write; source bytes outside the data windows. */
 #define GUARD 0xA5
@@ -49,35 +49,6 @@
 /* Guard bytes kept around every destination window. */
 #define GUARD_LEN     64
 #define WAIT_LIMIT_NS (10ull * 1000000000ull)
-
-#define CHECK(cond)                                                                                                    \
-	do {                                                                                                           \
-		if (!(cond)) {                                                                                         \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                       \
-			return 1;                                                                                      \
-		}                                                                                                      \
-	} while (0)
-
-#define CHECK_ERR(expr, want)                                                                                          \
-	do {                                                                                                           \
-		doca_error_t got_ = (expr);                                                                            \
-		doca_error_t want_ = (want);                                                                           \
-		if (got_ != want_) {                                                                                   \
-			fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #expr,             \
-				doca_error_get_name(got_), doca_error_get_name(want_));                                \
-			return 1;                                                                                      \
-		}                                                                                                      \
-	} while (0)
-
-#define CHECK_EQ(got, want)                                                                                            \
-	do {                                                                                                           \
-		unsigned long long g_ = (unsigned long long)(got);                                                     \
-		unsigned long long w_ = (unsigned long long)(want);                                                    \
-		if (g_ != w_) {                                                                                        \
-			fprintf(stderr, "%s:%d: %s is %llu, expected %llu\n", __FILE__, __LINE__, #got, g_, w_);       \
-			return 1;                                                                                      \
-		}                                                                                                      \
-	} while (0)
 
 /* ---- PRNG ---- */
 
@@ -115,34 +86,15 @@ static inline void prng_fill(uint64_t seed, void *buf, size_t len)
 	}
 }
 
-/* Index of the first byte where @a and @b differ, or @len. */
-static inline size_t first_diff(const uint8_t *a, const uint8_t *b, size_t len)
-{
-	if (memcmp(a, b, len) == 0)
-		return len;
-	for (size_t i = 0; i < len; i++)
-		if (a[i] != b[i])
-			return i;
-	return len;
-}
-
 /* 0 when @got equals @want, else 1 after saying where they differ. */
 static inline int compare_area(const char *what, const uint8_t *got, const uint8_t *want, size_t len)
 {
-	size_t i = first_diff(got, want, len);
+	size_t i = sd_first_diff(got, want, len);
 
 	if (i == len)
 		return 0;
 	fprintf(stderr, "  %s: byte %zu of %zu is 0x%02x, expected 0x%02x\n", what, i, len, got[i], want[i]);
 	return 1;
-}
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- SDK log capture ---- */
@@ -232,33 +184,9 @@ static inline bool __attribute__((sentinel)) log_line_has(off_t mark, ...)
 		if (!log_line_has((mark), __VA_ARGS__, (const char *)NULL)) {                                          \
 			fprintf(stderr, "%s:%d: no SDK log line contains all of: %s\n", __FILE__, __LINE__,            \
 				#__VA_ARGS__);                                                                         \
-			return 1;                                                                                      \
+			SD_CHECK_FAIL();                                                                               \
 		}                                                                                                      \
 	} while (0)
-
-/* ---- devices ---- */
-
-static inline doca_error_t open_dev(const char *pci, struct doca_dev **dev)
-{
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
-	doca_error_t ret;
-
-	ret = doca_devinfo_create_list(&list, &n);
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	ret = DOCA_ERROR_NOT_FOUND;
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t eq = 0;
-
-		if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq) {
-			ret = doca_dev_open(list[i], dev);
-			break;
-		}
-	}
-	doca_devinfo_destroy_list(list);
-	return ret;
-}
 
 /* ---- contexts and callbacks ---- */
 
@@ -375,12 +303,12 @@ static inline doca_error_t dma_ctx_create(struct doca_dev *dev, struct doca_pe *
 /* Progress until *@counter >= @target; 1 (after a message) when 10 s pass first. */
 static inline int pe_wait_count(struct doca_pe *pe, const size_t *counter, size_t target)
 {
-	uint64_t start = now_ns();
+	uint64_t start = sd_now_ns();
 	unsigned int spins = 0;
 
 	while (*counter < target) {
 		doca_pe_progress(pe);
-		if ((++spins & 0xff) == 0 && now_ns() - start > WAIT_LIMIT_NS) {
+		if ((++spins & 0xff) == 0 && sd_now_ns() - start > WAIT_LIMIT_NS) {
 			fprintf(stderr, "  gave up after 10 s: counter at %zu of %zu\n", *counter, target);
 			return 1;
 		}
@@ -391,7 +319,7 @@ static inline int pe_wait_count(struct doca_pe *pe, const size_t *counter, size_
 /* Progress until @ctx is in @state; 1 after 10 s. */
 static inline int pe_wait_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states state)
 {
-	uint64_t start = now_ns();
+	uint64_t start = sd_now_ns();
 	enum doca_ctx_states s = DOCA_CTX_STATE_IDLE;
 
 	for (;;) {
@@ -400,7 +328,7 @@ static inline int pe_wait_state(struct doca_pe *pe, struct doca_ctx *ctx, enum d
 		if (s == state)
 			return 0;
 		doca_pe_progress(pe);
-		if (now_ns() - start > WAIT_LIMIT_NS) {
+		if (sd_now_ns() - start > WAIT_LIMIT_NS) {
 			fprintf(stderr, "  gave up after 10 s: context in state %d, waiting for %d\n", (int)s,
 				(int)state);
 			return 1;
@@ -432,27 +360,6 @@ struct dma_fix {
 	struct dma_counts c;
 };
 
-static inline doca_error_t mmap_over(uint8_t *addr, size_t len, uint32_t access, struct doca_dev *dev,
-				     struct doca_dev *dev2, struct doca_mmap **out)
-{
-	struct doca_mmap *m = NULL;
-	doca_error_t ret;
-
-	ret = doca_mmap_create(&m);
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	if ((ret = doca_mmap_set_memrange(m, addr, len)) != DOCA_SUCCESS ||
-	    (ret = doca_mmap_set_permissions(m, access)) != DOCA_SUCCESS ||
-	    (dev != NULL && (ret = doca_mmap_add_dev(m, dev)) != DOCA_SUCCESS) ||
-	    (dev2 != NULL && (ret = doca_mmap_add_dev(m, dev2)) != DOCA_SUCCESS) ||
-	    (ret = doca_mmap_start(m)) != DOCA_SUCCESS) {
-		doca_mmap_destroy(m);
-		return ret;
-	}
-	*out = m;
-	return DOCA_SUCCESS;
-}
-
 static inline int fix_open(struct dma_fix *f, const struct dma_fix_cfg *cfg_in)
 {
 	struct dma_fix_cfg cfg = cfg_in ? *cfg_in : (struct dma_fix_cfg){0};
@@ -470,14 +377,13 @@ static inline int fix_open(struct dma_fix *f, const struct dma_fix_cfg *cfg_in)
 	f->arena = aligned_alloc(4096, (cfg.arena_len + 4095) & ~(size_t)4095);
 	CHECK(f->arena != NULL);
 	memset(f->arena, GUARD, f->arena_len);
-	CHECK_ERR(open_dev(cfg.pci, &f->dev), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open(cfg.pci, &f->dev), DOCA_SUCCESS);
 	if (cfg.pci2 != NULL)
-		CHECK_ERR(open_dev(cfg.pci2, &f->dev2), DOCA_SUCCESS);
+		CHECK_ERR(sd_dev_open(cfg.pci2, &f->dev2), DOCA_SUCCESS);
 	CHECK_ERR(doca_pe_create(&f->pe), DOCA_SUCCESS);
-	CHECK_ERR(mmap_over(f->arena, f->arena_len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, f->dev, f->dev2, &f->mmap),
+	CHECK_ERR(sd_mmap_create(f->arena, f->arena_len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, f->dev, f->dev2, &f->mmap),
 		  DOCA_SUCCESS);
-	CHECK_ERR(doca_buf_inventory_create(cfg.num_bufs, &f->inv), DOCA_SUCCESS);
-	CHECK_ERR(doca_buf_inventory_start(f->inv), DOCA_SUCCESS);
+	CHECK_OK(sd_inventory_create(cfg.num_bufs, &f->inv));
 	CHECK_ERR(dma_ctx_create(f->dev, f->pe, cfg.num_tasks, cfg.ok_cb, cfg.err_cb, &f->c, !cfg.no_start, &f->dma),
 		  DOCA_SUCCESS);
 	f->ctx = doca_dma_as_ctx(f->dma);
@@ -724,7 +630,7 @@ static inline int stream_run(struct dma_fix *f, uint64_t total, uint32_t window,
 			goto out;
 		stream_submit(&s, s.task[k], k);
 	}
-	last_change = now_ns();
+	last_change = sd_now_ns();
 	while (s.done < total) {
 		doca_pe_progress(f->pe);
 		while (s.pend_count > 0) {
@@ -750,8 +656,8 @@ static inline int stream_run(struct dma_fix *f, uint64_t total, uint32_t window,
 		}
 		if (s.done != last_done) {
 			last_done = s.done;
-			last_change = now_ns();
-		} else if (now_ns() - last_change > WAIT_LIMIT_NS) {
+			last_change = sd_now_ns();
+		} else if (sd_now_ns() - last_change > WAIT_LIMIT_NS) {
 			fprintf(stderr, "  no copy completed for 10 s (%llu of %llu done)\n",
 				(unsigned long long)s.done, (unsigned long long)total);
 			goto out;

@@ -44,26 +44,17 @@ int main(void)
 {
 	static const char config[] = "[profile default]\n"
 				     "queue_depth = 256\n";
-	const char *dir = getenv("TMPDIR");
 	struct worker w[THREADS];
-	char path[512];
-	int fd, rc = T_EXIT_PASS;
+	int rc = T_EXIT_PASS;
+	char *path;
 
 	/* Before the first DOCA call: SOFTDOCA_CONFIG and SOFTDOCA_ENGINE are read once. */
-	snprintf(path, sizeof(path), "%s/dma-mt-stress-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0 || write(fd, config, sizeof(config) - 1) != (ssize_t)(sizeof(config) - 1)) {
-		perror("config file");
+	path = sd_tmpfile("dma-mt-stress", config);
+	sd_setenv("SOFTDOCA_CONFIG", path);
+	sd_setenv("SOFTDOCA_ENGINE", "cpu");
+	sd_setenv("SOFTDOCA_FAULT", NULL);
+	if (log_capture_init())
 		return T_EXIT_FAIL;
-	}
-	close(fd);
-	setenv("SOFTDOCA_CONFIG", path, 1);
-	setenv("SOFTDOCA_ENGINE", "cpu", 1);
-	unsetenv("SOFTDOCA_FAULT");
-	if (log_capture_init()) {
-		unlink(path);
-		return T_EXIT_FAIL;
-	}
 	printf("dma-mt-stress: %d threads x %d copies of 1..%d bytes, %d in flight, queue depth 256, engine cpu\n",
 	       THREADS, PER_THREAD, MAX_LEN, WINDOW);
 	for (unsigned int i = 0; i < THREADS; i++) {
@@ -71,7 +62,6 @@ int main(void)
 		w[i].rc = T_EXIT_FAIL;
 		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0) {
 			perror("pthread_create");
-			unlink(path);
 			return T_EXIT_FAIL;
 		}
 	}
@@ -82,6 +72,6 @@ int main(void)
 		if (w[i].rc)
 			rc = T_EXIT_FAIL;
 	}
-	unlink(path);
+	free(path);
 	return rc;
 }

@@ -136,18 +136,18 @@ int main(void)
 {
 	struct worker w[THREADS];
 
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	src_mem = malloc((size_t)THREADS * HALF);
 	dst_mem = calloc(THREADS, HALF);
 	CHECK(src_mem != NULL && dst_mem != NULL);
 	prng_fill(5, src_mem, (size_t)THREADS * HALF);
-	CHECK_ERR(open_dev("03:00.0", &dev0), DOCA_SUCCESS);
-	CHECK_ERR(open_dev("03:00.1", &dev1), DOCA_SUCCESS);
-	CHECK_ERR(mmap_over(src_mem, (size_t)THREADS * HALF, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, dev0, NULL, &src_map),
+	CHECK_ERR(sd_dev_open("03:00.0", &dev0), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.1", &dev1), DOCA_SUCCESS);
+	CHECK_ERR(sd_mmap_create(src_mem, (size_t)THREADS * HALF, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, dev0, NULL, &src_map),
 		  DOCA_SUCCESS);
 	/* Write-capable through the export flag alone, as BlueField programs do. */
-	CHECK_ERR(mmap_over(dst_mem, (size_t)THREADS * HALF, DOCA_ACCESS_FLAG_PCI_READ_WRITE, dev0, NULL, &dst_map),
+	CHECK_ERR(sd_mmap_create(dst_mem, (size_t)THREADS * HALF, DOCA_ACCESS_FLAG_PCI_READ_WRITE, dev0, NULL, &dst_map),
 		  DOCA_SUCCESS);
 	for (unsigned int i = 0; i < THREADS; i++) {
 		w[i] = (struct worker){.index = i};

@@ -31,10 +31,10 @@ static int run_engine(const char *engine, uint64_t tasks, uint32_t window, size_
 	struct stream st = {0};
 	struct dma_fix f;
 	struct rusage ru;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = sd_now_ns();
 	int rc;
 
-	setenv("SOFTDOCA_ENGINE", engine, 1);
+	sd_setenv("SOFTDOCA_ENGINE", engine);
 	if (fix_open(&f, &cfg) != 0)
 		return T_EXIT_FAIL;
 	rc = stream_run(&f, tasks, window, max_len, src_len, 0x50A4u, &st);
@@ -44,8 +44,22 @@ static int run_engine(const char *engine, uint64_t tasks, uint32_t window, size_
 	printf("soak[%s]: %" PRIu64 " copies verified, %" PRIu64 " bad, %" PRIu64 " out of order, %" PRIu64
 	       " errors, %" PRIu64 " AGAIN, %.1f s, peak RSS %ld KiB\n",
 	       engine, st.done - st.bad - st.errors, st.bad, st.order_errors, st.errors, st.again,
-	       (double)(now_ns() - t0) / 1e9, ru.ru_maxrss);
+	       (double)(sd_now_ns() - t0) / 1e9, ru.ru_maxrss);
 	return rc;
+}
+
+struct soak_run {
+	const char *engine;
+	uint64_t tasks;
+	uint32_t window;
+	size_t max_len;
+};
+
+static int soak_child(void *arg)
+{
+	const struct soak_run *r = arg;
+
+	return run_engine(r->engine, r->tasks, r->window, r->max_len);
 }
 
 int main(int argc, char **argv)
@@ -74,27 +88,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	unsetenv("SOFTDOCA_CONFIG");
-	unsetenv("SOFTDOCA_FAULT");
+	sd_setenv("SOFTDOCA_CONFIG", NULL);
+	sd_setenv("SOFTDOCA_FAULT", NULL);
 	if (log_capture_init())
 		return T_EXIT_FAIL;
 	snprintf(list, sizeof(list), "%s", engines);
 	for (char *e = strtok_r(list, ",", &save); e != NULL; e = strtok_r(NULL, ",", &save)) {
-		int status;
-		pid_t pid;
+		struct soak_run r = {.engine = e, .tasks = tasks, .window = (uint32_t)window, .max_len = (size_t)max_len};
+		int status = check_run_child(soak_child, &r, e);
 
-		fflush(stdout);
-		pid = fork();
-		CHECK(pid >= 0);
-		if (pid == 0) {
-			int r = run_engine(e, tasks, (uint32_t)window, (size_t)max_len);
-
-			fflush(stdout);
-			_exit(r);
-		}
-		CHECK(waitpid(pid, &status, 0) == pid);
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-			fprintf(stderr, "soak[%s]: FAILED (status 0x%x)\n", e, status);
+		if (status != 0) {
+			fprintf(stderr, "soak[%s]: FAILED (exit status %d)\n", e, status);
 			rc = T_EXIT_FAIL;
 		}
 	}

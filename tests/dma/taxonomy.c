@@ -203,7 +203,7 @@ static int case_released_src(void)
 	CHECK_ERR(fix_buf(&f, f.arena, 64, f.arena, 64, &s), DOCA_SUCCESS);
 	CHECK_ERR(fix_submit(&f, s, d, 0, NULL), DOCA_SUCCESS);
 	CHECK(pe_wait_count(f.pe, &f.c.ok, 1) == 0);
-	CHECK(memcmp(f.arena + 4096, f.arena, 64) == 0);
+	CHECK_MEM(f.arena + 4096, f.arena, 64);
 	CHECK_ERR(doca_buf_dec_refcount(s, NULL), DOCA_SUCCESS);
 	CHECK_ERR(doca_buf_dec_refcount(d, NULL), DOCA_SUCCESS);
 	return fix_close(&f);
@@ -227,7 +227,7 @@ static int case_max_buf_size(void)
 	CHECK_ERR(fix_buf(&f, f.arena + 65536, 4096, f.arena + 65536, 0, &d), DOCA_SUCCESS);
 	CHECK_ERR(fix_submit(&f, s, d, 0, NULL), DOCA_SUCCESS);
 	CHECK(pe_wait_count(f.pe, &f.c.ok, 1) == 0);
-	CHECK(memcmp(f.arena + 65536, f.arena, 4096) == 0);
+	CHECK_MEM(f.arena + 65536, f.arena, 4096);
 	f.c.ok = 0;
 	/* One byte more is not. */
 	CHECK_ERR(fix_buf(&f, f.arena, 4097, f.arena, 4097, &s_big), DOCA_SUCCESS);
@@ -276,8 +276,8 @@ static int case_max_buf_list_len(void)
 	/* Two elements: the limit, fine. */
 	CHECK_ERR(fix_submit(&f, s2, d1, 0, NULL), DOCA_SUCCESS);
 	CHECK(pe_wait_count(f.pe, &f.c.ok, 1) == 0);
-	CHECK(memcmp(f.arena + 16384, f.arena, 100) == 0);
-	CHECK(memcmp(f.arena + 16384 + 100, f.arena + 256, 100) == 0);
+	CHECK_MEM(f.arena + 16384, f.arena, 100);
+	CHECK_MEM(f.arena + 16384 + 100, f.arena + 256, 100);
 	f.c.ok = 0;
 	/* A destination list of three: try_submit refuses it. */
 	{
@@ -387,12 +387,12 @@ static int case_queue_full(void)
 	/* The rest, as an application would: on AGAIN, progress and submit again. */
 	for (int i = 5; i < N; i++) {
 		doca_error_t ret;
-		uint64_t start = now_ns();
+		uint64_t start = sd_now_ns();
 
 		while ((ret = doca_task_submit(as_task(t[i]))) == DOCA_ERROR_AGAIN) {
 			again++;
 			doca_pe_progress(f.pe);
-			CHECK(now_ns() - start < WAIT_LIMIT_NS);
+			CHECK(sd_now_ns() - start < WAIT_LIMIT_NS);
 		}
 		CHECK_ERR(ret, DOCA_SUCCESS);
 	}
@@ -403,7 +403,7 @@ static int case_queue_full(void)
 	for (int i = 0; i < N; i++) {
 		size_t dl = 0;
 
-		CHECK(memcmp(f.arena + 65536 + i * 256, f.arena + i * 256, LEN) == 0);
+		CHECK_MEM(f.arena + 65536 + i * 256, f.arena + i * 256, LEN);
 		CHECK(all_bytes(f.arena + 65536 + i * 256 + LEN, 256 - LEN, GUARD));
 		CHECK_ERR(doca_buf_get_data_len(d[i], &dl), DOCA_SUCCESS);
 		CHECK_EQ(dl, LEN);
@@ -427,7 +427,7 @@ static int case_src_mmap_without_dev(void)
 		return 1;
 	prng_fill(7, mem, 4096);
 	/* No doca_mmap_add_dev: the DMA device may not reach this memory. */
-	CHECK_ERR(mmap_over(mem, 4096, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, NULL, NULL, &m), DOCA_SUCCESS);
+	CHECK_ERR(sd_mmap_create(mem, 4096, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, NULL, NULL, &m), DOCA_SUCCESS);
 	CHECK_ERR(doca_buf_inventory_buf_get_by_data(f.inv, m, mem, 1000, &s), DOCA_SUCCESS);
 	CHECK_ERR(fix_buf(&f, f.arena + 4096, 1000, f.arena + 4096, 0, &d), DOCA_SUCCESS);
 	if (expect_task_error(&f, s, d, DOCA_ERROR_NOT_PERMITTED, "doca_mmap_add_dev", f.arena + 4096 - GUARD_LEN,
@@ -452,7 +452,7 @@ static int case_dst_read_only(void)
 		return 1;
 	memset(mem, GUARD, 4096);
 	prng_fill(8, f.arena, 1000);
-	CHECK_ERR(mmap_over(mem, 4096, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, f.dev, NULL, &m), DOCA_SUCCESS);
+	CHECK_ERR(sd_mmap_create(mem, 4096, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, f.dev, NULL, &m), DOCA_SUCCESS);
 	CHECK_ERR(fix_buf(&f, f.arena, 1000, f.arena, 1000, &s), DOCA_SUCCESS);
 	CHECK_ERR(doca_buf_inventory_buf_get_by_addr(f.inv, m, mem + 100, 2000, &d), DOCA_SUCCESS);
 	/* The warm-up reads the read-only map (allowed): being a good source must not make it a
@@ -497,13 +497,13 @@ static int case_export_flags_imply_local_write(void)
 		size_t ok0 = f.c.ok;
 
 		memset(mem, GUARD, 4096);
-		CHECK_ERR(mmap_over(mem, 4096, writable[i], f.dev, NULL, &m), DOCA_SUCCESS);
+		CHECK_ERR(sd_mmap_create(mem, 4096, writable[i], f.dev, NULL, &m), DOCA_SUCCESS);
 		CHECK_ERR(fix_buf(&f, f.arena, 1000, f.arena, 1000, &s), DOCA_SUCCESS);
 		CHECK_ERR(doca_buf_inventory_buf_get_by_addr(f.inv, m, mem + 100, 2000, &d), DOCA_SUCCESS);
 		CHECK_ERR(fix_submit(&f, s, d, 0, NULL), DOCA_SUCCESS);
 		CHECK(pe_wait_count(f.pe, &f.c.ok, ok0 + 1) == 0);
 		CHECK_EQ(f.c.err, 0);
-		CHECK(memcmp(mem + 100, f.arena, 1000) == 0);
+		CHECK_MEM(mem + 100, f.arena, 1000);
 		CHECK(all_bytes(mem, 100, GUARD) && all_bytes(mem + 1100, 4096 - 1100, GUARD));
 		CHECK_ERR(doca_buf_dec_refcount(s, NULL), DOCA_SUCCESS);
 		CHECK_ERR(doca_buf_dec_refcount(d, NULL), DOCA_SUCCESS);
@@ -516,7 +516,7 @@ static int case_export_flags_imply_local_write(void)
 		union doca_data ud = {.u64 = 0};
 
 		memset(mem, GUARD, 4096);
-		CHECK_ERR(mmap_over(mem, 4096, read_only[i], f.dev, NULL, &m), DOCA_SUCCESS);
+		CHECK_ERR(sd_mmap_create(mem, 4096, read_only[i], f.dev, NULL, &m), DOCA_SUCCESS);
 		CHECK_ERR(fix_buf(&f, f.arena, 1000, f.arena, 1000, &s), DOCA_SUCCESS);
 		CHECK_ERR(doca_buf_inventory_buf_get_by_addr(f.inv, m, mem + 100, 2000, &d), DOCA_SUCCESS);
 		CHECK_ERR(doca_dma_task_memcpy_alloc_init(f.dma, s, d, ud, &t), DOCA_SUCCESS);
@@ -548,7 +548,7 @@ static int reconfigured_map(bool drop_dev)
 	memset(mem, GUARD, 8192);
 	prng_fill(10, mem, 1000);
 	prng_fill(11, f.arena, 1000);
-	CHECK_ERR(mmap_over(mem, 8192, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, f.dev, NULL, &m), DOCA_SUCCESS);
+	CHECK_ERR(sd_mmap_create(mem, 8192, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, f.dev, NULL, &m), DOCA_SUCCESS);
 	/* The map as source and as destination, both fine. */
 	CHECK_ERR(doca_buf_inventory_buf_get_by_data(f.inv, m, mem, 1000, &ms), DOCA_SUCCESS);
 	CHECK_ERR(doca_buf_inventory_buf_get_by_addr(f.inv, m, mem + 4096, 1000, &md), DOCA_SUCCESS);
@@ -557,8 +557,8 @@ static int reconfigured_map(bool drop_dev)
 	CHECK_ERR(fix_submit(&f, ms, d, 0, NULL), DOCA_SUCCESS);
 	CHECK_ERR(fix_submit(&f, s, md, 1, NULL), DOCA_SUCCESS);
 	CHECK(pe_wait_count(f.pe, &f.c.ok, 2) == 0);
-	CHECK(memcmp(f.arena + 4096, mem, 1000) == 0);
-	CHECK(memcmp(mem + 4096, f.arena, 1000) == 0);
+	CHECK_MEM(f.arena + 4096, mem, 1000);
+	CHECK_MEM(mem + 4096, f.arena, 1000);
 	CHECK_ERR(doca_buf_dec_refcount(ms, NULL), DOCA_SUCCESS);
 	CHECK_ERR(doca_buf_dec_refcount(md, NULL), DOCA_SUCCESS);
 	/* Reconfigure. */
@@ -607,8 +607,8 @@ static int case_no_dma_profile(void)
 	struct doca_dma *dma = NULL;
 	off_t mark;
 
-	CHECK_ERR(open_dev("03:00.0", &d0), DOCA_SUCCESS);
-	CHECK_ERR(open_dev("03:00.1", &d1), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.0", &d0), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.1", &d1), DOCA_SUCCESS);
 	CHECK_ERR(doca_dma_cap_task_memcpy_is_supported(doca_dev_as_devinfo(d0)), DOCA_SUCCESS);
 	CHECK_ERR(doca_dma_cap_task_memcpy_is_supported(doca_dev_as_devinfo(d1)), DOCA_ERROR_NOT_SUPPORTED);
 	mark = log_mark();
@@ -658,7 +658,7 @@ static int case_driver_nth(void)
 	CHECK(counts_saw(&f.c, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING));
 	CHECK(counts_saw(&f.c, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE));
 	for (int i = 0; i < 2; i++)
-		CHECK(memcmp(f.arena + 65536 + i * 512, f.arena + i * 512, LEN) == 0);
+		CHECK_MEM(f.arena + 65536 + i * 512, f.arena + i * 512, LEN);
 	for (int i = 0; i < N; i++) {
 		CHECK_ERR(doca_buf_dec_refcount(s[i], NULL), DOCA_SUCCESS);
 		CHECK_ERR(doca_buf_dec_refcount(d[i], NULL), DOCA_SUCCESS);
@@ -673,7 +673,7 @@ static int case_fault_again_retry(void)
 	struct dma_fix_cfg cfg = {.num_tasks = N, .arena_len = 2 * N * SLOT};
 	struct doca_buf **b = calloc(2 * N, sizeof(*b));
 	size_t again = 0;
-	uint64_t start = now_ns();
+	uint64_t start = sd_now_ns();
 
 	CHECK(b != NULL);
 	if (fix_open(&f, &cfg))
@@ -696,7 +696,7 @@ static int case_fault_again_retry(void)
 		while ((ret = doca_task_submit(as_task(t))) == DOCA_ERROR_AGAIN) {
 			again++;
 			doca_pe_progress(f.pe);
-			CHECK(now_ns() - start < WAIT_LIMIT_NS);
+			CHECK(sd_now_ns() - start < WAIT_LIMIT_NS);
 		}
 		CHECK_ERR(ret, DOCA_SUCCESS);
 		if (i % 5 == 4)
@@ -710,7 +710,7 @@ static int case_fault_again_retry(void)
 	for (int i = 0; i < N; i++) {
 		size_t len = 1 + (size_t)(i * 37) % LEN, dl = 0;
 
-		CHECK(memcmp(f.arena + (N + i) * SLOT, f.arena + i * SLOT, len) == 0);
+		CHECK_MEM(f.arena + (N + i) * SLOT, f.arena + i * SLOT, len);
 		CHECK(all_bytes(f.arena + (N + i) * SLOT + len, SLOT - len, GUARD));
 		CHECK_ERR(doca_buf_get_data_len(b[2 * i + 1], &dl), DOCA_SUCCESS);
 		CHECK_EQ(dl, len);
@@ -827,7 +827,7 @@ static int case_bad_input(void)
 	CHECK(pe_wait_count(f.pe, &f.c.ok, 1) == 0);
 	CHECK_EQ(f.c.err, 0);
 	CHECK(f.c.last_task == t);
-	CHECK(memcmp(f.arena + 4096, f.arena, 128) == 0);
+	CHECK_MEM(f.arena + 4096, f.arena, 128);
 	CHECK_ERR(doca_buf_dec_refcount(s, NULL), DOCA_SUCCESS);
 	CHECK_ERR(doca_buf_dec_refcount(d, NULL), DOCA_SUCCESS);
 	return fix_close(&f);
@@ -863,76 +863,34 @@ static const struct tax_case cases[] = {
     {"bad input never crashes", case_bad_input, NULL, NULL, NULL},
 };
 
-static int write_config(const char *text, char *path, size_t path_len)
-{
-	const char *dir = getenv("TMPDIR");
-	size_t len = strlen(text);
-	int fd;
+struct case_run {
+	const struct tax_case *c;
+	const char *config_path; /* NULL: no SOFTDOCA_CONFIG */
+};
 
-	snprintf(path, path_len, "%s/dma-taxonomy-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0) {
-		perror("mkstemp");
-		return 1;
-	}
-	if (write(fd, text, len) != (ssize_t)len) {
-		perror("write");
-		close(fd);
-		unlink(path);
-		return 1;
-	}
-	close(fd);
-	return 0;
+static int case_child(void *arg)
+{
+	const struct case_run *r = arg;
+
+	/* Before the first DOCA call of this process. */
+	sd_setenv("SOFTDOCA_CONFIG", r->config_path);
+	sd_setenv("SOFTDOCA_FAULT", r->c->fault);
+	if (r->c->engine != NULL)
+		sd_setenv("SOFTDOCA_ENGINE", r->c->engine);
+	return r->c->fn();
 }
 
 /* Runs @c in a child; its exit status (1 for a crash). */
 static int run_case(const struct tax_case *c)
 {
-	char path[512] = "";
-	int status = 0;
-	pid_t pid;
+	struct case_run r = {.c = c, .config_path = NULL};
+	char *path = c->config != NULL ? sd_tmpfile("dma-taxonomy", c->config) : NULL;
+	int rc;
 
-	if (c->config != NULL && write_config(c->config, path, sizeof(path)))
-		return T_EXIT_FAIL;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		return T_EXIT_FAIL;
-	}
-	if (pid == 0) {
-		/* Before the first DOCA call of this process. */
-		if (c->config != NULL)
-			setenv("SOFTDOCA_CONFIG", path, 1);
-		else
-			unsetenv("SOFTDOCA_CONFIG");
-		if (c->fault != NULL)
-			setenv("SOFTDOCA_FAULT", c->fault, 1);
-		else
-			unsetenv("SOFTDOCA_FAULT");
-		if (c->engine != NULL)
-			setenv("SOFTDOCA_ENGINE", c->engine, 1);
-		int rc = c->fn();
-
-		fflush(stdout);
-		fflush(stderr);
-		_exit(rc);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			perror("waitpid");
-			status = 1 << 8;
-			break;
-		}
-	}
-	if (path[0] != '\0')
-		unlink(path);
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "  crashed: %s\n", strsignal(WTERMSIG(status)));
-		return T_EXIT_FAIL;
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : T_EXIT_FAIL;
+	r.config_path = path;
+	rc = check_run_child(case_child, &r, c->name);
+	free(path);
+	return rc;
 }
 
 int main(void)

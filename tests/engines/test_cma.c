@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 #include "engine.h"
 
 static _Atomic uint32_t live = MEM_DOMAIN_LIVE;

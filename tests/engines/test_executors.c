@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 #include "engine.h"
 
 #define WAIT_NS (20ull * 1000 * 1000 * 1000) /* a job not done after 20 s is lost */

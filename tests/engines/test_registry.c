@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../common/sd_test.h"
 #include "engine.h"
 
 static int pick(void *arg)

@@ -56,6 +56,8 @@ static inline size_t xp_check(const uint8_t *p, uint64_t off, size_t len, uint64
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/sd_test.h"
+
 #define XP_WAIT_MS 20000
 #define XP_DESC_MAX 256
 
@@ -72,18 +74,10 @@ struct xp_peer {
 	size_t size;
 };
 
-static inline uint64_t xp_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Reads one line (without the newline) within XP_WAIT_MS; 0, or -1 after saying why. */
 static inline int xp_line(struct xp_peer *p, char *out, size_t out_len)
 {
-	uint64_t deadline = xp_now_ms() + XP_WAIT_MS;
+	uint64_t deadline = sd_now_ms() + XP_WAIT_MS;
 
 	for (;;) {
 		char *nl = memchr(p->buf, '\n', p->have);
@@ -99,7 +93,7 @@ static inline int xp_line(struct xp_peer *p, char *out, size_t out_len)
 			memmove(p->buf, nl + 1, p->have);
 			return 0;
 		}
-		uint64_t now = xp_now_ms();
+		uint64_t now = sd_now_ms();
 		struct pollfd pfd = {.fd = p->from, .events = POLLIN};
 
 		if (now >= deadline || p->have == sizeof(p->buf)) {
@@ -226,13 +220,13 @@ static inline int xp_start_argv(struct xp_peer *p, const char *const *args)
 /* Waits (bounded) for the exporter to exit; returns its wait status, or -1 (then kills it). */
 static inline int xp_reap(struct xp_peer *p)
 {
-	uint64_t deadline = xp_now_ms() + XP_WAIT_MS;
+	uint64_t deadline = sd_now_ms() + XP_WAIT_MS;
 	int st = 0;
 
 	if (p->pid <= 0)
 		return -1;
 	while (waitpid(p->pid, &st, WNOHANG) == 0) {
-		if (xp_now_ms() >= deadline) {
+		if (sd_now_ms() >= deadline) {
 			fprintf(stderr, "  exporter pid %d did not exit; killing it\n", (int)p->pid);
 			kill(p->pid, SIGKILL);
 			waitpid(p->pid, &st, 0);

@@ -30,12 +30,12 @@ struct imp {
 static int run_one(struct dma_fix *f, struct doca_buf *src, struct doca_buf *dst, doca_error_t *st)
 {
 	size_t ok = f->c.ok, err = f->c.err;
-	uint64_t start = now_ns();
+	uint64_t start = sd_now_ns();
 
 	CHECK_ERR(fix_submit(f, src, dst, 0, NULL), DOCA_SUCCESS);
 	while (f->c.ok + f->c.err == ok + err) {
 		doca_pe_progress(f->pe);
-		CHECK(now_ns() - start < WAIT_LIMIT_NS);
+		CHECK(sd_now_ns() - start < WAIT_LIMIT_NS);
 	}
 	*st = f->c.err > err ? f->c.last_err : DOCA_SUCCESS;
 	return 0;

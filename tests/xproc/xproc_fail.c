@@ -286,7 +286,7 @@ static int test_kill_mid_stream(void)
 		CHECK_ERR(doca_dma_task_memcpy_alloc_init(s.f.dma, st.src[i], st.dst[i], ud, &t), DOCA_SUCCESS);
 		CHECK_ERR(doca_task_submit(doca_dma_task_memcpy_as_task(t)), DOCA_SUCCESS);
 	}
-	start = now_ns();
+	start = sd_now_ns();
 	for (;;) {
 		enum doca_ctx_states state;
 
@@ -298,7 +298,7 @@ static int test_kill_mid_stream(void)
 		CHECK_ERR(doca_ctx_get_state(s.f.ctx, &state), DOCA_SUCCESS);
 		if (killed && state == DOCA_CTX_STATE_IDLE)
 			break;
-		if (now_ns() - start > 3 * WAIT_LIMIT_NS) {
+		if (sd_now_ns() - start > 3 * WAIT_LIMIT_NS) {
 			fprintf(stderr, "  stream: no end after 30 s (ok %zu, failed %zu)\n", st.ok, st.failed);
 			return 1;
 		}

@@ -33,19 +33,14 @@ static const char cfg_noexport[] = "[profile closed]\n"
 static const char cfg_other[] = "[device 03:00.0]\n"
 				"side = dpu\n";
 
-static char config_path[64];
+static char *config_path;
 
 /* Writes @text to a temporary file and points SOFTDOCA_CONFIG at it (see config_done()). */
 static int use_config(const char *text)
 {
-	int fd;
-
-	snprintf(config_path, sizeof(config_path), "/tmp/xproc-import-XXXXXX");
-	fd = mkstemp(config_path);
-	CHECK(fd >= 0);
-	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-	close(fd);
-	setenv("SOFTDOCA_CONFIG", config_path, 1);
+	free(config_path);
+	config_path = sd_tmpfile("xproc-import", text);
+	sd_setenv("SOFTDOCA_CONFIG", config_path);
 	return 0;
 }
 
@@ -65,13 +60,13 @@ static int case_profile_closed(void)
 	off_t mark;
 
 	CHECK(use_config(cfg_noexport) == 0);
-	CHECK_ERR(open_dev("b1:00.0", &dev), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("b1:00.0", &dev), DOCA_SUCCESS);
 	config_done();
 	CHECK_ERR(doca_mmap_cap_is_export_pci_supported(doca_dev_as_devinfo(dev), &cap), DOCA_SUCCESS);
 	CHECK_EQ(cap, 0);
 	CHECK_ERR(doca_mmap_cap_is_create_from_export_pci_supported(doca_dev_as_devinfo(dev), &cap), DOCA_SUCCESS);
 	CHECK_EQ(cap, 0);
-	CHECK_ERR(mmap_over(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_ONLY, dev, NULL, &m), DOCA_SUCCESS);
+	CHECK_ERR(sd_mmap_create(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_ONLY, dev, NULL, &m), DOCA_SUCCESS);
 	mark = log_mark();
 	CHECK_ERR(doca_mmap_export_pci(m, dev, &d, &len), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOG(mark, "export_pci = no");
@@ -93,7 +88,7 @@ static int case_topology_differs(void)
 	/* The exporter keeps the default topology; only this process sees another one. */
 	CHECK(xp_start(&p, "-s", "4096") == 0);
 	CHECK(use_config(cfg_other) == 0);
-	CHECK_ERR(open_dev("03:00.0", &dev), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.0", &dev), DOCA_SUCCESS);
 	config_done();
 	mark = log_mark();
 	CHECK_ERR(doca_mmap_create_from_export(NULL, p.desc, p.desc_len, dev, &rm), DOCA_ERROR_NOT_PERMITTED);
@@ -103,18 +98,22 @@ static int case_topology_differs(void)
 	return 0;
 }
 
+struct child_case {
+	int (*fn)(void);
+};
+
+static int child_case_main(void *arg)
+{
+	return ((const struct child_case *)arg)->fn() == 0 ? 0 : 1;
+}
+
 /* Runs @fn in a forked child; 0 when it passed. */
 static int in_child(int (*fn)(void), const char *name)
 {
-	pid_t pid = fork();
-	int st = 0;
+	struct child_case c = {.fn = fn};
 
-	CHECK(pid >= 0);
-	if (pid == 0)
-		_exit(fn() == 0 ? 0 : 1);
-	CHECK(waitpid(pid, &st, 0) == pid);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "case %s failed (status 0x%x)\n", name, st);
+	if (check_run_child(child_case_main, &c, name) != 0) {
+		fprintf(stderr, "case %s failed\n", name);
 		return 1;
 	}
 	return 0;
@@ -131,8 +130,8 @@ static int test_export_rules(void)
 	size_t l1 = 0, l2 = 0, l3 = 0;
 	off_t mark;
 
-	CHECK_ERR(open_dev("b1:00.0", &host), DOCA_SUCCESS);
-	CHECK_ERR(open_dev("03:00.0", &dpu), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("b1:00.0", &host), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.0", &dpu), DOCA_SUCCESS);
 	CHECK_ERR(doca_mmap_create(&m), DOCA_SUCCESS);
 	CHECK_ERR(doca_mmap_set_memrange(m, buf, sizeof(buf)), DOCA_SUCCESS);
 	CHECK_ERR(doca_mmap_add_dev(m, host), DOCA_SUCCESS);
@@ -146,7 +145,7 @@ static int test_export_rules(void)
 	CHECK_ERR(doca_mmap_export_pci(NULL, host, &d1, &l1), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_mmap_destroy(m), DOCA_SUCCESS);
 
-	CHECK_ERR(mmap_over(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_WRITE, host, NULL, &m), DOCA_SUCCESS);
+	CHECK_ERR(sd_mmap_create(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_WRITE, host, NULL, &m), DOCA_SUCCESS);
 	mark = log_mark();
 	CHECK_ERR(doca_mmap_export_pci(m, dpu, &d1, &l1), DOCA_ERROR_NOT_FOUND);
 	CHECK_LOG(mark, "was not added", "doca_mmap_add_dev");
@@ -157,7 +156,7 @@ static int test_export_rules(void)
 	CHECK_ERR(doca_mmap_destroy(m), DOCA_SUCCESS);
 
 	/* Two devices: two descriptors, the same export. */
-	CHECK_ERR(mmap_over(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_ONLY, host, dpu, &m), DOCA_SUCCESS);
+	CHECK_ERR(sd_mmap_create(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_ONLY, host, dpu, &m), DOCA_SUCCESS);
 	CHECK_ERR(doca_mmap_export_pci(m, host, &d1, &l1), DOCA_SUCCESS);
 	CHECK_ERR(doca_mmap_export_pci(m, dpu, &d3, &l3), DOCA_SUCCESS);
 	CHECK(d1 != d3 && l3 == EXPORT_DESC_LEN);
@@ -167,7 +166,7 @@ static int test_export_rules(void)
 
 		CHECK_ERR(export_desc_decode(d1, l1, &a, err, sizeof(err)), DOCA_SUCCESS);
 		CHECK_ERR(export_desc_decode(d3, l3, &b, err, sizeof(err)), DOCA_SUCCESS);
-		CHECK(memcmp(a.id, b.id, EXPORT_ID_LEN) == 0);
+		CHECK_MEM(a.id, b.id, EXPORT_ID_LEN);
 		CHECK_EQ(a.side, EXPORT_SIDE_HOST);
 		CHECK_EQ(b.side, EXPORT_SIDE_DPU);
 		CHECK_EQ(a.pid, getpid());
@@ -309,7 +308,7 @@ static int test_forged_fields(void)
 		struct doca_dev *dev = NULL;
 
 		CHECK(forge(&p, cases[i].edit, bad) == 0);
-		CHECK_ERR(open_dev(cases[i].via, &dev), DOCA_SUCCESS);
+		CHECK_ERR(sd_dev_open(cases[i].via, &dev), DOCA_SUCCESS);
 		if (expect_refused(bad, EXPORT_DESC_LEN, dev, cases[i].want, cases[i].word) != 0) {
 			fprintf(stderr, "  forged field case %zu (import through %s) was not refused as expected\n", i,
 				cases[i].via);
@@ -340,7 +339,7 @@ static int test_descriptors(void)
 	};
 
 	CHECK(xp_start(&p, "-s", "65536") == 0);
-	CHECK_ERR(open_dev("03:00.0", &dpu), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.0", &dpu), DOCA_SUCCESS);
 	CHECK_EQ(p.desc_len, EXPORT_DESC_LEN);
 
 	/* Truncated and padded. */
@@ -425,7 +424,7 @@ static int import_via(const struct xp_peer *p, const char *pci, doca_error_t wan
 	struct doca_dev *dev = NULL;
 	struct doca_mmap *rm = NULL;
 
-	CHECK_ERR(open_dev(pci, &dev), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open(pci, &dev), DOCA_SUCCESS);
 	if (want == DOCA_SUCCESS) {
 		CHECK_ERR(doca_mmap_create_from_export(NULL, p->desc, p->desc_len, dev, &rm), DOCA_SUCCESS);
 		CHECK_ERR(doca_mmap_destroy(rm), DOCA_SUCCESS);
@@ -467,7 +466,7 @@ static int test_stale(void)
 	uint8_t old[XP_DESC_MAX];
 	size_t old_len;
 
-	CHECK_ERR(open_dev("03:00.0", &dpu), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.0", &dpu), DOCA_SUCCESS);
 
 	/* Stopped, then started and exported again: the old descriptor is dead, the new one works. */
 	CHECK(xp_start(&p, "-s", "8192") == 0);
@@ -518,7 +517,7 @@ static int perm_child(void)
 		fprintf(stderr, "  cannot become nobody\n");
 		return 1;
 	}
-	CHECK_ERR(open_dev("03:00.0", &dpu), DOCA_SUCCESS);
+	CHECK_ERR(sd_dev_open("03:00.0", &dpu), DOCA_SUCCESS);
 	CHECK(expect_refused(perm_peer->desc, perm_peer->desc_len, dpu, DOCA_ERROR_NOT_PERMITTED,
 			     getuid() != 0 && geteuid() == 65534 ? "uid" : "not dumpable") == 0);
 	CHECK_ERR(doca_dev_close(dpu), DOCA_SUCCESS);
@@ -544,6 +543,7 @@ int main(void)
 	if (log_capture_init() != 0)
 		return T_EXIT_FAIL;
 	alarm(120);
+	sd_tmpdir(); /* here, not in the children that write their configuration into it */
 	if (in_child(case_profile_closed, "profile without export/import") != 0 ||
 	    in_child(case_topology_differs, "topology without the exporting device") != 0)
 		return T_EXIT_FAIL;

@@ -22,20 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/sd_test.h"
+
 #define WAIT_MS 20000
 #define TEXT "softdoca: the DPU read this from the host's memory"
 
-static char dir[] = "/tmp/xproc-pair-XXXXXX";
-static char desc_path[64], buf_path[64];
+static char desc_path[PATH_MAX], buf_path[PATH_MAX];
 static pid_t host = -1;
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static pid_t spawn(char *const argv[], int in_fd, int out_fd)
 {
@@ -56,11 +49,11 @@ static pid_t spawn(char *const argv[], int in_fd, int out_fd)
 /* Waits at most WAIT_MS for @pid; its exit status, or -1 after killing it. */
 static int reap(pid_t pid)
 {
-	uint64_t deadline = now_ms() + WAIT_MS;
+	uint64_t deadline = sd_now_ms() + WAIT_MS;
 	int st;
 
 	while (waitpid(pid, &st, WNOHANG) == 0) {
-		if (now_ms() > deadline) {
+		if (sd_now_ms() > deadline) {
 			fprintf(stderr, "pid %d did not exit in %d ms; killed\n", (int)pid, WAIT_MS);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
@@ -75,7 +68,7 @@ static int reap(pid_t pid)
 static int run_dpu(const char *prog, const char *pci, char *out, size_t out_len)
 {
 	char *argv[] = {(char *)prog, "-d", desc_path, "-b", buf_path, NULL, NULL, NULL};
-	uint64_t deadline = now_ms() + WAIT_MS;
+	uint64_t deadline = sd_now_ms() + WAIT_MS;
 	size_t have = 0;
 	int p[2], st;
 	pid_t pid;
@@ -88,7 +81,7 @@ static int run_dpu(const char *prog, const char *pci, char *out, size_t out_len)
 		return -1;
 	pid = spawn(argv, -1, p[1]);
 	close(p[1]);
-	while (have + 1 < out_len && now_ms() < deadline) {
+	while (have + 1 < out_len && sd_now_ms() < deadline) {
 		struct pollfd pfd = {.fd = p[0], .events = POLLIN};
 		ssize_t n;
 
@@ -106,7 +99,7 @@ static int run_dpu(const char *prog, const char *pci, char *out, size_t out_len)
 }
 
 #define VICTIM "not to be overwritten"
-static char victim_path[512], link_path[2][600];
+static char victim_path[PATH_MAX], link_path[2][PATH_MAX + 8];
 
 static int fail(const char *what)
 {
@@ -121,6 +114,7 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
 	char out[4096];
+	const char *dir;
 	int in[2], st;
 	uint64_t deadline;
 	struct stat sb;
@@ -129,8 +123,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s HOST_PROGRAM DPU_PROGRAM\n", argv[0]);
 		return 2;
 	}
-	if (mkdtemp(dir) == NULL)
-		return fail("mkdtemp");
+	dir = sd_tmpdir();
 	snprintf(desc_path, sizeof(desc_path), "%s/export_desc.txt", dir);
 	snprintf(buf_path, sizeof(buf_path), "%s/buffer_info.txt", dir);
 	/*
@@ -158,13 +151,13 @@ int main(int argc, char **argv)
 	close(in[0]);
 
 	/* The host writes both files (each by rename, so complete when present), then waits. */
-	deadline = now_ms() + WAIT_MS;
+	deadline = sd_now_ms() + WAIT_MS;
 	while (stat(desc_path, &sb) != 0 || stat(buf_path, &sb) != 0) {
 		if (waitpid(host, &st, WNOHANG) == host) {
 			host = -1;
 			return fail("dma_copy_host exited before writing its files");
 		}
-		if (now_ms() > deadline)
+		if (sd_now_ms() > deadline)
 			return fail("dma_copy_host wrote no files in time");
 		usleep(5000);
 	}
@@ -207,12 +200,6 @@ int main(int argc, char **argv)
 	if (st == 0 || strstr(out, TEXT) != NULL)
 		return fail("dma_copy_dpu succeeded after the host exited");
 
-	unlink(desc_path);
-	unlink(buf_path);
-	unlink(link_path[0]);
-	unlink(link_path[1]);
-	unlink(victim_path);
-	rmdir(dir);
 	printf("xproc_pair: ok\n");
 	return 0;
 }
