@@ -57,7 +57,7 @@ static void write_config(char *path, size_t size)
 
 static void test_caps(void)
 {
-	struct doca_dev *dpu = check_open_dev(SRV_PCI), *host = check_open_dev(HOST_PCI);
+	struct doca_dev *dpu = sd_open_dev(SRV_PCI), *host = sd_open_dev(HOST_PCI);
 	struct doca_devinfo *d = doca_dev_as_devinfo(dpu), *h = doca_dev_as_devinfo(host);
 	uint32_t v = 0;
 
@@ -97,7 +97,7 @@ static void test_caps(void)
 
 static void test_limits_refused(void)
 {
-	struct doca_dev *dev = check_open_dev(SRV_PCI);
+	struct doca_dev *dev = sd_open_dev(SRV_PCI);
 	struct doca_dev_rep *rep = open_rep(dev, REP_PCI);
 	struct doca_comch_server *srv = NULL;
 
@@ -171,7 +171,7 @@ static void test_max_clients(void)
 
 static void test_unsupported(void)
 {
-	struct doca_dev *dpu = check_open_dev("03:00.1"), *host = check_open_dev("b1:00.1");
+	struct doca_dev *dpu = sd_open_dev("03:00.1"), *host = sd_open_dev("b1:00.1");
 	struct doca_dev_rep *rep = open_rep(dpu, "b1:00.1");
 	struct doca_comch_server *srv = NULL;
 	struct doca_comch_client *cl = NULL;
@@ -201,7 +201,6 @@ int main(void)
 	test_max_clients();
 	test_unsupported();
 	unlink(path);
-	side_rundir_cleanup();
 	printf("test_profile: ok\n");
 	return T_EXIT_PASS;
 }
