@@ -40,10 +40,15 @@ struct doca_gpu;
 
 /* ---- devices ---- */
 
+struct devinfo_lookups;
+
 struct doca_devinfo {
 	const struct topo_device *tdev;
 	const struct topo_profile *profile;
 	uint32_t index; /* position in the topology */
+	uint32_t pos;	/* position in its list (doca_devinfo_create_list) */
+	/* The PCI addresses asked of the list this devinfo is in; NULL outside a list (dev->info). */
+	struct devinfo_lookups *lookups;
 };
 
 /*

@@ -100,11 +100,89 @@ static doca_error_t side_view(int *view, const char **why)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Programs find their device by asking every devinfo of a list whether it has the PCI address
+ * the user gave (doca_devinfo_is_equal_pci_addr). When the answer was "no" from every device,
+ * the program's own message is often vague; the list remembers the addresses asked, and
+ * doca_devinfo_destroy_list() logs one line naming an address no device matched and the
+ * devices that exist.
+ */
+#define LOOKUPS_MAX 4
+
+struct devinfo_lookups {
+	uint32_t nb_devs;
+	uint32_t n;
+	struct {
+		uint16_t domain;
+		uint8_t bus, dev, fn;
+		bool matched;
+		uint64_t asked; /* bit i: asked of list element i (lists hold at most 64 devices) */
+	} q[LOOKUPS_MAX];
+};
+
+static void note_lookup(const struct doca_devinfo *info, const char *str, bool equal)
+{
+	struct devinfo_lookups *l = info->lookups;
+	uint16_t d;
+	uint8_t b, v, f;
+	uint32_t i;
+
+	if (l == NULL || topo_parse_pci(str, &d, &b, &v, &f) != 0)
+		return;
+	for (i = 0; i < l->n; i++)
+		if (l->q[i].domain == d && l->q[i].bus == b && l->q[i].dev == v && l->q[i].fn == f)
+			break;
+	if (i == l->n) {
+		if (l->n == LOOKUPS_MAX)
+			return;
+		l->n++;
+		l->q[i].domain = d;
+		l->q[i].bus = b;
+		l->q[i].dev = v;
+		l->q[i].fn = f;
+		l->q[i].matched = false;
+		l->q[i].asked = 0;
+	}
+	l->q[i].matched |= equal;
+	if (info->pos < 64)
+		l->q[i].asked |= 1ull << info->pos;
+}
+
+static void report_lookups(struct doca_devinfo **list)
+{
+	struct devinfo_lookups *l = list[0] != NULL ? list[0]->lookups : NULL;
+	uint64_t all;
+
+	if (l == NULL || l->nb_devs == 0 || l->nb_devs > 64)
+		return;
+	all = l->nb_devs == 64 ? ~0ull : (1ull << l->nb_devs) - 1;
+	for (uint32_t i = 0; i < l->n; i++) {
+		char have[512];
+		size_t k = 0;
+
+		if (l->q[i].matched || l->q[i].asked != all)
+			continue;
+		have[0] = '\0';
+		for (uint32_t j = 0; j < l->nb_devs && k < sizeof(have); j++) {
+			const struct topo_device *td = list[j]->tdev;
+
+			k += (size_t)snprintf(have + k, sizeof(have) - k, "%s%04x:%02x:%02x.%x (%s)", j ? ", " : "",
+					      td->domain, td->bus, td->dev, td->fn,
+					      td->side == TOPO_SIDE_DPU ? "dpu" : "host");
+		}
+		SD_WARN(COMP,
+			"no device has PCI address %04x:%02x:%02x.%x (asked of every device listed); the devices "
+			"here are %s; see doca_caps --list-devs, or SOFTDOCA_CONFIG to add one",
+			l->q[i].domain, l->q[i].bus, l->q[i].dev, l->q[i].fn, have);
+	}
+}
+
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
 {
 	const struct topology *t = NULL;
 	struct doca_devinfo **list;
 	struct doca_devinfo *infos;
+	struct devinfo_lookups *lookups;
 	const char *why;
 	uint32_t n = 0;
 	doca_error_t ret;
@@ -118,19 +196,24 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 	ret = side_view(&view, &why);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	list = calloc(1, (t->nb_devices + 1) * sizeof(*list) + t->nb_devices * sizeof(*infos));
+	list = calloc(1, (t->nb_devices + 1) * sizeof(*list) + t->nb_devices * sizeof(*infos) +
+			     sizeof(struct devinfo_lookups));
 	if (list == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	infos = (struct doca_devinfo *)(list + t->nb_devices + 1);
+	lookups = (struct devinfo_lookups *)(infos + t->nb_devices);
 	for (uint32_t i = 0; i < t->nb_devices; i++) {
 		if (view != SIDE_VIEW_ALL && (int)t->devices[i].side != view)
 			continue;
 		infos[n].tdev = &t->devices[i];
 		infos[n].profile = &t->profiles[t->devices[i].profile];
 		infos[n].index = i;
+		infos[n].pos = n;
+		infos[n].lookups = lookups;
 		list[n] = &infos[n];
 		n++;
 	}
+	lookups->nb_devs = n;
 	SD_DBG(COMP, "doca_devinfo_create_list: %u of %u device(s), side %s (%s)", n, t->nb_devices,
 	       side_view_name(view), why);
 	*dev_list = list;
@@ -142,6 +225,7 @@ DOCA_STABLE doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_lis
 {
 	if (dev_list == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
+	report_lookups(dev_list);
 	free(dev_list);
 	return DOCA_SUCCESS;
 }
@@ -170,6 +254,7 @@ DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinf
 				 "doca_devinfo_is_equal_pci_addr: '%s' is not a PCI address; use 'BB:DD.F' or "
 				 "'DDDD:BB:DD.F' (hex), e.g. 03:00.0",
 				 pci_addr_str);
+	note_lookup(devinfo, pci_addr_str, *is_equal != 0);
 	return DOCA_SUCCESS;
 }
 
@@ -257,6 +342,8 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 			return DOCA_ERROR_NO_MEMORY;
 		}
 		d->info = *devinfo;
+		d->info.lookups = NULL; /* the list goes away; the device stays */
+		d->info.pos = 0;
 		d->refcount = 1;
 		d->next = open_devs;
 		open_devs = d;

@@ -621,6 +621,41 @@ static void test_backends(void)
 	CHECK_OK(doca_devinfo_destroy_list(list));
 }
 
+/*
+ * A program that looks for a PCI address no device has: destroying the list logs one line with
+ * the address and the devices there are. An address found, or not asked of every device, is
+ * not reported.
+ */
+static int lookup_child(void *arg)
+{
+	const char *addr = arg;
+	struct doca_devinfo **list;
+	uint32_t n;
+	uint8_t eq = 0;
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n; i++)
+		CHECK_OK(doca_devinfo_is_equal_pci_addr(list[i], addr, &eq));
+	/* Asked of one device only: not a lookup of the whole list. */
+	CHECK_OK(doca_devinfo_is_equal_pci_addr(list[0], "0000:77:00.0", &eq));
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	return T_EXIT_PASS;
+}
+
+static void test_lookup_report(void)
+{
+	char out[4096];
+
+	CHECK(check_run_child_output(lookup_child, (void *)"0a:00.0", "missing address", out, sizeof(out)) ==
+	      T_EXIT_PASS);
+	CHECK(strstr(out, "no device has PCI address 0000:0a:00.0") != NULL);
+	CHECK(strstr(out, "0000:03:00.0 (dpu)") != NULL && strstr(out, "0000:b1:00.1 (host)") != NULL);
+	CHECK(strstr(out, "77:00.0") == NULL);
+	CHECK(check_run_child_output(lookup_child, (void *)"03:00.1", "present address", out, sizeof(out)) ==
+	      T_EXIT_PASS);
+	CHECK(strstr(out, "no device has PCI address") == NULL);
+}
+
 int main(void)
 {
 	/* Before any DOCA call here: each child reads its own topology. */
@@ -632,6 +667,7 @@ int main(void)
 	sd_setenv("SOFTDOCA_CONFIG", NULL);
 	test_list();
 	test_pci_compare();
+	test_lookup_report();
 	test_names_and_props();
 	test_open_close();
 	test_backends();
