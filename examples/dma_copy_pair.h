@@ -35,6 +35,48 @@ struct pair_cfg {
 	char buf_path[PAIR_PATH_MAX];
 };
 
+/* Largest buffer the pair moves: the host's text (-t holds at most 4 KiB) with room to spare. */
+#define PAIR_MAX_BUF_LEN (1u << 20)
+
+/* Parses one decimal u64 at *p (no sign, no spaces, no overflow); advances *p. */
+static inline bool pair_parse_u64(const char **p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *s = *p;
+
+	if (s == end || *s < '0' || *s > '9')
+		return false;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*p = s;
+	*out = v;
+	return true;
+}
+
+/*
+ * The buffer file's @len bytes (not NUL-terminated): "ADDR\nLEN" with an optional final
+ * newline, both decimal, LEN in 1..PAIR_MAX_BUF_LEN, ADDR + LEN not wrapping; anything else
+ * is refused (false). A pure function of its input (fuzzed: tests/fuzz/fuzz_buffer_info.c).
+ */
+static inline bool pair_parse_buffer_info(const char *text, size_t len, uint64_t *addr, uint64_t *size)
+{
+	const char *p = text, *end = text + len;
+	uint64_t a, n;
+
+	if (!pair_parse_u64(&p, end, &a) || p == end || *p++ != '\n' || !pair_parse_u64(&p, end, &n))
+		return false;
+	if (p < end && *p == '\n')
+		p++;
+	if (p != end || n == 0 || n > PAIR_MAX_BUF_LEN || a + n < a)
+		return false;
+	*addr = a;
+	*size = n;
+	return true;
+}
+
 static inline doca_error_t pair_copy_arg(char *dst, size_t size, const char *src, const char *what)
 {
 	if (strlen(src) >= size) {

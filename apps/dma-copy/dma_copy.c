@@ -762,29 +762,35 @@ static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t 
 	uint32_t n = app->inbox_len[app->inbox_head];
 
 	memcpy(out, app->inbox[app->inbox_head], n < cap ? n : cap);
-	*len = n;
+	*len = n < cap ? n : cap; /* what was copied: the checks never look past it */
 	app->inbox_head = (app->inbox_head + 1) % INBOX;
 	app->inbox_count--;
 	return DOCA_SUCCESS;
 }
 
-static bool hdr_ok(const void *msg, uint32_t len, uint16_t type, uint32_t min_len)
+/* True when @msg is a well-formed message of @type (dc_msg_check: every field read is sound). */
+static bool msg_is(const void *msg, uint32_t len, uint16_t type)
 {
-	const struct msg_hdr *h = msg;
+	char why[160];
 
-	return len >= min_len && h->magic == DMA_COPY_MAGIC && h->version == DMA_COPY_VERSION && h->type == type;
+	return dc_msg_check(msg, len, why, sizeof(why)) == type;
 }
 
-/* Reports an ERROR/unexpected message as text; returns the status to exit with. */
+/* Reports an ERROR, unexpected or malformed message; returns the status to exit with. */
 static doca_error_t peer_error(const void *msg, uint32_t len)
 {
 	const struct msg_status *s = msg;
+	char why[160];
+	int type = dc_msg_check(msg, len, why, sizeof(why));
 
-	if (hdr_ok(msg, len, MSG_ERROR, sizeof(*s))) {
-		DOCA_LOG_ERR("the other side refused: %.*s", (int)sizeof(s->text), s->text);
+	if (type == MSG_ERROR) {
+		DOCA_LOG_ERR("the other side refused: %s", s->text);
 		return s->status != 0 ? (doca_error_t)s->status : DOCA_ERROR_UNKNOWN;
 	}
-	DOCA_LOG_ERR("unexpected or malformed message from the other side (%u bytes)", len);
+	if (type == 0)
+		DOCA_LOG_ERR("malformed message from the other side: %s", why);
+	else
+		DOCA_LOG_ERR("unexpected message of type %d from the other side", type);
 	return DOCA_ERROR_UNEXPECTED;
 }
 
@@ -1013,7 +1019,7 @@ static doca_error_t run_dpu(struct app *app)
 	ret = wait_msg(app, m, sizeof(*m), &len, true);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	if (!hdr_ok(m, len, MSG_START, sizeof(struct msg_start))) {
+	if (!msg_is(m, len, MSG_START)) {
 		ret = peer_error(m, len);
 		goto out;
 	}
@@ -1057,8 +1063,7 @@ static doca_error_t run_dpu(struct app *app)
 	ret = wait_msg(app, m, sizeof(*m), &len, false);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	if (!hdr_ok(m, len, MSG_EXPORT, sizeof(struct msg_export)) ||
-	    ((struct msg_export *)m)->desc_len > len - sizeof(struct msg_export)) {
+	if (!msg_is(m, len, MSG_EXPORT)) {
 		ret = peer_error(m, len);
 		goto out;
 	}
@@ -1097,10 +1102,10 @@ static doca_error_t run_dpu(struct app *app)
 	send_status(app, MSG_DONE, DOCA_SUCCESS, NULL);
 	ret = wait_msg(app, m, sizeof(*m), &len, false);
 	DOCA_LOG_DBG("host answered at %.3f s", now_s() - t0);
-	if (ret == DOCA_SUCCESS && !hdr_ok(m, len, MSG_RESULT, sizeof(struct msg_status)))
+	if (ret == DOCA_SUCCESS && !msg_is(m, len, MSG_RESULT))
 		ret = peer_error(m, len);
 	if (ret == DOCA_SUCCESS && m->status.status != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("the host reports: %.*s", (int)sizeof(m->status.text), m->status.text);
+		DOCA_LOG_ERR("the host reports: %s", m->status.text);
 		ret = (doca_error_t)m->status.status;
 	}
 	if (ret == DOCA_SUCCESS && app->fm.is_dest) {
@@ -1190,7 +1195,7 @@ static doca_error_t run_host(struct app *app)
 		ret = wait_msg(app, m, sizeof(*m), &len, false);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	if (!hdr_ok(m, len, MSG_START, sizeof(struct msg_start))) {
+	if (!msg_is(m, len, MSG_START)) {
 		ret = peer_error(m, len);
 		goto out;
 	}
@@ -1219,7 +1224,7 @@ static doca_error_t run_host(struct app *app)
 	ret = wait_msg(app, m, sizeof(*m), &len, true);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	if (!hdr_ok(m, len, MSG_DONE, sizeof(struct msg_status))) {
+	if (!msg_is(m, len, MSG_DONE)) {
 		ret = peer_error(m, len);
 		goto out;
 	}
@@ -1242,10 +1247,10 @@ static doca_error_t run_host(struct app *app)
 		if (ret == DOCA_ERROR_CONNECTION_RESET) {
 			DOCA_LOG_ERR("the DPU side went away before confirming that %s landed", app->file);
 			ret = DOCA_ERROR_IO_FAILED;
-		} else if (ret == DOCA_SUCCESS && !hdr_ok(m, len, MSG_LANDED, sizeof(struct msg_status))) {
+		} else if (ret == DOCA_SUCCESS && !msg_is(m, len, MSG_LANDED)) {
 			ret = peer_error(m, len);
 		} else if (ret == DOCA_SUCCESS && m->status.status != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("the DPU side reports: %.*s", (int)sizeof(m->status.text), m->status.text);
+			DOCA_LOG_ERR("the DPU side reports: %s", m->status.text);
 			ret = (doca_error_t)m->status.status;
 		}
 	}

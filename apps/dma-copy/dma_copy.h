@@ -74,6 +74,14 @@ struct msg_status {
 	char text[200]; /* NUL-terminated reason when status != 0 */
 };
 
+/*
+ * Checks a message of the other side: header (magic, version, a known type), the length its type
+ * needs, and its fields (an export's descriptor inside the message and a range that does not
+ * wrap; a status with a DOCA error code and a NUL-terminated text). Returns the type (MSG_*),
+ * or 0 with the reason in @why. Reads nothing past @len.
+ */
+int dc_msg_check(const void *msg, uint32_t len, char *why, size_t why_len);
+
 /* 64-bit checksum of a byte range (four independent lanes, so it runs at memory speed). */
 uint64_t dma_copy_checksum(const void *data, size_t len);
 

@@ -70,27 +70,42 @@ static FILE *fopen_regular(const char *path)
 	return f;
 }
 
+/* Reads a whole regular file of at most @cap bytes; a larger one is refused, never cut. */
+static doca_error_t read_small_file(const char *path, void *buf, size_t cap, size_t *len)
+{
+	FILE *f = fopen_regular(path);
+	size_t n;
+
+	if (f == NULL) {
+		DOCA_LOG_ERR("cannot open %s as a regular file (run dma_copy_host first)", path);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	n = fread(buf, 1, cap, f);
+	if (n == cap && fgetc(f) != EOF) {
+		fclose(f);
+		DOCA_LOG_ERR("%s is larger than the %zu bytes dma_copy_host writes there", path, cap);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	fclose(f);
+	*len = n;
+	return DOCA_SUCCESS;
+}
+
 static doca_error_t read_files(const struct pair_cfg *cfg, uint8_t *desc, size_t *desc_len, uint64_t *addr,
 			       uint64_t *len)
 {
-	FILE *f = fopen_regular(cfg->desc_path);
-	int n;
+	char info[64];
+	size_t n;
+	doca_error_t ret = read_small_file(cfg->desc_path, desc, DESC_MAX, desc_len);
 
-	if (f == NULL) {
-		DOCA_LOG_ERR("cannot open %s (run dma_copy_host first)", cfg->desc_path);
-		return DOCA_ERROR_NOT_FOUND;
-	}
-	*desc_len = fread(desc, 1, DESC_MAX, f);
-	fclose(f);
-	f = fopen_regular(cfg->buf_path);
-	if (f == NULL) {
-		DOCA_LOG_ERR("cannot open %s (run dma_copy_host first)", cfg->buf_path);
-		return DOCA_ERROR_NOT_FOUND;
-	}
-	n = fscanf(f, "%" SCNu64 "\n%" SCNu64, addr, len);
-	fclose(f);
-	if (n != 2 || *desc_len == 0 || *len == 0) {
-		DOCA_LOG_ERR("%s or %s does not hold what dma_copy_host writes", cfg->desc_path, cfg->buf_path);
+	if (ret == DOCA_SUCCESS)
+		ret = read_small_file(cfg->buf_path, info, sizeof(info), &n);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (*desc_len == 0 || !pair_parse_buffer_info(info, n, addr, len)) {
+		DOCA_LOG_ERR("%s or %s does not hold what dma_copy_host writes (a descriptor; an address and a "
+			     "length of 1..%u bytes on two decimal lines)",
+			     cfg->desc_path, cfg->buf_path, PAIR_MAX_BUF_LEN);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	return DOCA_SUCCESS;
