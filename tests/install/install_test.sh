@@ -46,4 +46,14 @@ if [ -x "$dpu" ] && [ -x "$host" ]; then
 	cmp "$root/h/f.bin" "$root/d/f.bin" || { echo "FAIL: installed doca_dma_copy pair copied wrong bytes"; exit 1; }
 	echo "installed doca_dma_copy pair: 1000000 bytes host -> DPU, verified"
 fi
+# Man pages and bash completions land where man and bash-completion look (when python3 built them).
+man1=$(find "$root$prefix" -path '*/man/man1/doca_caps.1' 2>/dev/null | head -1)
+if [ -n "$man1" ]; then
+	for p in doca_caps doca-env doca-capability-snapshot softdoca-trace doca_dma_copy; do
+		[ -f "$(dirname "$man1")/$p.1" ] || { echo "FAIL: no installed man page for $p"; exit 1; }
+		[ -n "$(find "$root$prefix" -path "*/bash-completion/completions/$p" | head -1)" ] ||
+			{ echo "FAIL: no installed bash completion for $p"; exit 1; }
+	done
+	echo "installed man pages and bash completions: 5 programs"
+fi
 echo "install test passed (pkg-config modversion $ver)"

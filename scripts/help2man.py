@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""help2man.py - a program's --help text becomes its man page and its bash completion.
+
+    help2man.py man  PROGRAM NAME SECTION VERSION OUT   # troff man page
+    help2man.py bash PROGRAM NAME OUT                   # bash completion (complete -F)
+
+The --help text is the single source: softdoca's tools print it in man-page shape (NAME,
+SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS ... headings at column 0, indented bodies); programs
+built on doca_argp print "Usage: ..." followed by "DOCA Flags:" / "Program Flags:" groups. Option
+lines look like "  -p, --pci-addr ADDR   description" in both. Nothing is invented: a page holds
+what --help says, with the version and date of this build.
+"""
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+OPT = re.compile(r"^\s{1,8}((?:-[A-Za-z0-9],\s*)?--?[A-Za-z0-9][-A-Za-z0-9_]*(?:[ =]<?[A-Za-z][-A-Za-z0-9_.|]*>?)?(?:\s*\|\s*--?[a-z][-a-z]*)?)\s{2,}(.*)$")
+
+
+def help_text(program):
+    env = dict(os.environ)
+    env.setdefault("DOCA_LOG_LEVEL", "disable")
+    r = subprocess.run([program, "--help"], capture_output=True, text=True, env=env, timeout=30)
+    text = r.stdout if r.stdout.strip() else r.stderr
+    if not text.strip():
+        sys.exit(f"help2man: {program} --help printed nothing")
+    return text
+
+
+def esc(s):
+    s = s.replace("\\", "\\e")
+    s = re.sub(r"^([.'])", r"\\&\1", s)
+    return s.replace("-", "\\-")
+
+
+def sections(text, name):
+    """[(heading, [lines])]: man-shaped help as is; argp help mapped to SYNOPSIS + OPTIONS."""
+    lines = text.rstrip("\n").split("\n")
+    out = []
+    if lines and lines[0].startswith("Usage:"):
+        out.append(("NAME", [f"    {name} - {argp_summary(name)}"]))
+        out.append(("SYNOPSIS", ["    " + lines[0][len("Usage:"):].strip()]))
+        cur = None
+        for l in lines[1:]:
+            if re.match(r"^[A-Z][A-Za-z ]+:$", l):
+                cur = (l[:-1].upper(), [])
+                out.append(cur)
+            elif cur is not None:
+                cur[1].append(l)
+        return out
+    cur = None
+    for l in lines:
+        if re.match(r"^[A-Z][A-Z ]+$", l):
+            cur = (l.strip(), [])
+            out.append(cur)
+        elif cur is not None:
+            cur[1].append(l)
+    return out
+
+
+def argp_summary(name):
+    known = {"doca_dma_copy": "copy a file between the host and the DPU with DOCA DMA"}
+    return known.get(name, "a softdoca program")
+
+
+def options(text):
+    """Every option the text names: long ones anywhere (synopsis too), short ones on option lines."""
+    opts = set(re.findall(r"(?<![\w-])--[a-z][-a-z0-9]*", text))
+    for l in text.split("\n"):
+        m = OPT.match(l)
+        if m:
+            opts.update(re.findall(r"(?<![\w-])-[A-Za-z0-9](?![\w-])", m.group(1)))
+    return sorted(opts)
+
+
+def man(program, name, section, version, out):
+    text = help_text(program)
+    date = datetime.date.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or None).isoformat() \
+        if os.environ.get("SOURCE_DATE_EPOCH") else datetime.date.today().isoformat()
+    r = [f'.TH "{name.upper()}" "{section}" "{date}" "softdoca {version}" "softdoca manual"']
+    for head, body in sections(text, name):
+        r.append(f".SH {esc(head)}")
+        para = []
+        in_opt = False
+        for l in body:
+            m = OPT.match(l)
+            if m:
+                if para:
+                    r.append(esc(" ".join(para)))
+                    para = []
+                r.append(".TP")
+                r.append(f"\\fB{esc(m.group(1).strip())}\\fR")
+                r.append(esc(m.group(2).strip()))
+                in_opt = True
+            elif l.strip() == "":
+                if para:
+                    r.append(esc(" ".join(para)))
+                    para = []
+                r.append(".PP")
+                in_opt = False
+            elif in_opt and len(l) - len(l.lstrip()) >= 10:
+                r.append(esc(l.strip()))  # an option's description goes on
+            elif head == "SYNOPSIS":
+                r.append(".br")
+                r.append(f"\\fB{esc(l.strip())}\\fR")
+            else:
+                in_opt = False
+                para.append(l.strip())
+        if para:
+            r.append(esc(" ".join(para)))
+    r.append(".SH SEE ALSO")
+    r.append("doca_caps(1), doca\\-env(1), softdoca\\-trace(1); the README of softdoca")
+    with open(out, "w") as f:
+        f.write("\n".join(x for x in r if x is not None) + "\n")
+
+
+def bash(program, name, out):
+    opts = options(help_text(program))
+    fn = "_softdoca_" + re.sub(r"[^A-Za-z0-9]", "_", name)
+    body = f"""# bash completion for {name} (generated from `{name} --help` by scripts/help2man.py)
+{fn}()
+{{
+	local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}}
+	case $prev in
+	-p|--pci-addr|-r|--rep-pci)
+		COMPREPLY=($(compgen -W "$(doca_caps --list-devs 2>/dev/null | sed -n 's/^\\(PCI: \\)\\{{0,1\\}}\\([0-9a-f:.]*\\).*/\\2/p')" -- "$cur"))
+		return ;;
+	-f|--file|-j|--json|--diff|--dest)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "{' '.join(opts)}" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -f -- "$cur"))
+	fi
+}}
+complete -F {fn} {name}
+"""
+    with open(out, "w") as f:
+        f.write(body)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 7 and sys.argv[1] == "man":
+        man(*sys.argv[2:])
+    elif len(sys.argv) == 5 and sys.argv[1] == "bash":
+        bash(*sys.argv[2:])
+    else:
+        sys.exit(__doc__)
