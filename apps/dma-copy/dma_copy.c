@@ -66,6 +66,7 @@ struct app {
 	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	char rep_pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	bool force;
+	bool quiet; /* --quiet: no progress bar, only the summary */
 	int timeout_s;
 
 	/* DOCA objects. */
@@ -103,7 +104,7 @@ struct app {
 	doca_error_t dma_error;
 	bool peer_gone, connected;
 	struct timespec t_start;
-	double last_bar;
+	double last_bar, last_report;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -170,6 +171,12 @@ static doca_error_t force_cb(void *param, void *config)
 	return DOCA_SUCCESS;
 }
 
+static doca_error_t quiet_cb(void *param, void *config)
+{
+	((struct app *)config)->quiet = *(bool *)param;
+	return DOCA_SUCCESS;
+}
+
 static doca_error_t timeout_cb(void *param, void *config)
 {
 	int t = *(int *)param;
@@ -221,6 +228,9 @@ static doca_error_t register_params(void)
 	if (ret == DOCA_SUCCESS)
 		ret = add_param("t", "timeout", "seconds to wait for the other side (default 60)", DOCA_ARGP_TYPE_INT,
 				timeout_cb, false);
+	if (ret == DOCA_SUCCESS)
+		ret = add_param("q", "quiet", "no progress bar on a terminal, only the summary", DOCA_ARGP_TYPE_BOOLEAN,
+				quiet_cb, false);
 	return ret;
 }
 
@@ -797,12 +807,17 @@ static doca_error_t peer_error(const void *msg, uint32_t len)
 /* ---------------------------------------------------------------------------------------- */
 /* DMA (DPU side)                                                                           */
 
+/*
+ * The progress line on a terminal (stderr), both sides: bytes, percent, rate, ETA, redrawn in
+ * place at most every 100 ms and cleared before each redraw; the final frame ends the line.
+ * Nothing when stderr is not a terminal or with --quiet: then only the summary is printed.
+ */
 static void progress_bar(struct app *app, bool final)
 {
 	double t = now_s(), el;
 	char a[32], b[32];
 
-	if (!isatty(STDERR_FILENO) || (!final && t - app->last_bar < 0.1))
+	if (app->quiet || !isatty(STDERR_FILENO) || (!final && t - app->last_bar < 0.1))
 		return;
 	app->last_bar = t;
 	el = (double)(t - ((double)app->t_start.tv_sec + (double)app->t_start.tv_nsec * 1e-9));
@@ -811,9 +826,24 @@ static void progress_bar(struct app *app, bool final)
 	double eta = rate > 0 ? (double)(app->size - app->done_bytes) / rate : 0;
 	int fill = (int)(pct / 5);
 
-	fprintf(stderr, "\r[%.*s%*s] %5.1f%% %s / %s  %.2f GB/s  ETA %d:%02d%s", fill, "####################",
+	fprintf(stderr, "\r\033[K[%.*s%*s] %5.1f%% %s / %s  %.2f GB/s  ETA %d:%02d%s", fill, "####################",
 		20 - fill, "", pct, human(app->done_bytes, a, sizeof(a)), human(app->size, b, sizeof(b)), rate / 1e9,
 		(int)eta / 60, (int)eta % 60, final ? "\n" : "");
+}
+
+/* DPU side: tells the host how far the copy is, every 100 ms, so that its bar moves too. */
+static void report_progress(struct app *app)
+{
+	struct msg_status m;
+	double t = now_s();
+
+	if (t - app->last_report < 0.1)
+		return;
+	app->last_report = t;
+	memset(&m, 0, sizeof(m));
+	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_PROGRESS, DMA_COPY_VERSION};
+	m.bytes = app->done_bytes;
+	(void)send_msg(app, &m, sizeof(m));
 }
 
 static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
@@ -980,6 +1010,7 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 		}
 		doca_pe_progress(app->pe);
 		progress_bar(app, false);
+		report_progress(app);
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN;
 		if (app->peer_gone && app->inflight == 0 && app->next_off < app->size)
@@ -1220,10 +1251,21 @@ static doca_error_t run_host(struct app *app)
 	ret = send_msg(app, &m->exp, len);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	/* The DPU moves the bytes; this side only waits (however long the file takes). */
-	ret = wait_msg(app, m, sizeof(*m), &len, true);
+	/* The DPU moves the bytes; this side only waits (however long the file takes), showing how
+	 * far the DPU says it is. */
+	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
+	for (;;) {
+		ret = wait_msg(app, m, sizeof(*m), &len, true);
+		if (ret != DOCA_SUCCESS || !msg_is(m, len, MSG_PROGRESS))
+			break;
+		app->done_bytes = m->status.bytes <= app->size ? m->status.bytes : app->size;
+		progress_bar(app, false);
+	}
 	if (ret != DOCA_SUCCESS)
 		goto out;
+	app->done_bytes = app->size;
+	if (app->size > 0)
+		progress_bar(app, true);
 	if (!msg_is(m, len, MSG_DONE)) {
 		ret = peer_error(m, len);
 		goto out;

@@ -10,6 +10,7 @@
  *   map the file (or a new file), export
  *   EXPORT {addr, len, descriptor}        ─────────▶  import; DMA in chunks <= max_buf_size,
  *                                                     several in flight, progress bar
+ *                                         ◀─────────  PROGRESS {bytes} every 100 ms
  *                                         ◀─────────  DONE {bytes, checksum}  (or ERROR)
  *   verify, rename into place
  *   RESULT {status}                       ─────────▶  rename into place (if destination)
@@ -30,7 +31,7 @@
 #include <stdint.h>
 
 #define DMA_COPY_MAGIC	     0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION     2
+#define DMA_COPY_VERSION     3
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {
@@ -39,7 +40,8 @@ enum dma_copy_msg_type {
 	MSG_DONE = 3,
 	MSG_RESULT = 4,
 	MSG_ERROR = 5,
-	MSG_LANDED = 6, /* destination side -> a sending host: the verified file is in place (or why not) */
+	MSG_LANDED = 6,	  /* destination side -> a sending host: the verified file is in place (or why not) */
+	MSG_PROGRESS = 7, /* DPU -> host while the bytes move: bytes done so far (for the host's bar) */
 };
 
 struct msg_hdr {

@@ -22,6 +22,7 @@ static uint32_t min_len(uint16_t type)
 	case MSG_RESULT:
 	case MSG_ERROR:
 	case MSG_LANDED:
+	case MSG_PROGRESS:
 		return sizeof(struct msg_status);
 	default:
 		return 0;

@@ -121,4 +121,29 @@ cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "copy after a killed one differs"
 [ "$(ls "$tmp/d"/dst.partial.* 2>/dev/null)" = "$tmp/d/dst.partial.1" ] ||
 	fail "stale partial files: $(ls "$tmp/d"/dst.partial.* 2>/dev/null | tr '\n' ' ') (want only dst.partial.1)"
 grep -q "removed .*dst.partial" "$tmp/stale.dpu.log" || fail "the clean-up is not reported"
+# Progress on a terminal, both sides (util-linux script gives each side a pty): frames cleared
+# before each redraw and a final 100% frame; with --quiet, or without a terminal, none.
+if command -v script >/dev/null 2>&1; then
+	make_file "$tmp/h/src" 3000001
+	rm -f "$tmp/d/dst"
+	script -qfec "\"$dpu\" -t 30 -f \"$tmp/d/dst\"" "$tmp/tty.dpu.log" >/dev/null 2>&1 &
+	dp=$!; pids="$pids $dp"
+	script -qfec "\"$host\" -t 30 -f \"$tmp/h/src\"" "$tmp/tty.host.log" >/dev/null 2>&1 ||
+		fail "copy on a terminal (host)"
+	wait $dp || fail "copy on a terminal (DPU)"
+	for side in dpu host; do
+		grep -q "$(printf '\r\033\\[K')" "$tmp/tty.$side.log" || fail "$side: no cleared progress line on a terminal"
+		grep -q "100.0%" "$tmp/tty.$side.log" || fail "$side: no final 100% frame"
+	done
+	rm -f "$tmp/d/dst"
+	script -qfec "\"$dpu\" -t 30 -q -f \"$tmp/d/dst\"" "$tmp/quiet.dpu.log" >/dev/null 2>&1 &
+	dp=$!; pids="$pids $dp"
+	script -qfec "\"$host\" -t 30 --quiet -f \"$tmp/h/src\"" "$tmp/quiet.host.log" >/dev/null 2>&1 ||
+		fail "--quiet copy (host)"
+	wait $dp || fail "--quiet copy (DPU)"
+	! grep -q "%" "$tmp/quiet.dpu.log" "$tmp/quiet.host.log" || fail "--quiet still draws a progress bar"
+	grep -q "verified" "$tmp/quiet.host.log" || fail "--quiet drops the summary"
+	n=$((n + 2))
+fi
+! grep -q "%" "$tmp/h2d-3000001.host.log" "$tmp/h2d-3000001.dpu.log" || fail "a bar without a terminal"
 echo "doca_dma_copy: $n scenarios passed"

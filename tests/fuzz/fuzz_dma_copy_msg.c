@@ -43,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		const struct msg_status *s = (const struct msg_status *)msg;
 
-		assert(type == MSG_DONE || type == MSG_RESULT || type == MSG_ERROR || type == MSG_LANDED);
+		assert(type == MSG_DONE || type == MSG_RESULT || type == MSG_ERROR || type == MSG_LANDED ||
+		       type == MSG_PROGRESS);
 		assert(size >= sizeof(*s) && strlen(s->text) < sizeof(s->text));
 		assert(s->status >= 0 && s->status <= 31);
 	}
