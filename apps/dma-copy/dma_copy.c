@@ -507,6 +507,26 @@ static void send_failed(struct doca_comch_task_send *task, union doca_data tud, 
 	app->peer_gone = true;
 }
 
+static struct app *g_app; /* the server connect callback has no user data to carry it */
+/* User data of a host connection turned away while a copy runs: its messages get ERROR back. */
+static int busy_marker;
+
+static void refuse_busy(struct app *app, struct doca_comch_connection *conn)
+{
+	struct doca_comch_task_send *task;
+	struct msg_status m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_ERROR, DMA_COPY_VERSION};
+	m.status = DOCA_ERROR_IN_USE;
+	snprintf(m.text, sizeof(m.text),
+		 "the DPU side is busy with another host's copy; run one copy at a time (or start another "
+		 "doca_dma_copy on the DPU side for this host)");
+	if (doca_comch_server_task_send_alloc_init(app->server, conn, &m, sizeof(m), &task) == DOCA_SUCCESS &&
+	    doca_task_submit(doca_comch_task_send_as_task(task)) != DOCA_SUCCESS)
+		doca_task_free(doca_comch_task_send_as_task(task));
+}
+
 static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint32_t len,
 		     struct doca_comch_connection *conn)
 {
@@ -514,6 +534,10 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 	int slot;
 
 	(void)event;
+	if ((void *)app == (void *)&busy_marker) {
+		refuse_busy(g_app, conn);
+		return;
+	}
 	if (app == NULL)
 		return;
 	if (app->inbox_count == INBOX || len > app->max_msg) {
@@ -527,8 +551,6 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 	app->inbox_count++;
 }
 
-static struct app *g_app; /* the server connect callback has no user data to carry it */
-
 static void server_connected(struct doca_comch_event_connection_status_changed *event,
 			     struct doca_comch_connection *conn, uint8_t ok)
 {
@@ -539,8 +561,11 @@ static void server_connected(struct doca_comch_event_connection_status_changed *
 	if (!ok)
 		return;
 	if (app->conn != NULL) {
-		/* One copy at a time: a second host is turned away. */
-		doca_comch_server_disconnect(app->server, conn);
+		/* One copy at a time: a second host is told so when it speaks (then it leaves). */
+		union doca_data busy = {.ptr = &busy_marker};
+
+		doca_comch_connection_set_user_data(conn, busy);
+		DOCA_LOG_WARN("a second host connected while a copy runs; it is told to wait its turn");
 		return;
 	}
 	doca_comch_connection_set_user_data(conn, ud);
@@ -1070,7 +1095,13 @@ static doca_error_t run_dpu(struct app *app)
 		}
 	} else {
 		if (access(app->file, R_OK) != 0) {
-			snprintf(why, sizeof(why), "%.200s exists neither on the host nor on the DPU side", app->file);
+			if (errno == ENOENT)
+				snprintf(why, sizeof(why), "%.200s exists neither on the host nor on the DPU side",
+					 app->file);
+			else
+				snprintf(why, sizeof(why),
+					 "%.200s is not on the host, and the DPU side cannot read it: %s", app->file,
+					 strerror(errno));
 			DOCA_LOG_ERR("%s", why);
 			ret = DOCA_ERROR_NOT_FOUND;
 			send_status(app, MSG_ERROR, ret, why);
@@ -1212,8 +1243,14 @@ static doca_error_t run_host(struct app *app)
 	app->file_on_host = access(app->file, F_OK) == 0;
 	if (app->file_on_host) {
 		ret = open_source(&app->fm, app->file);
-		if (ret != DOCA_SUCCESS)
+		if (ret != DOCA_SUCCESS) {
+			/* The DPU side waits for START: tell it why none comes, instead of vanishing. */
+			snprintf(why, sizeof(why), "the host cannot read %.200s (see the host's log)", app->file);
+			send_status(app, MSG_ERROR, ret, why);
+			for (int i = 0; i < 100; i++)
+				doca_pe_progress(app->pe);
 			goto out;
+		}
 		app->size = app->fm.size;
 		app->checksum = dma_copy_checksum(app->fm.data, app->size);
 	}
@@ -1305,17 +1342,28 @@ out:
 	return ret;
 }
 
+/*
+ * Stops @ctx and progresses until it is IDLE: for as long as its tasks take to flush (a clock,
+ * not a number of calls: completions may be slow, e.g. with SOFTDOCA_FAULT delays), at most 10 s.
+ */
+static void stop_ctx(struct app *app, struct doca_ctx *ctx)
+{
+	enum doca_ctx_states st = DOCA_CTX_STATE_STOPPING;
+	double deadline = now_s() + 10;
+
+	if (doca_ctx_stop(ctx) != DOCA_ERROR_IN_PROGRESS)
+		return;
+	while (doca_ctx_get_state(ctx, &st) == DOCA_SUCCESS && st != DOCA_CTX_STATE_IDLE && now_s() < deadline)
+		if (doca_pe_progress(app->pe) == 0)
+			usleep(100);
+	if (st != DOCA_CTX_STATE_IDLE)
+		DOCA_LOG_WARN("a context did not stop within 10 s; its resources are left to the exit");
+}
+
 static void teardown(struct app *app)
 {
 	if (app->dma != NULL) {
-		if (doca_ctx_stop(doca_dma_as_ctx(app->dma)) == DOCA_ERROR_IN_PROGRESS) {
-			enum doca_ctx_states st = DOCA_CTX_STATE_STOPPING;
-
-			for (int i = 0; i < 100000 && st != DOCA_CTX_STATE_IDLE; i++) {
-				doca_pe_progress(app->pe);
-				doca_ctx_get_state(doca_dma_as_ctx(app->dma), &st);
-			}
-		}
+		stop_ctx(app, doca_dma_as_ctx(app->dma));
 		doca_dma_destroy(app->dma);
 	}
 	if (app->inv != NULL)
@@ -1326,16 +1374,7 @@ static void teardown(struct app *app)
 		doca_mmap_destroy(app->local_mmap);
 	free(app->ring);
 	if (app->comch_ctx != NULL) {
-		enum doca_ctx_states st;
-
-		if (doca_ctx_stop(app->comch_ctx) == DOCA_ERROR_IN_PROGRESS) {
-			for (int i = 0; i < 100000; i++) {
-				doca_pe_progress(app->pe);
-				if (doca_ctx_get_state(app->comch_ctx, &st) == DOCA_SUCCESS &&
-				    st == DOCA_CTX_STATE_IDLE)
-					break;
-			}
-		}
+		stop_ctx(app, app->comch_ctx);
 		if (app->server != NULL)
 			doca_comch_server_destroy(app->server);
 		if (app->client != NULL)

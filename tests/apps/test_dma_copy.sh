@@ -121,6 +121,40 @@ cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "copy after a killed one differs"
 [ "$(ls "$tmp/d"/dst.partial.* 2>/dev/null)" = "$tmp/d/dst.partial.1" ] ||
 	fail "stale partial files: $(ls "$tmp/d"/dst.partial.* 2>/dev/null | tr '\n' ' ') (want only dst.partial.1)"
 grep -q "removed .*dst.partial" "$tmp/stale.dpu.log" || fail "the clean-up is not reported"
+# Messages name the real cause.
+# A file on neither side is "exists neither"; one the DPU side cannot read says so instead.
+echo x > "$tmp/d/plain"
+run_pair unreadable -f "$tmp/d/plain/f" -- -f "$tmp/h/plain/f"
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a path nobody can read must fail"
+grep -q "the DPU side cannot read it" "$tmp/unreadable.dpu.log" || fail "unreadable: $(tail -2 "$tmp/unreadable.dpu.log")"
+run_pair neither -f "$tmp/d/none" -- -f "$tmp/h/none"
+grep -q "exists neither on the host nor on the DPU side" "$tmp/neither.dpu.log" || fail "absent file message"
+# A host that cannot read its file tells the DPU side so; the DPU side does not report it "gone".
+mkdir -p "$tmp/h/adir"
+run_pair hostread -f "$tmp/d/x" -- -f "$tmp/h/adir"
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a host file that cannot be read must fail both sides"
+grep -q "the host cannot read" "$tmp/hostread.dpu.log" || fail "DPU side: $(tail -2 "$tmp/hostread.dpu.log")"
+! grep -q "went away" "$tmp/hostread.dpu.log" || fail "the DPU side blames a vanished host"
+# A second host while the DPU side serves a first one (slowed by an injected delay) is told the
+# DPU side is busy; the first copy completes.
+make_file "$tmp/h/big" 8000000
+rm -f "$tmp/d/big"
+SOFTDOCA_FAULT=delay_us=2000000 DOCA_LOG_LEVEL=debug "$dpu" -t 30 -f "$tmp/d/big" >"$tmp/busy.dpu.log" 2>&1 &
+dp=$!; pids="$pids $dp"
+"$host" -t 30 -f "$tmp/h/big" >"$tmp/busy.host1.log" 2>&1 &
+h1=$!; pids="$pids $h1"
+# The DPU side imported the first host's memory: its copy runs (each task held 2 s) from now on.
+for i in $(seq 200); do grep -q "imported from" "$tmp/busy.dpu.log" 2>/dev/null && break; sleep 0.05; done
+grep -q "imported from" "$tmp/busy.dpu.log" || fail "the first copy did not start"
+rc2=0; "$host" -t 10 -f "$tmp/h/src" >"$tmp/busy.host2.log" 2>&1 || rc2=$?
+wait $h1 || fail "the first host's copy failed while a second host knocked: $(tail -3 "$tmp/busy.host1.log")"
+wait $dp || fail "the DPU side failed while a second host knocked"
+[ $rc2 != 0 ] || fail "a second host must not succeed while the DPU side is busy"
+grep -q "busy with another host" "$tmp/busy.host2.log" || fail "second host: $(tail -2 "$tmp/busy.host2.log")"
+cmp -s "$tmp/h/big" "$tmp/d/big" || fail "the first copy differs"
+! grep -q "\\[ERR\\]" "$tmp/busy.dpu.log" || fail "the DPU side logged errors: $(grep '\[ERR\]' "$tmp/busy.dpu.log" | head -2)"
+n=$((n + 4))
+
 # Progress on a terminal, both sides (util-linux script gives each side a pty): frames cleared
 # before each redraw and a final 100% frame; with --quiet, or without a terminal, none.
 if command -v script >/dev/null 2>&1; then
