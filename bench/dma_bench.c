@@ -873,6 +873,25 @@ int main(int argc, char **argv)
 		printf("| dpdk skeleton | %s | - |\n", fmt3(b1, sizeof(b1), &r[2], "%.0f"));
 	}
 #endif
+	printf("\nBusy-polling application: 2 MiB hot copies, one in flight, the thread spins on "
+	       "doca_pe_progress()\n\n");
+	printf("| engine | GB/s | ms per copy | x inline |\n|---|---|---|---|\n");
+	{
+		struct stat3 inl[3] = {{0}};
+
+		for (int e = 0; e < nengines; e++) {
+			char *args[] = {self_path, "--child", "doca", "2097152", "1", "hot", "poll", NULL};
+			struct stat3 r[3];
+			char b1[160];
+
+			measure(engines[e], args, r);
+			if (strcmp(engines[e], "inline") == 0)
+				memcpy(inl, r, sizeof(inl));
+			printf("| %s | %s | %.3f | %.2f |\n", engines[e], fmt3(b1, sizeof(b1), &r[1], "%.2f"),
+			       r[1].ok && r[1].med > 0 ? 2.097152 / r[1].med : 0.0,
+			       r[1].ok && inl[1].ok && inl[1].med > 0 ? r[1].med / inl[1].med : 0.0);
+		}
+	}
 	printf("\nSubmitting thread CPU time per GB moved, 16 MiB cold copies at qd 16, waiting in epoll\n\n");
 	printf("| engine | CPU s per GB | GB/s |\n|---|---|---|\n");
 	for (int e = 0; e < nengines; e++) {

@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 mkdir "$work/tree"
-(cd "$src" && git ls-files -z | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$work/tree"
+(cd "$src" && git ls-files -z -co --exclude-standard | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$work/tree"
 cd "$work/tree"
 git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
 grep -q "^	\['cma', 'transport'\],$" src/engines/meson.build || fail "the backend list in src/engines/meson.build changed shape"

@@ -1,0 +1,117 @@
+/*
+ * test_auto.c - how the auto executor places large jobs (src/engines/auto): on the cpu worker
+ * while the application sleeps between completions (it waits on the notification eventfd),
+ * inline once it is seen spinning in progress, and back on the worker after a probe finds it
+ * sleeping again. Counts, not timings: each decision depends on how many progress calls the
+ * application makes while a worker job is in flight.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "../common/sd_test.h"
+#include "engine.h"
+
+bool engine_auto_spinning(const struct engine_queue *q);
+
+#define LEN (2u << 20)
+
+static uint8_t *src, *dst;
+static struct engine_job job;
+static struct engine_completion comp;
+static struct engine_seg s0, d0;
+static struct engine_notify note;
+
+static void submit(const struct engine_ops *ops, struct engine_queue *q, uint8_t seed)
+{
+	memset(src, seed, LEN);
+	s0 = (struct engine_seg){src, LEN};
+	d0 = (struct engine_seg){dst, LEN};
+	job = (struct engine_job){.src = &s0, .dst = &d0, .nsrc = 1, .ndst = 1, .len = LEN, .comp = &comp};
+	comp = (struct engine_completion){.notify = &note};
+	CHECK(ops->submit(q, &job) == 0);
+}
+
+/* Spins in poll() until the job is done; returns the number of poll calls. */
+static unsigned int spin(const struct engine_ops *ops, struct engine_queue *q)
+{
+	unsigned int polls = 0;
+	uint64_t t0 = sd_now_ns();
+
+	while (!atomic_load(&comp.done)) {
+		ops->poll(q, 64);
+		polls++;
+		CHECK(sd_now_ns() - t0 < 20ull * 1000000000ull);
+	}
+	return polls;
+}
+
+/* Sleeps on the eventfd (armed) until the worker says it is done, then polls once or twice. */
+static void sleep_wait(const struct engine_ops *ops, struct engine_queue *q)
+{
+	for (int i = 0; i < 8 && !atomic_load(&comp.done); i++) {
+		struct pollfd pfd = {.fd = note.efd, .events = POLLIN};
+		uint64_t v;
+
+		atomic_store(&note.armed, 1);
+		if (!ops->pending(q))
+			CHECK(poll(&pfd, 1, 20000) == 1);
+		if (pfd.revents & POLLIN)
+			CHECK(read(note.efd, &v, sizeof(v)) == sizeof(v));
+		ops->poll(q, 64);
+	}
+	CHECK(atomic_load(&comp.done));
+}
+
+int main(void)
+{
+	const struct engine_ops *ops = engine_find("auto");
+	struct engine_queue_attr attr = {.depth = 4, .notify = &note, .owner = "test"};
+	struct engine_queue *q;
+	unsigned int polls;
+
+	CHECK(ops != NULL);
+	src = malloc(LEN);
+	dst = malloc(LEN);
+	CHECK(src != NULL && dst != NULL);
+	note.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	CHECK(note.efd >= 0);
+	CHECK_OK(ops->queue_create(&attr, &q));
+
+	/* A sleeping application: large jobs stay on the worker. */
+	for (int i = 0; i < 3; i++) {
+		submit(ops, q, (uint8_t)i);
+		sleep_wait(ops, q);
+		CHECK_MEM(dst, src, LEN);
+		CHECK(!engine_auto_spinning(q));
+	}
+	/* A spinning one: after a worker job seen with many progress calls, large jobs run inline. */
+	submit(ops, q, 7);
+	polls = spin(ops, q);
+	CHECK_MEM(dst, src, LEN);
+	printf("one worker job took %u progress calls of a spinning application\n", polls);
+	if (polls < 16) {
+		printf("skip: the worker finished within %u calls, too fast to tell spinning apart here\n", polls);
+		return T_EXIT_SKIP;
+	}
+	CHECK(engine_auto_spinning(q));
+	for (int i = 0; i < 63; i++) {
+		submit(ops, q, (uint8_t)(10 + i));
+		ops->poll(q, 64); /* inline: copied by this very call */
+		CHECK(atomic_load(&comp.done));
+		CHECK(dst[LEN - 1] == (uint8_t)(10 + i));
+	}
+	/* The 64th large job probes the worker again; a sleeping wait turns auto back. */
+	submit(ops, q, 99);
+	sleep_wait(ops, q);
+	CHECK_MEM(dst, src, LEN);
+	CHECK(!engine_auto_spinning(q));
+	ops->queue_destroy(q);
+	close(note.efd);
+	free(src);
+	free(dst);
+	printf("auto: worker while the application sleeps, inline while it spins, probes back\n");
+	return T_EXIT_PASS;
+}
