@@ -1,43 +1,59 @@
 /*
- * doca_caps - what the (emulated) DOCA devices are and what they can do.
+ * doca_caps - what the (emulated) DOCA devices are and what they can do, with DOCA's tool's
+ * flags and, for what DOCA's prints, DOCA's format ("PCI: <address>" blocks of "key value"
+ * lines); softdoca's additions follow DOCA's keys.
  *
- *   doca_caps --version              version, the same as `pkg-config --modversion doca-common`
- *   doca_caps --list-devs [--json]   devices: PCI address, ibdev, interface, side, representors
- *   doca_caps [--pci-addr BB:DD.F] [--json]
- *                                    capabilities of one device, or of all
+ *   doca_caps --list-devs            devices: PCI address, ibdev and interface names, function, MAC
+ *   doca_caps --list-rep-devs        every device's representors
+ *   doca_caps --list-libs            the libraries and whether they work here
+ *   doca_caps [--pci-addr BB:DD.F]   capabilities of one device, or of all, library by library
+ *   --json-output                    the same as one JSON document (softdoca's addition)
+ *   DOCA's program flags: -h/--help, -v/--version, -l/--log-level, --sdk-log-level, -j/--json FILE
+ *   (every flag read from a JSON file, as DOCA's argp does: {"list-devs": true, "pci-addr": "..."}).
  *
  * Exit status: 0 success, 1 the devices could not be read (e.g. a bad SOFTDOCA_CONFIG),
  * 2 bad usage, 3 no device with that PCI address.
  */
 #include <getopt.h>
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <doca_dev.h>
+#include <doca_log.h>
 #include <doca_version.h>
 
 #include "caps_common.h"
+#include "file_util.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "NAME\n"
-		   "    doca_caps - list softdoca devices and their capabilities\n\n"
+		   "    doca_caps - list softdoca devices, libraries and capabilities\n\n"
 		   "SYNOPSIS\n"
-		   "    doca_caps [--pci-addr BB:DD.F] [--json]\n"
-		   "    doca_caps --list-devs [--json]\n"
+		   "    doca_caps [--pci-addr BB:DD.F] [--json-output]\n"
+		   "    doca_caps --list-devs | --list-rep-devs | --list-libs [--json-output]\n"
 		   "    doca_caps --version | --help\n\n"
 		   "DESCRIPTION\n"
-		   "    Without options, prints the capabilities of every device, library by library:\n"
+		   "    Without a list flag, prints the capabilities of every device, library by library:\n"
 		   "    DMA (memcpy, buffer size and list length, tasks), PCI export/import, Comch (server,\n"
 		   "    client, message size, name length, clients, tasks, consumers and producers) and the\n"
-		   "    eth values of the device's profile (no eth library yet).\n"
+		   "    eth values of the device's profile. The lists use the format of DOCA's doca_caps\n"
+		   "    (PCI: blocks of key value lines); softdoca's additions come after DOCA's keys.\n"
 		   "    Devices come from the embedded default topology or from SOFTDOCA_CONFIG.\n\n"
 		   "OPTIONS\n"
 		   "    -p, --pci-addr ADDR   only the device at ADDR (BB:DD.F or DDDD:BB:DD.F)\n"
-		   "    -l, --list-devs       list devices (address, ibdev, interface, side, representors)\n"
-		   "    -j, --json            machine-readable JSON on stdout\n"
+		   "    --list-devs           list devices (address, ibdev, interface, function, MAC, side)\n"
+		   "    --list-rep-devs       list every device's representors (address, VUID)\n"
+		   "    --list-libs           list the DOCA libraries and whether they work here\n"
+		   "    --json-output         machine-readable JSON on stdout\n"
+		   "    -l, --log-level LEVEL program log level: 10..70 or disable, critical, error, warning,\n"
+		   "                          info, debug, trace\n"
+		   "    --sdk-log-level LEVEL SDK log level, same values\n"
+		   "    -j, --json FILE       read every flag from a JSON file (then no other flag may be given)\n"
 		   "    -v, --version         print the DOCA version softdoca implements\n"
 		   "    -h, --help            this text\n\n"
 		   "EXIT STATUS\n"
@@ -115,6 +131,37 @@ static void print_caps_text(const struct dev_caps *c)
 	printf("    eth max queue size          %u\n", c->eth_max_queue_size);
 }
 
+/* DOCA's "PCI: <address>" block of one device: its keys first, then softdoca's. */
+static void print_dev_block(const struct doca_devinfo *d, const struct dev_caps *c)
+{
+	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE] = {0};
+	enum doca_pci_func_type ft = DOCA_PCI_FUNC_TYPE_PF;
+
+	doca_devinfo_get_mac_addr(d, mac, sizeof(mac));
+	doca_devinfo_get_pci_func_type(d, &ft);
+	printf("PCI: %s\n", c->pci);
+	printf("        %-32s %s\n", "ibdev_name", c->ibdev);
+	printf("        %-32s %s\n", "iface_name", c->iface);
+	printf("        %-32s %s\n", "pci_func_type",
+	       ft == DOCA_PCI_FUNC_TYPE_VF   ? "VF"
+	       : ft == DOCA_PCI_FUNC_TYPE_SF ? "SF"
+					     : "PF");
+	printf("        %-32s %02x:%02x:%02x:%02x:%02x:%02x\n", "mac_addr", mac[0], mac[1], mac[2], mac[3], mac[4],
+	       mac[5]);
+	printf("        %-32s %s\n", "softdoca_side", c->side);
+	printf("        %-32s %u\n", "softdoca_representors", c->nreps);
+}
+
+/* --list-rep-devs: each device with its representors, DOCA's blocks. */
+static void print_reps(const struct dev_caps *c)
+{
+	printf("PCI: %s\n", c->pci);
+	for (uint32_t i = 0; i < c->nreps; i++) {
+		printf("        %-32s %s\n", "representor PCI", c->rep_pci[i]);
+		printf("        %-32s %s\n", "vuid", c->rep_vuid[i]);
+	}
+}
+
 static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool first)
 {
 	struct dev_caps c;
@@ -141,62 +188,233 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 		printf("}");
 		return;
 	}
-	printf("%s  ibdev %s  iface %s  side %s\n", c.pci, c.ibdev, c.iface, c.side);
-	for (uint32_t i = 0; i < c.nreps; i++)
-		printf("        representor %s  vuid %s\n", c.rep_pci[i], c.rep_vuid[i]);
+	print_dev_block(d, &c);
 	if (caps)
 		print_caps_text(&c);
+}
+
+/* The libraries softdoca has, and the call that tells whether one works on a device here. */
+static void list_libs(bool json)
+{
+	static const char *const libs[][2] = {
+	    {"doca_common", "devices, memory maps, buffers, contexts, progress engines, graphs, sync events"},
+	    {"doca_dma", "memcpy tasks, in this process and across the host/DPU boundary"},
+	    {"doca_comch", "control path messages, consumers and producers"},
+	    {"doca_argp", "program flags and JSON flag files"},
+	};
+
+	if (json)
+		printf("{\"doca_version\": \"%s\", \"libraries\": [", DOCA_VERSION_STRING);
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		if (json) {
+			printf("%s{\"name\": \"%s\", \"supported\": true, \"what\": ", i ? ", " : "", libs[i][0]);
+			caps_json_str(libs[i][1]);
+			printf("}");
+		} else {
+			printf("%-20s supported        %s\n", libs[i][0], libs[i][1]);
+		}
+	}
+	if (json)
+		printf("]}\n");
+}
+
+/* A DOCA log level: a number 10..70 or a name; -1 when it is neither. */
+static int parse_level(const char *s)
+{
+	static const char *const names[] = {"disable", "critical", "error", "warning", "info", "debug", "trace"};
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s != '\0' && *end == '\0')
+		return v >= 10 && v <= 70 ? (int)v : -1;
+	for (int i = 0; i < 7; i++)
+		if (strcasecmp(s, names[i]) == 0)
+			return 10 * (i + 1);
+	return -1;
+}
+
+enum { OPT_LIST_DEVS = 1000, OPT_LIST_REPS, OPT_LIST_LIBS, OPT_JSON_OUT, OPT_SDK_LEVEL };
+
+struct caps_args {
+	const char *pci;
+	int list; /* 0, OPT_LIST_DEVS, OPT_LIST_REPS, OPT_LIST_LIBS */
+	bool json_out;
+};
+
+/* Applies one flag (from the command line or a JSON file); 0, or 2 for bad usage (said why). */
+static int apply(struct caps_args *a, int opt, const char *arg)
+{
+	int level;
+
+	switch (opt) {
+	case 'p':
+		a->pci = arg;
+		return 0;
+	case OPT_LIST_DEVS:
+	case OPT_LIST_REPS:
+	case OPT_LIST_LIBS:
+		if (a->list != 0 && a->list != opt) {
+			fprintf(stderr, "doca_caps: give one of --list-devs, --list-rep-devs and --list-libs\n");
+			return 2;
+		}
+		a->list = opt;
+		return 0;
+	case OPT_JSON_OUT:
+		a->json_out = true;
+		return 0;
+	case 'l':
+	case OPT_SDK_LEVEL:
+		level = parse_level(arg);
+		if (level < 0) {
+			fprintf(
+			    stderr,
+			    "doca_caps: log level '%s': use 10..70 or disable, critical, error, warning, info, debug, "
+			    "trace\n",
+			    arg);
+			return 2;
+		}
+		if (opt == 'l')
+			doca_log_level_set_global_lower_limit((uint32_t)level);
+		else
+			doca_log_level_set_global_sdk_limit((uint32_t)level);
+		return 0;
+	default:
+		return 2;
+	}
+}
+
+/* -j FILE: every flag from a JSON object, DOCA argp style; nothing else may be on the line. */
+static int apply_json_file(struct caps_args *a, const char *path)
+{
+	static const struct {
+		const char *key;
+		int opt;
+		bool has_arg;
+	} keys[] = {
+	    {"pci-addr", 'p', true},
+	    {"list-devs", OPT_LIST_DEVS, false},
+	    {"list-rep-devs", OPT_LIST_REPS, false},
+	    {"list-libs", OPT_LIST_LIBS, false},
+	    {"json-output", OPT_JSON_OUT, false},
+	    {"log-level", 'l', true},
+	    {"sdk-log-level", OPT_SDK_LEVEL, true},
+	};
+	FILE *f = tool_fopen_regular(path);
+	char buf[65536];
+	size_t n;
+	struct json_object *root;
+	int rc = 0;
+
+	if (f == NULL) {
+		fprintf(stderr, "doca_caps: cannot open the flag file %s as a regular file\n", path);
+		return 2;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	root = json_tokener_parse(buf);
+	if (root == NULL || !json_object_is_type(root, json_type_object)) {
+		fprintf(stderr, "doca_caps: %s is not a JSON object of flags, e.g. {\"list-devs\": true}\n", path);
+		json_object_put(root);
+		return 2;
+	}
+	json_object_object_foreach(root, k, v)
+	{
+		size_t i;
+		static char val[256];
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strcmp(k, keys[i].key) == 0)
+				break;
+		if (i == sizeof(keys) / sizeof(keys[0])) {
+			fprintf(stderr, "doca_caps: %s: unknown flag \"%s\"\n", path, k);
+			rc = 2;
+			break;
+		}
+		if (keys[i].has_arg) {
+			if (!json_object_is_type(v, json_type_string) && !json_object_is_type(v, json_type_int)) {
+				fprintf(stderr, "doca_caps: %s: flag \"%s\" takes a string\n", path, k);
+				rc = 2;
+				break;
+			}
+			snprintf(val, sizeof(val), "%s", json_object_get_string(v));
+			/* -p keeps a pointer: hand it a copy that outlives the JSON object */
+			rc = apply(a, keys[i].opt, keys[i].opt == 'p' ? strdup(val) : val);
+		} else if (!json_object_is_type(v, json_type_boolean)) {
+			fprintf(stderr, "doca_caps: %s: flag \"%s\" takes true or false\n", path, k);
+			rc = 2;
+		} else if (json_object_get_boolean(v)) {
+			rc = apply(a, keys[i].opt, NULL);
+		}
+		if (rc != 0)
+			break;
+	}
+	json_object_put(root);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"pci-addr", required_argument, NULL, 'p'}, {"list-devs", no_argument, NULL, 'l'},
-	    {"json", no_argument, NULL, 'j'},		{"version", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
+	    {"pci-addr", required_argument, NULL, 'p'},
+	    {"list-devs", no_argument, NULL, OPT_LIST_DEVS},
+	    {"list-rep-devs", no_argument, NULL, OPT_LIST_REPS},
+	    {"list-libs", no_argument, NULL, OPT_LIST_LIBS},
+	    {"json-output", no_argument, NULL, OPT_JSON_OUT},
+	    {"log-level", required_argument, NULL, 'l'},
+	    {"sdk-log-level", required_argument, NULL, OPT_SDK_LEVEL},
+	    {"json", required_argument, NULL, 'j'},
+	    {"version", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	const char *pci = NULL;
-	bool list = false, json = false, found = false;
+	struct caps_args a = {0};
+	const char *json_file = NULL;
+	bool found = false;
 	struct doca_devinfo **devs;
 	uint32_t n;
-	int c;
+	int c, nflags = 0;
 
-	while ((c = getopt_long(argc, argv, "p:ljvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:l:j:vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			pci = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'j':
-			json = true;
-			break;
 		case 'v':
-			printf(json ? "{\"doca_version\": \"%s\", \"softdoca_version\": \"%s\"}\n"
-				    : "%s (softdoca %s)\n",
-			       DOCA_VERSION_STRING, SOFTDOCA_VERSION_STRING);
+			printf("%s (softdoca %s)\n", DOCA_VERSION_STRING, SOFTDOCA_VERSION_STRING);
 			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;
-		default: /* getopt_long already said which option */
+		case 'j':
+			json_file = optarg;
+			break;
+		case '?': /* getopt_long already said which option */
 			fprintf(stderr, "see doca_caps --help\n");
 			return 2;
+		default:
+			nflags++;
+			if (apply(&a, c, optarg) != 0)
+				return 2;
 		}
 	}
-	if (pci != NULL) {
+	if (json_file != NULL) {
+		if (nflags > 0) {
+			fprintf(stderr, "doca_caps: -j/--json reads every flag from its file; give no other flag\n");
+			return 2;
+		}
+		if (apply_json_file(&a, json_file) != 0)
+			return 2;
+	}
+	if (a.pci != NULL) {
 		/* A malformed address is bad usage: say it once, before looking at any device. */
 		unsigned int b, d, f, dom;
 		char tail;
 
-		if (!(sscanf(pci, "%2x:%2x.%1x%c", &b, &d, &f, &tail) == 3 ||
-		      sscanf(pci, "%4x:%2x:%2x.%1x%c", &dom, &b, &d, &f, &tail) == 4) ||
-		    strlen(pci) > 12) {
+		if (!(sscanf(a.pci, "%2x:%2x.%1x%c", &b, &d, &f, &tail) == 3 ||
+		      sscanf(a.pci, "%4x:%2x:%2x.%1x%c", &dom, &b, &d, &f, &tail) == 4) ||
+		    strlen(a.pci) > 12) {
 			fprintf(
 			    stderr,
 			    "doca_caps: '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex), e.g. 03:00.0\n",
-			    pci);
+			    a.pci);
 			return 2;
 		}
 	}
@@ -204,25 +422,36 @@ int main(int argc, char **argv)
 		fprintf(stderr, "doca_caps: unexpected argument '%s'; see doca_caps --help\n", argv[optind]);
 		return 2;
 	}
+	if (a.list == OPT_LIST_LIBS) {
+		list_libs(a.json_out);
+		return 0;
+	}
 	if (doca_devinfo_create_list(&devs, &n) != DOCA_SUCCESS) {
 		fprintf(stderr, "doca_caps: cannot read the device list (see the error above)\n");
 		return 1;
 	}
-	if (json)
+	if (a.json_out)
 		printf("{\"doca_version\": \"%s\", \"devices\": [", DOCA_VERSION_STRING);
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t eq = 1;
 
-		if (pci != NULL && (doca_devinfo_is_equal_pci_addr(devs[i], pci, &eq) != DOCA_SUCCESS || !eq))
+		if (a.pci != NULL && (doca_devinfo_is_equal_pci_addr(devs[i], a.pci, &eq) != DOCA_SUCCESS || !eq))
 			continue;
-		print_dev(devs[i], !list, json, !found);
+		if (a.list == OPT_LIST_REPS && !a.json_out) {
+			struct dev_caps dc;
+
+			caps_collect(devs[i], &dc);
+			print_reps(&dc);
+		} else {
+			print_dev(devs[i], a.list == 0, a.json_out, !found);
+		}
 		found = true;
 	}
-	if (json)
+	if (a.json_out)
 		printf("\n]}\n");
 	doca_devinfo_destroy_list(devs);
-	if (pci != NULL && !found) {
-		fprintf(stderr, "doca_caps: no device with PCI address %s; run doca_caps --list-devs\n", pci);
+	if (a.pci != NULL && !found) {
+		fprintf(stderr, "doca_caps: no device with PCI address %s; run doca_caps --list-devs\n", a.pci);
 		return 3;
 	}
 	return 0;

@@ -675,7 +675,7 @@ static doca_error_t open_device(struct app *app)
 	}
 	doca_devinfo_rep_destroy_list(reps);
 	if (ret == DOCA_ERROR_NOT_FOUND)
-		DOCA_LOG_ERR("device %s has no representor %s (see doca_caps --list-devs)", app->pci, app->rep_pci);
+		DOCA_LOG_ERR("device %s has no representor %s (see doca_caps --list-rep-devs)", app->pci, app->rep_pci);
 	return ret;
 }
 

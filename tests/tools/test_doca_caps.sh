@@ -12,7 +12,7 @@ ver=$("$caps" --version) || fail "--version exit status"
 pcver=$(PKG_CONFIG_PATH=$build/pkgconfig/dpu pkg-config --modversion doca-common 2>/dev/null)
 case $ver in "$pcver "*) ;; *) fail "--version '$ver' does not start with the pkg-config version '$pcver'" ;; esac
 
-"$caps" --json > "$tmp/all.json" 2>"$tmp/err" || fail "--json exit status"
+"$caps" --json-output > "$tmp/all.json" 2>"$tmp/err" || fail "--json-output exit status"
 [ -s "$tmp/err" ] && fail "unexpected stderr: $(cat "$tmp/err")"
 "$py" - "$tmp/all.json" <<'PY' || fail "default topology JSON"
 import json, sys
@@ -30,7 +30,30 @@ assert h["comch_server"] is False and h["comch_client"] is True
 assert len({x["ibdev"] for x in d["devices"]}) == 4
 PY
 
-"$caps" --list-devs | grep -q "^0000:03:00.0  ibdev mlx5_0  iface p0  side dpu" || fail "--list-devs text"
+# DOCA's formats: "PCI: <address>" blocks of "key value" lines, softdoca's keys after DOCA's.
+"$caps" --list-devs > "$tmp/devs" || fail "--list-devs exit status"
+[ "$(grep -c '^PCI: ' "$tmp/devs")" = 4 ] || fail "--list-devs: $(grep -c '^PCI: ' "$tmp/devs") PCI blocks, want 4"
+awk '/^PCI: 0000:03:00.0$/ { b = 1; next } /^PCI:/ { b = 0 } b' "$tmp/devs" > "$tmp/blk"
+for kv in "ibdev_name mlx5_0" "iface_name p0" "pci_func_type PF" "softdoca_side dpu"; do
+	set -- $kv
+	grep -Eq "^[[:space:]]+$1[[:space:]]+$2\$" "$tmp/blk" || fail "--list-devs: no '$1 $2' in 03:00.0's block"
+done
+head -2 "$tmp/blk" | grep -q "ibdev_name" || fail "--list-devs: DOCA's keys must come first"
+"$caps" --list-rep-devs > "$tmp/reps" || fail "--list-rep-devs exit status"
+awk '/^PCI: 0000:03:00.0$/ { b = 1; next } /^PCI:/ { b = 0 } b' "$tmp/reps" | grep -Eq "representor PCI +0000:b1:00.0" ||
+	fail "--list-rep-devs: 03:00.0's representor"
+"$caps" --list-libs | grep -Eq "^doca_dma +supported" || fail "--list-libs"
+"$caps" --list-devs --list-libs >/dev/null 2>&1; [ $? = 2 ] || fail "two list flags must be bad usage"
+# DOCA's program flags: -l/--log-level, --sdk-log-level, -j/--json FILE.
+"$caps" -l debug --list-libs >/dev/null || fail "-l debug"
+"$caps" --sdk-log-level 20 --list-libs >/dev/null || fail "--sdk-log-level 20"
+"$caps" -l loud >/dev/null 2>&1; [ $? = 2 ] || fail "a bad log level must be bad usage"
+echo '{"list-devs": true, "pci-addr": "b1:00.1"}' > "$tmp/flags.json"
+"$caps" -j "$tmp/flags.json" > "$tmp/j" || fail "-j flag file"
+[ "$(grep -c '^PCI: ' "$tmp/j")" = 1 ] && grep -q "^PCI: 0000:b1:00.1$" "$tmp/j" || fail "-j: $(cat "$tmp/j")"
+"$caps" -j "$tmp/flags.json" -p 03:00.0 >/dev/null 2>&1; [ $? = 2 ] || fail "-j with another flag must be bad usage"
+echo '{"list-everything": true}' > "$tmp/bad.json"
+"$caps" -j "$tmp/bad.json" >/dev/null 2>&1; [ $? = 2 ] || fail "-j with an unknown flag must be bad usage"
 "$caps" -p 99:00.0 >/dev/null 2>&1; [ $? = 3 ] || fail "unknown device must exit 3"
 "$caps" --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "bad option must exit 2"
 
@@ -54,7 +77,7 @@ profile = small
 side = dpu
 profile = nodma
 CFG
-SOFTDOCA_CONFIG=$tmp/cfg "$caps" --json > "$tmp/cfg.json" || fail "--json with a config"
+SOFTDOCA_CONFIG=$tmp/cfg "$caps" --json-output > "$tmp/cfg.json" || fail "--json-output with a config"
 "$py" - "$tmp/cfg.json" <<'PY' || fail "profile capabilities"
 import json, sys
 devs = {x["pci_addr"]: x for x in json.load(open(sys.argv[1]))["devices"]}
