@@ -40,6 +40,10 @@
  *   func = pf|vf|sf            default pf
  *   sf_index = N               only with func = sf
  *   representor = PCI [vuid]   (dpu side) a representor of a host function; repeatable
+ *   medium = wire|none         what moves the port's frames (software NIC, src/nic); default
+ *                              none, or wire when `wire` is set
+ *   wire = PCI                 the device at the other end of this port's wire; the other
+ *                              device must name this one back (either side, not itself)
  *
  *   [engine]
  *   name = auto|cpu|inline     copy engine (SOFTDOCA_ENGINE overrides)
@@ -62,6 +66,7 @@
 #define TOPO_MAX_REPS	  16
 
 enum topo_side { TOPO_SIDE_DPU = 0, TOPO_SIDE_HOST = 1 };
+enum topo_medium { TOPO_MEDIUM_NONE = 0, TOPO_MEDIUM_WIRE = 1 };
 
 /* What a device can do, one struct per library; defaults in topology.c (builtin_profile). */
 struct topo_caps_dma {
@@ -135,6 +140,8 @@ struct topo_device {
 	uint32_t profile; /* index into topology.profiles */
 	uint32_t nb_reps;
 	struct topo_rep reps[TOPO_MAX_REPS];
+	enum topo_medium medium;
+	uint32_t wire_peer; /* TOPO_MEDIUM_WIRE: index of the device at the other end */
 };
 
 struct topology {
@@ -168,6 +175,9 @@ const struct topology *topo_get(void);
  * DOCA call reports yet (the profile's name, the eth.* values). Exported from libdoca_common.
  */
 SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo);
+
+/* "none" or "wire". */
+SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m);
 
 /* Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex, any case). 0 on success, -1 if malformed. */
 int topo_parse_pci(const char *s, uint16_t *domain, uint8_t *bus, uint8_t *dev, uint8_t *fn);
