@@ -16,6 +16,8 @@
  * Every test uses its own runtime directory (XDG_RUNTIME_DIR in sd_tmpdir()).
  */
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 
 #include "../common/sd_test.h"
@@ -191,6 +193,82 @@ static void test_one_process(void)
 	CHECK_EQ(st1.tx_frames, 1);
 	CHECK_EQ(st0.tx_full, 0);
 
+	CHECK_OK(doca_dev_close(d0));
+	CHECK_OK(doca_dev_close(d1));
+}
+
+/* ---- two threads of one process: the ring under real concurrency (run under TSan) ---- */
+
+#define THREAD_FRAMES 20000u
+
+struct thr {
+	const struct nic_port_ops *ops;
+	void *port;
+	int fd;
+	uint32_t next, bad;
+	bool timed_out;
+};
+
+static void thr_cb(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
+{
+	struct thr *t = arg;
+
+	(void)ts;
+	if (!frame_ok(frame, len, t->next))
+		t->bad++;
+	t->next++;
+}
+
+static void *thr_receiver(void *arg)
+{
+	struct thr *t = arg;
+
+	while (t->next < THREAD_FRAMES) {
+		if (t->ops->rx_burst(t->port, 32, thr_cb, t) > 0)
+			continue;
+		t->ops->rx_rearm(t->port);
+		if (t->ops->rx_burst(t->port, 32, thr_cb, t) == 0 && !readable(t->fd, 10000)) {
+			t->timed_out = true;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	static uint8_t f[2048];
+	const struct nic_port_ops *ops0, *ops1;
+	struct doca_dev *d0, *d1;
+	struct nic_port_stats st;
+	struct thr t = {0};
+	pthread_t thr;
+	void *p0, *p1;
+
+	get_port("03:00.0", &d0, &ops0, &p0);
+	get_port("03:00.1", &d1, &ops1, &p1);
+	t.ops = ops1;
+	t.port = p1;
+	t.fd = ops1->rx_fd(p1);
+	CHECK(t.fd >= 0);
+	CHECK(pthread_create(&thr, NULL, thr_receiver, &t) == 0);
+	for (uint32_t i = 0; i < THREAD_FRAMES; i++) {
+		/* never more than a ring in flight, so nothing is dropped */
+		for (;;) {
+			ops1->stats(p1, &st);
+			if (i - st.rx_frames < RING)
+				break;
+			sched_yield();
+		}
+		CHECK_EQ(send_one(ops0, p0, f, make_frame(f, i, 22 + i % 2000)), 1);
+	}
+	CHECK(pthread_join(thr, NULL) == 0);
+	CHECK(!t.timed_out);
+	CHECK_EQ(t.next, THREAD_FRAMES);
+	CHECK_EQ(t.bad, 0);
+	ops1->stats(p1, &st);
+	CHECK_EQ(st.rx_frames, THREAD_FRAMES);
+	CHECK_EQ(st.rx_drop_full, 0);
 	CHECK_OK(doca_dev_close(d0));
 	CHECK_OK(doca_dev_close(d1));
 }
@@ -408,6 +486,8 @@ int main(int argc, char **argv)
 	sd_setenv("SOFTDOCA_PCAP", NULL);
 	fresh_rundir("one");
 	test_one_process();
+	fresh_rundir("threads");
+	test_threads();
 	fresh_rundir("two");
 	test_two_processes();
 	fresh_rundir("exit");
