@@ -1427,3 +1427,8 @@ const struct topology *topo_get(void)
 	pthread_once(&topo_once, topo_init);
 	return topo_result;
 }
+
+SD_PRIV const struct topology *priv_doca_topology(void)
+{
+	return topo_get();
+}

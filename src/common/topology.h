@@ -176,6 +176,9 @@ const struct topology *topo_get(void);
  */
 SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo);
 
+/* topo_get() for softdoca's tools (softdoca-wire lists the wires), exported from libdoca_common. */
+SD_PRIV const struct topology *priv_doca_topology(void);
+
 /* "none" or "wire". */
 SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m);
 
