@@ -126,13 +126,16 @@ static int open_port(const char *pci, struct doca_dev **dev, const struct nic_po
 	}
 	doca_devinfo_destroy_list(list);
 	if (*dev == NULL) {
-		fprintf(stderr, "softdoca-wire: no device %s in the topology (doca_caps --list-devs lists them)\n", pci);
+		fprintf(stderr, "softdoca-wire: no device %s in the topology (doca_caps --list-devs lists them)\n",
+			pci);
 		return 3;
 	}
 	ret = priv_doca_nic_port_get(*dev, ops, port);
 	if (ret == DOCA_ERROR_NOT_FOUND) {
-		fprintf(stderr, "softdoca-wire: device %s has no port medium; give it medium = wire and wire = PCI "
-				"in the topology (docs/config.md)\n", pci);
+		fprintf(stderr,
+			"softdoca-wire: device %s has no port medium; give it medium = wire and wire = PCI "
+			"in the topology (docs/config.md)\n",
+			pci);
 		doca_dev_close(*dev);
 		return 3;
 	}
@@ -274,8 +277,7 @@ static int cmd_send(const struct opts *o)
 		sent += ops->tx_burst(port, tf, n);
 	}
 	ops->stats(port, &st);
-	printf("sent %" PRIu64 " frames of %u bytes on %s in %.3f s; port tx %" PRIu64 " frames %" PRIu64
-	       " bytes\n",
+	printf("sent %" PRIu64 " frames of %u bytes on %s in %.3f s; port tx %" PRIu64 " frames %" PRIu64 " bytes\n",
 	       sent, o->size, o->pci, (double)(now_ns() - t0) / 1e9, st.tx_frames, st.tx_bytes);
 	doca_dev_close(dev);
 	return 0;
@@ -330,7 +332,8 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 		printf(" > %u.%u.%u.%u", b[0], b[1], b[2], b[3]);
 		if (fi.l4 == NIC_L4_TCP || fi.l4 == NIC_L4_UDP)
 			printf(":%u", (unsigned int)ntohs(fi.l4_dst));
-		printf("%s%s", fi.l3_ok ? "" : " bad-ip-csum", fi.l4 != NIC_L4_OTHER && !fi.l4_ok ? " bad-l4-csum" : "");
+		printf("%s%s", fi.l3_ok ? "" : " bad-ip-csum",
+		       fi.l4 != NIC_L4_OTHER && !fi.l4_ok ? " bad-l4-csum" : "");
 	} else if (fi.l3 == NIC_L3_IPV6) {
 		printf(" %s ipv6", l4_name(&fi));
 	}
@@ -365,8 +368,8 @@ static int cmd_recv(const struct opts *o)
 	fflush(stdout);
 	while (!o->count_set || s.frames < o->count) {
 		struct pollfd pfd = {fd, POLLIN, 0};
-		unsigned int want = o->count_set && o->count - s.frames < BURST ? (unsigned int)(o->count - s.frames)
-									     : BURST;
+		unsigned int want =
+		    o->count_set && o->count - s.frames < BURST ? (unsigned int)(o->count - s.frames) : BURST;
 		int n;
 
 		if (ops->rx_burst(port, want, on_frame, &s) > 0)
@@ -452,11 +455,16 @@ static int cmd_stats(const struct opts *o)
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-	    {"pci-addr", required_argument, NULL, 'p'}, {"count", required_argument, NULL, 'n'},
-	    {"size", required_argument, NULL, 's'},	{"rate", required_argument, NULL, 'r'},
-	    {"proto", required_argument, NULL, 'P'},	{"flows", required_argument, NULL, 'f'},
-	    {"timeout", required_argument, NULL, 't'},	{"quiet", no_argument, NULL, 'q'},
-	    {"version", no_argument, NULL, 'v'},	{"help", no_argument, NULL, 'h'},
+	    {"pci-addr", required_argument, NULL, 'p'},
+	    {"count", required_argument, NULL, 'n'},
+	    {"size", required_argument, NULL, 's'},
+	    {"rate", required_argument, NULL, 'r'},
+	    {"proto", required_argument, NULL, 'P'},
+	    {"flows", required_argument, NULL, 'f'},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"version", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct opts o = {.count = 10, .size = 64, .flows = 1, .timeout = 10, .proto = P_UDP};

@@ -1267,8 +1267,7 @@ static int check_wires(struct parser *p)
 		d->wire_peer = (uint32_t)(peer - t->devices);
 		if (peer->medium != TOPO_MEDIUM_WIRE || find_device(t, &p->meta[d->wire_peer].wire) != d)
 			return fail(p, m->key_line[DK_WIRE], span_of("wire"),
-				    "%s does not name this device back; add wire = %s to [device %s]", pci, self,
-				    pci);
+				    "%s does not name this device back; add wire = %s to [device %s]", pci, self, pci);
 	}
 	return 0;
 }

@@ -30,20 +30,20 @@
 
 #include "nic.h"
 
-#define ETH_HLEN 14
+#define ETH_HLEN   14
 #define ETH_P_IPV4 0x0800
 #define ETH_P_IPV6 0x86dd
 #define ETH_P_VLAN 0x8100
 #define ETH_P_QINQ 0x88a8
 
-#define IPPROTO_HOPOPTS_ 0
-#define IPPROTO_ICMP_ 1
-#define IPPROTO_TCP_ 6
-#define IPPROTO_UDP_ 17
-#define IPPROTO_ROUTING_ 43
+#define IPPROTO_HOPOPTS_  0
+#define IPPROTO_ICMP_	  1
+#define IPPROTO_TCP_	  6
+#define IPPROTO_UDP_	  17
+#define IPPROTO_ROUTING_  43
 #define IPPROTO_FRAGMENT_ 44
-#define IPPROTO_ICMPV6_ 58
-#define IPPROTO_DSTOPTS_ 60
+#define IPPROTO_ICMPV6_	  58
+#define IPPROTO_DSTOPTS_  60
 
 #define NIC_IP6_MAX_EXT 8
 

@@ -96,19 +96,21 @@ int nic_pcap_open(const char *pci, struct nic_pcap **out)
 	}
 	n = snprintf(pc->path, sizeof(pc->path), "%s/%s.pcap", dir, pci);
 	if (n < 0 || (size_t)n >= sizeof(pc->path)) {
-		SD_ERR(COMP, "SOFTDOCA_PCAP=%s: path too long for the capture of port %s; use a shorter one", dir,
-		       pci);
+		SD_ERR(COMP, "SOFTDOCA_PCAP=%s: path too long for the capture of port %s; use a shorter one", dir, pci);
 		goto fail;
 	}
 	/* anything but a regular file at that name is refused before it is opened ... */
 	if (fstatat(dfd, strrchr(pc->path, '/') + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
 		SD_ERR(COMP, "SOFTDOCA_PCAP: %s is %s, not a regular file; remove it so the capture can be written",
-		       pc->path, S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO" : "special");
+		       pc->path,
+		       S_ISLNK(st.st_mode)    ? "a symbolic link"
+		       : S_ISFIFO(st.st_mode) ? "a FIFO"
+					      : "special");
 		goto fail;
 	}
 	/* ... and again after (O_NOFOLLOW; O_NONBLOCK so that a FIFO put there meanwhile cannot hang us) */
-	fd = openat(dfd, strrchr(pc->path, '/') + 1, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		    0644);
+	fd = openat(dfd, strrchr(pc->path, '/') + 1,
+		    O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int err = errno;
 

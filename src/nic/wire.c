@@ -61,10 +61,10 @@
 
 #define COMP "nic"
 
-#define WIRE_MAGIC     0x3145524957445346ull /* "FSDWIRE1" */
-#define WIRE_VERSION   1u
-#define WIRE_SLOTS     512u /* power of two */
-#define WIRE_SLOT_SIZE (NIC_MAX_FRAME + 64u)
+#define WIRE_MAGIC	  0x3145524957445346ull /* "FSDWIRE1" */
+#define WIRE_VERSION	  1u
+#define WIRE_SLOTS	  512u /* power of two */
+#define WIRE_SLOT_SIZE	  (NIC_MAX_FRAME + 64u)
 #define WIRE_INIT_WAIT_MS 2000
 
 struct wire_slot {
@@ -100,8 +100,8 @@ struct wire_shm {
 	struct wire_ring ring[2];		 /* ring[e]: frames end e sends */
 };
 
-#define WIRE_SLOTS_OFF	 ((sizeof(struct wire_shm) + 4095) & ~(size_t)4095)
-#define WIRE_FILE_SIZE	 (WIRE_SLOTS_OFF + 2 * (size_t)WIRE_SLOTS * WIRE_SLOT_SIZE)
+#define WIRE_SLOTS_OFF ((sizeof(struct wire_shm) + 4095) & ~(size_t)4095)
+#define WIRE_FILE_SIZE (WIRE_SLOTS_OFF + 2 * (size_t)WIRE_SLOTS * WIRE_SLOT_SIZE)
 
 /* One mapping of a cable file per process, shared by the ports on it. */
 struct wire_cable {
@@ -121,9 +121,9 @@ struct wire_port {
 	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	char peer_pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	/* receive side, this process */
-	int rx_sock;	  /* bound at rx_path once claimed */
-	bool rx_claimed;  /* rx_owner == our pid */
-	bool rx_refused;  /* another process receives: said once */
+	int rx_sock;	 /* bound at rx_path once claimed */
+	bool rx_claimed; /* rx_owner == our pid */
+	bool rx_refused; /* another process receives: said once */
 	struct sockaddr_un rx_addr;
 	/* send side: wakes the peer's receiver */
 	int tx_sock;
@@ -171,29 +171,36 @@ int nic_rundir_open(char *dir, size_t dir_len)
 	else
 		n = snprintf(dir, dir_len, "/tmp/softdoca-%u", (unsigned int)geteuid());
 	if (n < 0 || (size_t)n >= dir_len) {
-		SD_ERR(COMP, "runtime directory path under XDG_RUNTIME_DIR=%s is too long; set XDG_RUNTIME_DIR to a "
-			     "shorter path", base);
+		SD_ERR(COMP,
+		       "runtime directory path under XDG_RUNTIME_DIR=%s is too long; set XDG_RUNTIME_DIR to a "
+		       "shorter path",
+		       base);
 		return -ENAMETOOLONG;
 	}
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
 		int err = errno;
 
-		SD_ERR(COMP, "cannot create the runtime directory %s for wire cables: %s; check that its parent "
-			     "exists and is writable, or set XDG_RUNTIME_DIR", dir, strerror(err));
+		SD_ERR(COMP,
+		       "cannot create the runtime directory %s for wire cables: %s; check that its parent "
+		       "exists and is writable, or set XDG_RUNTIME_DIR",
+		       dir, strerror(err));
 		return -err;
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		int err = errno;
 
-		SD_ERR(COMP, "cannot open the runtime directory %s: %s (a symlink or not a directory?); remove it "
-			     "so softdoca can create a private one", dir, strerror(err));
+		SD_ERR(COMP,
+		       "cannot open the runtime directory %s: %s (a symlink or not a directory?); remove it "
+		       "so softdoca can create a private one",
+		       dir, strerror(err));
 		return -err;
 	}
 	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077)) {
-		SD_ERR(COMP, "runtime directory %s is not private to you (owner uid %u, mode %04o); others could "
-			     "tap or cut your wires: chmod 700 it, or remove it", dir, (unsigned int)st.st_uid,
-		       (unsigned int)(st.st_mode & 07777));
+		SD_ERR(COMP,
+		       "runtime directory %s is not private to you (owner uid %u, mode %04o); others could "
+		       "tap or cut your wires: chmod 700 it, or remove it",
+		       dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
 		close(fd);
 		return -EPERM;
 	}
@@ -252,9 +259,10 @@ static int wire_map(int dirfd, const char *path, const char *name, const char *p
 		return -err;
 	}
 	if (fstat(fd, &st) != 0 || (size_t)st.st_size != WIRE_FILE_SIZE) {
-		SD_ERR(COMP, "wire cable %s has %lld bytes, this softdoca expects %zu (left by another version?); "
-			     "remove it while no program uses the cable", path, (long long)st.st_size,
-		       (size_t)WIRE_FILE_SIZE);
+		SD_ERR(COMP,
+		       "wire cable %s has %lld bytes, this softdoca expects %zu (left by another version?); "
+		       "remove it while no program uses the cable",
+		       path, (long long)st.st_size, (size_t)WIRE_FILE_SIZE);
 		close(fd);
 		return -EPROTO;
 	}
@@ -270,8 +278,10 @@ static int wire_map(int dirfd, const char *path, const char *name, const char *p
 		wire_init_shm(shm, pci0, pci1);
 	while (atomic_load_explicit(&shm->state, memory_order_acquire) != WIRE_READY) {
 		if (waited++ >= WIRE_INIT_WAIT_MS) {
-			SD_ERR(COMP, "wire cable %s was never set up (its creator died?); remove it while no program "
-				     "uses the cable", path);
+			SD_ERR(COMP,
+			       "wire cable %s was never set up (its creator died?); remove it while no program "
+			       "uses the cable",
+			       path);
 			munmap(shm, WIRE_FILE_SIZE);
 			return -ETIMEDOUT;
 		}
@@ -280,8 +290,10 @@ static int wire_map(int dirfd, const char *path, const char *name, const char *p
 	if (shm->magic != WIRE_MAGIC || shm->version != WIRE_VERSION || shm->nb_slots != WIRE_SLOTS ||
 	    shm->slot_size != WIRE_SLOT_SIZE || strncmp(shm->pci[0], pci0, sizeof(shm->pci[0])) ||
 	    strncmp(shm->pci[1], pci1, sizeof(shm->pci[1]))) {
-		SD_ERR(COMP, "wire cable %s does not describe the cable %s <-> %s of this softdoca (another version "
-			     "or a damaged file); remove it while no program uses the cable", path, pci0, pci1);
+		SD_ERR(COMP,
+		       "wire cable %s does not describe the cable %s <-> %s of this softdoca (another version "
+		       "or a damaged file); remove it while no program uses the cable",
+		       path, pci0, pci1);
 		munmap(shm, WIRE_FILE_SIZE);
 		return -EPROTO;
 	}
@@ -357,8 +369,10 @@ static int sock_addr(const char *pci, struct sockaddr_un *sa)
 	sa->sun_family = AF_UNIX;
 	n = snprintf(sa->sun_path, sizeof(sa->sun_path), "%s/wire-%s.sock", dir, pci);
 	if (n < 0 || (size_t)n >= sizeof(sa->sun_path)) {
-		SD_ERR(COMP, "runtime directory %s is too long for the wake-up socket of port %s (%zu bytes "
-			     "max); set XDG_RUNTIME_DIR to a shorter path", dir, pci, sizeof(sa->sun_path) - 1);
+		SD_ERR(COMP,
+		       "runtime directory %s is too long for the wake-up socket of port %s (%zu bytes "
+		       "max); set XDG_RUNTIME_DIR to a shorter path",
+		       dir, pci, sizeof(sa->sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
 	return 0;
@@ -385,8 +399,10 @@ static bool rx_claim(struct wire_port *p)
 	cur = atomic_load(&p->rx->rx_owner);
 	if (cur != me && pid_alive(cur)) {
 		if (!p->rx_refused)
-			SD_WARN(COMP, "port %s: frames arriving on the wire are received by process %d; this "
-				      "process receives nothing on it until that one closes the device", p->pci, cur);
+			SD_WARN(COMP,
+				"port %s: frames arriving on the wire are received by process %d; this "
+				"process receives nothing on it until that one closes the device",
+				p->pci, cur);
 		p->rx_refused = true;
 		return false;
 	}
@@ -399,8 +415,8 @@ static bool rx_claim(struct wire_port *p)
 		/* the owner is us, so whatever is bound there belongs to a receiver that is gone */
 		unlink(p->rx_addr.sun_path);
 		if (bind(fd, (struct sockaddr *)&p->rx_addr, sizeof(p->rx_addr)) != 0) {
-			SD_WARN(COMP, "port %s: cannot bind the wake-up socket %s: %s; receivers will poll",
-				p->pci, p->rx_addr.sun_path, strerror(errno));
+			SD_WARN(COMP, "port %s: cannot bind the wake-up socket %s: %s; receivers will poll", p->pci,
+				p->rx_addr.sun_path, strerror(errno));
 			close(fd);
 			fd = -1;
 		}
@@ -639,8 +655,9 @@ static doca_error_t wire_open(struct doca_dev *dev, void **priv)
 	int ret;
 
 	if (topo == NULL || td == NULL || td->medium != TOPO_MEDIUM_WIRE || td->wire_peer >= topo->nb_devices)
-		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP, "device %s has no wire in the topology; add medium = "
-							      "wire and wire = PCI to its [device] section",
+		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP,
+				 "device %s has no wire in the topology; add medium = "
+				 "wire and wire = PCI to its [device] section",
 				 priv_doca_dev_name(&dev->info));
 	peer = &topo->devices[td->wire_peer];
 	p = calloc(1, sizeof(*p));

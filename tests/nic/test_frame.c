@@ -14,19 +14,19 @@
 #include "../common/sd_test.h"
 #include "nic.h"
 
-#define P_ICMP 1
-#define P_TCP 6
-#define P_UDP 17
+#define P_ICMP	1
+#define P_TCP	6
+#define P_UDP	17
 #define P_ICMP6 58
 
 struct spec {
-	unsigned int vlans;  /* 0..3 tags */
-	int ip;		     /* 4, 6 or 0 (EtherType 0x0806, no L3) */
-	unsigned int opts;   /* IPv4 option bytes (multiple of 4) */
-	uint16_t frag;	     /* IPv4 flags/offset word */
-	const uint8_t *ext;  /* IPv6 extension header codes, in order */
+	unsigned int vlans; /* 0..3 tags */
+	int ip;		    /* 4, 6 or 0 (EtherType 0x0806, no L3) */
+	unsigned int opts;  /* IPv4 option bytes (multiple of 4) */
+	uint16_t frag;	    /* IPv4 flags/offset word */
+	const uint8_t *ext; /* IPv6 extension header codes, in order */
 	unsigned int nb_ext;
-	uint16_t ext_frag;   /* IPv6 fragment header's offset/M word */
+	uint16_t ext_frag; /* IPv6 fragment header's offset/M word */
 	uint8_t proto;
 	unsigned int tcp_opts; /* TCP option bytes (multiple of 4) */
 	unsigned int payload;
@@ -191,13 +191,13 @@ static uint8_t f[NIC_MAX_FRAME + 64];
 static void test_vectors(void)
 {
 	/* RFC 1071-style example header, checksum 0xb861 */
-	static const uint8_t ip[20] = {0x45, 0, 0, 0x73, 0, 0, 0x40, 0, 0x40, 0x11, 0xff, 0xff,
-				       0xc0, 0xa8, 0, 1, 0xc0, 0xa8, 0, 0xc7};
+	static const uint8_t ip[20] = {0x45, 0,	   0,	 0x73, 0, 0, 0x40, 0,	 0x40, 0x11,
+				       0xff, 0xff, 0xc0, 0xa8, 0, 1, 0xc0, 0xa8, 0,    0xc7};
 	static const uint8_t ip4[20] = {0x45, 0, 0, 32, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2};
 	static const uint8_t udp[12] = {0x12, 0x34, 0x56, 0x78, 0, 12, 0x55, 0x55, 'a', 'b', 'c', 'd'};
 	uint8_t ip6[40] = {0x60, 0, 0, 0, 0, 23, 6, 64};
-	static const uint8_t tcp[23] = {0x04, 0xd2, 0, 0x50, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff,
-					0x77, 0x77, 0, 0, 'h', 'i', '!'};
+	static const uint8_t tcp[23] = {0x04, 0xd2, 0,	  0x50, 0,    0,    0, 1, 0,   0,   0,	0,
+					0x50, 0x02, 0xff, 0xff, 0x77, 0x77, 0, 0, 'h', 'i', '!'};
 
 	CHECK_EQ(priv_doca_nic_ip4_csum(ip, sizeof(ip)), 0xb861);
 	CHECK_EQ(priv_doca_nic_l4_csum(ip4, P_UDP, udp, sizeof(udp)), 0xbe60);

@@ -60,7 +60,8 @@ static bool pcap_matches(const char *path)
 		uint8_t want[NIC_MAX_FRAME];
 
 		if (n >= N || rec[2] != frame_len(n) || rec[3] != rec[2] || rec[1] >= 1000000000u || rec[0] == 0) {
-			fprintf(stderr, "%s: record %d: len %u/%u ts %u.%09u\n", path, n, rec[2], rec[3], rec[0], rec[1]);
+			fprintf(stderr, "%s: record %d: len %u/%u ts %u.%09u\n", path, n, rec[2], rec[3], rec[0],
+				rec[1]);
 			goto out;
 		}
 		if (fread(f, 1, rec[2], in) != rec[2]) {

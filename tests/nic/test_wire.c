@@ -24,8 +24,8 @@
 #include "core.h"
 #include "nic.h"
 
-#define RING 512u /* WIRE_SLOTS */
-#define ROUND 256u
+#define RING   512u /* WIRE_SLOTS */
+#define ROUND  256u
 #define ROUNDS 12u
 
 static int rx_count;
