@@ -113,6 +113,7 @@ static void print_caps_text(const struct dev_caps *c)
 	printf("    eth max burst size          %u\n", c->eth_max_burst_size);
 	printf("    eth max packet size         %u\n", c->eth_max_packet_size);
 	printf("    eth max queue size          %u\n", c->eth_max_queue_size);
+	printf("    port medium                 %s%s%s\n", c->medium, c->wire_peer[0] ? ", peer " : "", c->wire_peer);
 }
 
 static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool first)
@@ -135,13 +136,18 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 			caps_json_str(c.rep_vuid[i]);
 			printf("}");
 		}
-		printf("]");
+		printf("], \"medium\": \"%s\", \"wire_peer\": ", c.medium);
+		if (c.wire_peer[0])
+			caps_json_str(c.wire_peer);
+		else
+			printf("null");
 		if (caps)
 			print_caps_json(&c);
 		printf("}");
 		return;
 	}
-	printf("%s  ibdev %s  iface %s  side %s\n", c.pci, c.ibdev, c.iface, c.side);
+	printf("%s  ibdev %s  iface %s  side %s  medium %s%s%s\n", c.pci, c.ibdev, c.iface, c.side, c.medium,
+	       c.wire_peer[0] ? "  peer " : "", c.wire_peer);
 	for (uint32_t i = 0; i < c.nreps; i++)
 		printf("        representor %s  vuid %s\n", c.rep_pci[i], c.rep_vuid[i]);
 	if (caps)

@@ -176,6 +176,9 @@ const struct topology *topo_get(void);
  */
 SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo);
 
+/* The topology device of @devinfo (NULL for NULL), for softdoca's tools: its medium and wire. */
+SD_PRIV const struct topo_device *priv_doca_devinfo_topo_device(const struct doca_devinfo *devinfo);
+
 /* topo_get() for softdoca's tools (softdoca-wire lists the wires), exported from libdoca_common. */
 SD_PRIV const struct topology *priv_doca_topology(void);
 

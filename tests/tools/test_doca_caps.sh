@@ -28,9 +28,14 @@ assert c["comch_server"] is True and c["comch_client"] is False and c["comch_max
 h = devs["0000:b1:00.0"]["caps"]
 assert h["comch_server"] is False and h["comch_client"] is True
 assert len({x["ibdev"] for x in d["devices"]}) == 4
+# the default wires: DPU ports to each other, host PFs to each other
+assert [(devs[p]["medium"], devs[p]["wire_peer"]) for p in sorted(devs)] == [
+    ("wire", "0000:03:00.1"), ("wire", "0000:03:00.0"), ("wire", "0000:b1:00.1"), ("wire", "0000:b1:00.0")]
 PY
 
-"$caps" --list-devs | grep -q "^0000:03:00.0  ibdev mlx5_0  iface p0  side dpu" || fail "--list-devs text"
+"$caps" --list-devs | grep -q "^0000:03:00.0  ibdev mlx5_0  iface p0  side dpu  medium wire  peer 0000:03:00.1$" ||
+	fail "--list-devs text"
+"$caps" -p 03:00.1 | grep -q "port medium  *wire, peer 0000:03:00.0$" || fail "medium in the capabilities text"
 "$caps" -p 99:00.0 >/dev/null 2>&1; [ $? = 3 ] || fail "unknown device must exit 3"
 "$caps" --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "bad option must exit 2"
 
