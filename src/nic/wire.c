@@ -524,8 +524,6 @@ static void wake_peer(struct wire_port *p)
 	if (atomic_load_explicit(&r->armed, memory_order_relaxed) == 0 ||
 	    atomic_exchange_explicit(&r->armed, 0, memory_order_relaxed) == 0)
 		return;
-	if (p->tx_sock < 0)
-		p->tx_sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (p->tx_sock >= 0)
 		sendto(p->tx_sock, "w", 1, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&p->peer_addr,
 		       sizeof(p->peer_addr));
@@ -689,6 +687,13 @@ static doca_error_t wire_open(struct doca_dev *dev, void **priv)
 		p->tx_slots = base + (size_t)p->end * WIRE_SLOTS * WIRE_SLOT_SIZE;
 		p->rx_slots = base + (size_t)!p->end * WIRE_SLOTS * WIRE_SLOT_SIZE;
 	}
+	/* made here, not on the first wake-up: tx_burst may run on any thread */
+	p->tx_sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (p->tx_sock < 0)
+		SD_WARN(COMP,
+			"port %s: no socket to wake its peer's receiver (%s); a sleeping receiver of %s "
+			"sees frames only when it polls",
+			p->pci, strerror(errno), p->peer_pci);
 	if (nic_pcap_open(p->pci, &p->pcap) < 0) {
 		err = DOCA_ERROR_BAD_CONFIG;
 		goto fail_cable;
@@ -701,6 +706,8 @@ static doca_error_t wire_open(struct doca_dev *dev, void **priv)
 fail_pcap:
 	nic_pcap_close(p->pcap);
 fail_cable:
+	if (p->tx_sock >= 0)
+		close(p->tx_sock);
 	cable_put(p->cable);
 fail:
 	free(p);

@@ -468,10 +468,38 @@ static void fresh_rundir(const char *name)
 	sd_setenv("XDG_RUNTIME_DIR", dir);
 }
 
-static int exec_no_medium(void *arg)
+/* A profile's eth.max_packet_size is the port's MTU; a larger frame never arrives. */
+static int small_mtu(void)
+{
+	static uint8_t f[1600];
+	const struct nic_port_ops *o0, *o1;
+	struct nic_port_stats st;
+	struct doca_dev *d0, *d1;
+	void *p0, *p1;
+
+	get_port("03:00.0", &d0, &o0, &p0);
+	get_port("b1:00.0", &d1, &o1, &p1);
+	CHECK_EQ(o0->mtu(p0), 1514);
+	CHECK_EQ(o1->mtu(p1), 9216);
+	CHECK(o1->rx_fd(p1) >= 0);
+	CHECK_EQ(send_one(o0, p0, f, make_frame(f, 1, 1515)), 1);
+	CHECK_EQ(send_one(o0, p0, f, make_frame(f, 2, 1514)), 1);
+	rx_count = 0;
+	CHECK_EQ(o1->rx_burst(p1, 8, count_cb, NULL), 1);
+	CHECK(frame_ok(rx_last, rx_last_len, 2));
+	o1->stats(p1, &st);
+	CHECK_EQ(st.rx_drop_bad, 1);
+	CHECK_OK(doca_dev_close(d0));
+	CHECK_OK(doca_dev_close(d1));
+	return T_EXIT_PASS;
+}
+
+static const char *exec_mode;
+
+static int exec_self(void *arg)
 {
 	sd_setenv("SOFTDOCA_CONFIG", arg);
-	execl("/proc/self/exe", "test_nic_wire", "no-medium", (char *)NULL);
+	execl("/proc/self/exe", "test_nic_wire", exec_mode, (char *)NULL);
 	fprintf(stderr, "exec /proc/self/exe: %s\n", strerror(errno));
 	return T_EXIT_FAIL;
 }
@@ -482,6 +510,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "no-medium") == 0)
 		return no_medium();
+	if (argc > 1 && strcmp(argv[1], "small-mtu") == 0)
+		return small_mtu();
 	signal(SIGPIPE, SIG_DFL); /* a write to a gone peer must not rely on SIGPIPE being ignored */
 	sd_setenv("SOFTDOCA_PCAP", NULL);
 	fresh_rundir("one");
@@ -493,7 +523,16 @@ int main(int argc, char **argv)
 	fresh_rundir("exit");
 	test_peer_exits();
 	cfg = sd_tmpfile("topo", "[device 03:00.0]\nside = dpu\n");
-	CHECK_EQ(check_run_child(exec_no_medium, cfg, "no medium"), 0);
+	exec_mode = "no-medium";
+	CHECK_EQ(check_run_child(exec_self, cfg, "no medium"), 0);
+	free(cfg);
+	/* a DPU port with a small MTU cabled to a host PF with the default one */
+	fresh_rundir("mtu");
+	cfg = sd_tmpfile("topo", "[profile small]\neth.max_packet_size = 1514\n"
+				 "[device 03:00.0]\nside = dpu\nprofile = small\nwire = b1:00.0\n"
+				 "[device b1:00.0]\nside = host\nwire = 03:00.0\n");
+	exec_mode = "small-mtu";
+	CHECK_EQ(check_run_child(exec_self, cfg, "small mtu"), 0);
 	free(cfg);
 	printf("wire: all checks passed\n");
 	return T_EXIT_PASS;
