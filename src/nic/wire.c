@@ -61,11 +61,12 @@
 
 #define COMP "nic"
 
-#define WIRE_MAGIC	  0x3145524957445346ull /* "FSDWIRE1" */
-#define WIRE_VERSION	  1u
-#define WIRE_SLOTS	  512u /* power of two */
-#define WIRE_SLOT_SIZE	  (NIC_MAX_FRAME + 64u)
-#define WIRE_INIT_WAIT_MS 2000
+#define WIRE_MAGIC	    0x3145524957445346ull /* "FSDWIRE1" */
+#define WIRE_VERSION	    1u
+#define WIRE_SLOTS	    512u /* power of two */
+#define WIRE_SLOT_SIZE	    (NIC_MAX_FRAME + 64u)
+#define WIRE_INIT_WAIT_MS   2000
+#define WIRE_CLAIM_RETRY_NS 100000000ull /* a refused receiver looks again every 100 ms */
 
 struct wire_slot {
 	uint32_t len;
@@ -121,9 +122,10 @@ struct wire_port {
 	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	char peer_pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	/* receive side, this process */
-	int rx_sock;	 /* bound at rx_path once claimed */
-	bool rx_claimed; /* rx_owner == our pid */
-	bool rx_refused; /* another process receives: said once */
+	int rx_sock;	      /* bound at rx_path once claimed */
+	bool rx_claimed;      /* rx_owner == our pid */
+	bool rx_refused;      /* another process receives: said once */
+	uint64_t rx_retry_ns; /* when refused, the next claim attempt (no kill() per burst) */
 	struct sockaddr_un rx_addr;
 	/* send side: wakes the peer's receiver */
 	int tx_sock;
@@ -396,6 +398,8 @@ static bool rx_claim(struct wire_port *p)
 
 	if (p->rx_claimed)
 		return true;
+	if (p->rx_refused && now_ns() < p->rx_retry_ns)
+		return false;
 	cur = atomic_load(&p->rx->rx_owner);
 	if (cur != me && pid_alive(cur)) {
 		if (!p->rx_refused)
@@ -404,6 +408,7 @@ static bool rx_claim(struct wire_port *p)
 				"process receives nothing on it until that one closes the device",
 				p->pci, cur);
 		p->rx_refused = true;
+		p->rx_retry_ns = now_ns() + WIRE_CLAIM_RETRY_NS;
 		return false;
 	}
 	if (cur != me && !atomic_compare_exchange_strong(&p->rx->rx_owner, &cur, me))

@@ -401,6 +401,71 @@ static void test_two_processes(void)
 	CHECK_OK(doca_dev_close(dev));
 }
 
+/* ---- one receiving process per port ---- */
+
+static int child_holds_port(void *arg)
+{
+	struct sync *s = arg;
+	const struct nic_port_ops *ops;
+	struct doca_dev *dev;
+	void *port;
+
+	close(s->to_child[1]);
+	close(s->to_parent[0]);
+	get_port("03:00.0", &dev, &ops, &port);
+	CHECK(ops->rx_fd(port) >= 0);
+	put(s->to_parent[1], 1);
+	CHECK_EQ(get(s->to_child[0]), 2); /* the parent tried and was refused */
+	CHECK_OK(doca_dev_close(dev));	  /* gives the port up */
+	put(s->to_parent[1], 3);
+	return T_EXIT_PASS;
+}
+
+static void test_second_receiver(void)
+{
+	static uint8_t f[128];
+	const struct nic_port_ops *o0, *o1;
+	struct doca_dev *d0, *d1;
+	void *p0, *p1;
+	struct sync s;
+	uint64_t deadline;
+	int status;
+	pid_t pid;
+
+	CHECK(pipe(s.to_child) == 0 && pipe(s.to_parent) == 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		_exit(child_holds_port(&s));
+	close(s.to_child[0]);
+	close(s.to_parent[1]);
+	CHECK_EQ(get(s.to_parent[0]), 1);
+	get_port("03:00.0", &d0, &o0, &p0);
+	get_port("03:00.1", &d1, &o1, &p1);
+	/* the child receives 03:00.0: this process gets nothing on it */
+	CHECK_EQ(o0->rx_fd(p0), -1);
+	CHECK_EQ(o0->rx_burst(p0, 8, count_cb, NULL), 0);
+	put(s.to_child[1], 2);
+	CHECK_EQ(get(s.to_parent[0]), 3);
+	while (waitpid(pid, &status, 0) != pid)
+		CHECK(errno == EINTR);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* the child closed its device: the port is ours once we look again */
+	deadline = sd_now_ms() + 10000;
+	while (o0->rx_fd(p0) < 0) {
+		CHECK(sd_now_ms() < deadline);
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+	}
+	CHECK_EQ(send_one(o1, p1, f, make_frame(f, 3, 100)), 1);
+	rx_count = 0;
+	CHECK_EQ(o0->rx_burst(p0, 8, count_cb, NULL), 1);
+	CHECK(frame_ok(rx_last, rx_last_len, 3));
+	CHECK_OK(doca_dev_close(d0));
+	CHECK_OK(doca_dev_close(d1));
+}
+
 /* ---- a peer that exits ---- */
 
 static int child_claim_and_exit(void *arg)
@@ -520,6 +585,8 @@ int main(int argc, char **argv)
 	test_threads();
 	fresh_rundir("two");
 	test_two_processes();
+	fresh_rundir("second");
+	test_second_receiver();
 	fresh_rundir("exit");
 	test_peer_exits();
 	cfg = sd_tmpfile("topo", "[device 03:00.0]\nside = dpu\n");
