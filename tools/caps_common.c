@@ -73,6 +73,18 @@ void caps_collect(const struct doca_devinfo *d, struct dev_caps *c)
 			c->eth_max_queue_size = p->eth.max_queue_size;
 		}
 	}
+	{
+		const struct topo_device *td = priv_doca_devinfo_topo_device(d);
+		const struct topology *t = priv_doca_topology();
+
+		c->medium = priv_doca_topo_medium_name(td != NULL ? td->medium : TOPO_MEDIUM_NONE);
+		if (td != NULL && t != NULL && td->medium == TOPO_MEDIUM_WIRE && td->wire_peer < t->nb_devices) {
+			const struct topo_device *p = &t->devices[td->wire_peer];
+
+			snprintf(c->wire_peer, sizeof(c->wire_peer), "%04x:%02x:%02x.%x", p->domain, p->bus,
+				 p->dev & 0x1f, p->fn & 7);
+		}
+	}
 	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
 		return;
 	/* Only DPU-side devices manage representors. */

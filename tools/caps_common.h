@@ -47,6 +47,9 @@ struct dev_caps {
 	uint32_t eth_max_burst_size;
 	uint32_t eth_max_packet_size;
 	uint32_t eth_max_queue_size;
+	/* The software NIC's medium from the topology ("none", "wire") and the wire's other end. */
+	const char *medium;
+	char wire_peer[DOCA_DEVINFO_PCI_ADDR_SIZE]; /* "" without a wire */
 };
 
 /* Fills @c for @d. Representor probes on host devices are expected refusals and stay silent. */

@@ -255,9 +255,10 @@ static void print_text(const struct env *e)
 			struct dev_caps c;
 
 			caps_collect(list[i], &c);
-			printf("  %s  %-6s %-5s profile %-10s dma %-3s comch %-3s eth %s\n", c.pci, c.ibdev, c.side,
-			       c.profile, c.dma_memcpy ? "yes" : "no", c.comch_server || c.comch_client ? "yes" : "no",
-			       c.eth ? "yes" : "no");
+			printf("  %s  %-6s %-5s profile %-10s dma %-3s comch %-3s eth %-3s medium %s%s%s\n", c.pci,
+			       c.ibdev, c.side, c.profile, c.dma_memcpy ? "yes" : "no",
+			       c.comch_server || c.comch_client ? "yes" : "no", c.eth ? "yes" : "no", c.medium,
+			       c.wire_peer[0] ? " peer " : "", c.wire_peer);
 		}
 		doca_devinfo_destroy_list(list);
 	}
@@ -307,6 +308,11 @@ static void print_json(const struct env *e)
 			       c.dma_memcpy ? "true" : "false", c.comch_server || c.comch_client ? "true" : "false",
 			       c.eth ? "true" : "false");
 			caps_json_str(c.profile);
+			printf(", \"medium\": \"%s\", \"wire_peer\": ", c.medium);
+			if (c.wire_peer[0])
+				caps_json_str(c.wire_peer);
+			else
+				printf("null");
 			printf("}");
 			first = false;
 		}

@@ -123,7 +123,19 @@ enum {
 	PK_ETH_MAX_QUEUE_SIZE,
 	PK_COUNT
 };
-enum { DK_SIDE, DK_IBDEV, DK_IFACE, DK_MAC, DK_PROFILE, DK_FUNC, DK_SF_INDEX, DK_REPRESENTOR, DK_COUNT };
+enum {
+	DK_SIDE,
+	DK_IBDEV,
+	DK_IFACE,
+	DK_MAC,
+	DK_PROFILE,
+	DK_FUNC,
+	DK_SF_INDEX,
+	DK_REPRESENTOR,
+	DK_MEDIUM,
+	DK_WIRE,
+	DK_COUNT
+};
 enum { EK_NAME, EK_WORKERS, EK_COUNT };
 
 #define MAX_SECTION_KEYS ((int)PK_COUNT > (int)DK_COUNT ? (int)PK_COUNT : (int)DK_COUNT)
@@ -136,6 +148,7 @@ struct dev_meta {
 	uint32_t key_line[DK_COUNT]; /* line that set each key; 0 = not set */
 	uint32_t rep_line[TOPO_MAX_REPS];
 	char profile[TOPO_MAX_NAME]; /* resolved once every profile is known */
+	struct topo_rep wire;	     /* `wire = PCI`, resolved to an index at the end */
 };
 
 struct parser {
@@ -496,6 +509,14 @@ static void add_default_rep(struct topo_device *d, const char *pci)
 	default_vuid(d, r);
 }
 
+static void cable(struct topology *t, uint32_t a, uint32_t b)
+{
+	t->devices[a].medium = TOPO_MEDIUM_WIRE;
+	t->devices[a].wire_peer = b;
+	t->devices[b].medium = TOPO_MEDIUM_WIRE;
+	t->devices[b].wire_peer = a;
+}
+
 /* A BlueField in its host: two DPU ports, each representing one host PF. */
 static void default_devices(struct topology *t)
 {
@@ -508,6 +529,9 @@ static void default_devices(struct topology *t)
 	add_default_rep(d, "b1:00.1");
 	add_default_device(t, "b1:00.0", TOPO_SIDE_HOST, "ens1f0np0");
 	add_default_device(t, "b1:00.1", TOPO_SIDE_HOST, "ens1f1np1");
+	/* The two DPU ports cabled to each other, and the two host PFs. */
+	cable(t, 0, 1);
+	cable(t, 2, 3);
 }
 
 void topo_default(struct topology *out)
@@ -621,6 +645,25 @@ static int set_representor(struct parser *p, struct span v)
 	p->meta_cur->rep_line[d->nb_reps] = p->line;
 	d->reps[d->nb_reps++] = r;
 	return 0;
+}
+
+static int set_medium(struct parser *p, struct span v)
+{
+	if (span_eq(v, "none"))
+		p->dev->medium = TOPO_MEDIUM_NONE;
+	else if (span_eq(v, "wire"))
+		p->dev->medium = TOPO_MEDIUM_WIRE;
+	else
+		return bad(p, "expected wire or none, not '" SPAN_FMT "'", SPAN_ARG(v));
+	return 0;
+}
+
+/* "wire = PCI": the peer may come later in the file, so it is resolved at the end. */
+static int set_wire(struct parser *p, struct span v)
+{
+	struct topo_rep *w = &p->meta_cur->wire;
+
+	return parse_pci_span(p, v, &w->domain, &w->bus, &w->dev, &w->fn);
 }
 
 /* The executors of the backend list in src/engines/meson.build (engine_list.h is generated). */
@@ -748,6 +791,8 @@ static const struct key_def device_keys[DK_COUNT] = {
     [DK_FUNC] = {"func", set_func},
     [DK_SF_INDEX] = {"sf_index", set_sf_index},
     [DK_REPRESENTOR] = {"representor", set_representor},
+    [DK_MEDIUM] = {"medium", set_medium},
+    [DK_WIRE] = {"wire", set_wire},
 };
 
 static const struct key_def engine_keys[EK_COUNT] = {
@@ -773,6 +818,15 @@ static int finish_section(struct parser *p)
 			    m->key_line[DK_SIDE]);
 	if (m->key_line[DK_SF_INDEX] && d->func != DOCA_PCI_FUNC_TYPE_SF)
 		return fail(p, m->key_line[DK_SF_INDEX], span_of("sf_index"), "only allowed with func = sf");
+	if (m->key_line[DK_WIRE] && m->key_line[DK_MEDIUM] && d->medium != TOPO_MEDIUM_WIRE)
+		return fail(p, m->key_line[DK_WIRE], span_of("wire"),
+			    "only allowed with medium = wire (medium = none on line %" PRIu32 ")",
+			    m->key_line[DK_MEDIUM]);
+	if (m->key_line[DK_WIRE])
+		p->dev->medium = TOPO_MEDIUM_WIRE;
+	if (d->medium == TOPO_MEDIUM_WIRE && !m->key_line[DK_WIRE])
+		return fail(p, m->key_line[DK_MEDIUM], span_of("medium"),
+			    "a wire needs its other end; add wire = PCI of the cabled device");
 done:
 	p->sec = SEC_NONE;
 	return 0;
@@ -940,7 +994,7 @@ static int parse_assignment(struct parser *p, struct span l)
 		table = device_keys;
 		nb_keys = DK_COUNT;
 		kind = "device";
-		expected = "side, ibdev, iface, mac, profile, func, sf_index, representor";
+		expected = "side, ibdev, iface, mac, profile, func, sf_index, representor, medium, wire";
 		break;
 	case SEC_ENGINE:
 		table = engine_keys;
@@ -1188,6 +1242,36 @@ static int check_sf_index(struct parser *p)
 	return 0;
 }
 
+/* Each wire ends at another device that names this one back. */
+static int check_wires(struct parser *p)
+{
+	struct topology *t = p->out;
+	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE], self[DOCA_DEVINFO_PCI_ADDR_SIZE];
+
+	for (uint32_t i = 0; i < t->nb_devices; i++) {
+		struct topo_device *d = &t->devices[i];
+		const struct dev_meta *m = &p->meta[i];
+		const struct topo_device *peer;
+
+		if (d->medium != TOPO_MEDIUM_WIRE)
+			continue;
+		peer = find_device(t, &m->wire);
+		format_pci(pci, m->wire.domain, m->wire.bus, m->wire.dev, m->wire.fn);
+		format_pci(self, d->domain, d->bus, d->dev, d->fn);
+		if (peer == NULL)
+			return fail(p, m->key_line[DK_WIRE], span_of("wire"),
+				    "no [device %s] in this file; a wire connects two listed devices", pci);
+		if (peer == d)
+			return fail(p, m->key_line[DK_WIRE], span_of("wire"),
+				    "%s is this device; a wire connects two different devices", pci);
+		d->wire_peer = (uint32_t)(peer - t->devices);
+		if (peer->medium != TOPO_MEDIUM_WIRE || find_device(t, &p->meta[d->wire_peer].wire) != d)
+			return fail(p, m->key_line[DK_WIRE], span_of("wire"),
+				    "%s does not name this device back; add wire = %s to [device %s]", pci, self, pci);
+	}
+	return 0;
+}
+
 static int finish_topology(struct parser *p)
 {
 	struct topology *t = p->out;
@@ -1204,7 +1288,12 @@ static int finish_topology(struct parser *p)
 	    check_explicit_names(p, DK_IFACE, offsetof(struct topo_device, iface)))
 		return -1;
 	derive_names(t, p->meta);
-	return check_macs(p) || check_sf_index(p) ? -1 : 0;
+	return check_macs(p) || check_sf_index(p) || check_wires(p) ? -1 : 0;
+}
+
+SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m)
+{
+	return m == TOPO_MEDIUM_WIRE ? "wire" : "none";
 }
 
 doca_error_t topo_parse(const char *text, size_t len, struct topology *out, char *err, size_t err_len)
@@ -1336,4 +1425,9 @@ const struct topology *topo_get(void)
 {
 	pthread_once(&topo_once, topo_init);
 	return topo_result;
+}
+
+SD_PRIV const struct topology *priv_doca_topology(void)
+{
+	return topo_get();
 }

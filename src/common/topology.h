@@ -26,9 +26,10 @@
  *   comch.max_consumers, comch.max_producers = N   per connection (1..512)
  *   comch.consumer_max_num_tasks, comch.producer_max_num_tasks = N   (1..65536)
  *   comch.consumer_max_buf_size, comch.producer_max_buf_size = SIZE  (1..1G)
- *   eth.supported = yes|no     stored and shown only; no library reads eth.* yet
+ *   eth.supported = yes|no     stored and shown only
  *   eth.max_burst_size = N     packets per burst (1..65536)
- *   eth.max_packet_size = SIZE bytes in one packet, MTU-like (64..64K)
+ *   eth.max_packet_size = SIZE bytes in one packet, MTU-like (64..64K); a software NIC port's
+ *                              MTU (at most NIC_MAX_FRAME, 9216)
  *   eth.max_queue_size = N     descriptors in one queue (1..65536)
  *
  *   [device PCI]               one local device, e.g. [device 03:00.0]
@@ -40,6 +41,10 @@
  *   func = pf|vf|sf            default pf
  *   sf_index = N               only with func = sf
  *   representor = PCI [vuid]   (dpu side) a representor of a host function; repeatable
+ *   medium = wire|none         what moves the port's frames (software NIC, src/nic); default
+ *                              none, or wire when `wire` is set
+ *   wire = PCI                 the device at the other end of this port's wire; the other
+ *                              device must name this one back (either side, not itself)
  *
  *   [engine]
  *   name = auto|cpu|inline     copy engine (SOFTDOCA_ENGINE overrides)
@@ -62,6 +67,7 @@
 #define TOPO_MAX_REPS	  16
 
 enum topo_side { TOPO_SIDE_DPU = 0, TOPO_SIDE_HOST = 1 };
+enum topo_medium { TOPO_MEDIUM_NONE = 0, TOPO_MEDIUM_WIRE = 1 };
 
 /* What a device can do, one struct per library; defaults in topology.c (builtin_profile). */
 struct topo_caps_dma {
@@ -87,7 +93,7 @@ struct topo_caps_comch {
 	uint32_t producer_max_buf_size;
 };
 
-/* Parsed, validated and shown; no library uses them yet. */
+/* Parsed, validated and shown; the software NIC takes its ports' MTU from max_packet_size. */
 struct topo_caps_eth {
 	uint8_t supported;
 	uint32_t max_burst_size;
@@ -135,6 +141,8 @@ struct topo_device {
 	uint32_t profile; /* index into topology.profiles */
 	uint32_t nb_reps;
 	struct topo_rep reps[TOPO_MAX_REPS];
+	enum topo_medium medium;
+	uint32_t wire_peer; /* TOPO_MEDIUM_WIRE: index of the device at the other end */
 };
 
 struct topology {
@@ -168,6 +176,15 @@ const struct topology *topo_get(void);
  * DOCA call reports yet (the profile's name, the eth.* values). Exported from libdoca_common.
  */
 SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_devinfo *devinfo);
+
+/* The topology device of @devinfo (NULL for NULL), for softdoca's tools: its medium and wire. */
+SD_PRIV const struct topo_device *priv_doca_devinfo_topo_device(const struct doca_devinfo *devinfo);
+
+/* topo_get() for softdoca's tools (softdoca-wire lists the wires), exported from libdoca_common. */
+SD_PRIV const struct topology *priv_doca_topology(void);
+
+/* "none" or "wire". */
+SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m);
 
 /* Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex, any case). 0 on success, -1 if malformed. */
 int topo_parse_pci(const char *s, uint16_t *domain, uint8_t *bus, uint8_t *dev, uint8_t *fn);

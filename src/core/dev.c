@@ -42,6 +42,11 @@ SD_PRIV const struct topo_profile *priv_doca_devinfo_profile(const struct doca_d
 	return devinfo != NULL ? devinfo->profile : NULL;
 }
 
+SD_PRIV const struct topo_device *priv_doca_devinfo_topo_device(const struct doca_devinfo *devinfo)
+{
+	return devinfo != NULL ? devinfo->tdev : NULL;
+}
+
 static doca_error_t get_topology(const struct topology **out)
 {
 	const struct topology *t = topo_get();

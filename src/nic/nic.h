@@ -75,6 +75,24 @@ struct nic_frame_info {
  */
 SD_PRIV int priv_doca_nic_frame_parse(const uint8_t *frame, size_t len, struct nic_frame_info *out);
 
+/*
+ * Internet checksums for the send side (DOCA Ethernet's checksum offloads) and the parser.
+ *
+ * priv_doca_nic_ip4_csum(): the header checksum of the IPv4 header at @ip4 (@hdr_len bytes,
+ * IHL * 4), its checksum field (bytes 10-11) taken as zero. Host order: store it big-endian
+ * at bytes 10-11.
+ *
+ * priv_doca_nic_l4_csum(): the checksum of the TCP, UDP, ICMP or ICMPv6 message of @l4_len
+ * bytes at @l4 that follows the IP header at @l3 (version read from its first nibble; the
+ * pseudo-header's addresses from it, its protocol from @proto, its length from @l4_len; ICMP
+ * over IPv4 has no pseudo-header). The message's own checksum field is taken as zero. Host
+ * order: store it big-endian in the field (TCP bytes 16-17, UDP 6-7, ICMP 2-3). A UDP result
+ * of 0 is returned as 0xffff (0 means "no checksum" on the wire). Other protocols: 0.
+ * Both read exactly the bytes named, so they can be given a frame being built in place.
+ */
+SD_PRIV uint16_t priv_doca_nic_ip4_csum(const uint8_t *ip4, size_t hdr_len);
+SD_PRIV uint16_t priv_doca_nic_l4_csum(const uint8_t *l3, uint8_t proto, const uint8_t *l4, size_t l4_len);
+
 /* ---- ports ---- */
 
 /* One frame to send: a gather list (DOCA Ethernet's buf lists), whole, at most the port's MTU. */

@@ -6,7 +6,7 @@
 #include <pthread.h>
 
 #include "core.h"
-#include "nic.h"
+#include "nic_internal.h"
 
 #define COMP "nic"
 
@@ -14,7 +14,8 @@ static struct {
 	const struct nic_port_ops *ops;
 	void *port;
 } ports[TOPO_MAX_DEVICES];
-static nic_provider_fn provider;
+/* The media of the topology (media.c) unless a test sets its own. */
+static nic_provider_fn provider = nic_media_provider;
 static pthread_mutex_t port_lock = PTHREAD_MUTEX_INITIALIZER;
 
 SD_PRIV void priv_doca_nic_set_provider(nic_provider_fn fn)

@@ -174,7 +174,8 @@ static bool topo_equal(const struct topology *a, const struct topology *b)
 		if (d->domain != e->domain || d->bus != e->bus || d->dev != e->dev || d->fn != e->fn ||
 		    d->side != e->side || d->func != e->func || d->sf_index != e->sf_index ||
 		    strcmp(d->ibdev, e->ibdev) || strcmp(d->iface, e->iface) ||
-		    memcmp(d->mac, e->mac, sizeof(d->mac)) || d->profile != e->profile || d->nb_reps != e->nb_reps) {
+		    memcmp(d->mac, e->mac, sizeof(d->mac)) || d->profile != e->profile || d->nb_reps != e->nb_reps ||
+		    d->medium != e->medium || (d->medium == TOPO_MEDIUM_WIRE && d->wire_peer != e->wire_peer)) {
 			fprintf(stderr, "    device %u (%s/%s) differs\n", i, d->ibdev, e->ibdev);
 			return false;
 		}
@@ -294,6 +295,9 @@ static void check_default_contents(const struct topology *t)
 	}
 	EXPECT_STR(t->devices[0].reps[0].vuid, "SDOCA0000B1000pf0hpf");
 	EXPECT_STR(t->devices[1].reps[0].vuid, "SDOCA0000B1001pf1hpf");
+	/* The DPU ports are cabled to each other, and the host PFs. */
+	for (uint32_t i = 0; i < 4; i++)
+		EXPECT(t->devices[i].medium == TOPO_MEDIUM_WIRE && t->devices[i].wire_peer == (i ^ 1));
 }
 
 static void test_default(void)
@@ -787,6 +791,45 @@ static void test_value_errors(void)
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nmac = 00:00:00:00:00:00\n", "line 3: field 'mac': ", "all-zero");
 }
 
+/* medium and wire: both ends name each other, across sides too; peers may come later. */
+static void test_wire_rules(void)
+{
+	const struct topo_device *a, *b;
+
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nwire = b1:00.0\n[device 03:00.1]\nside = dpu\n"
+		     "[device b1:00.0]\nside = host\nmedium = wire\nwire = 0000:03:00.0\n")) {
+		a = find_dev(&topo, "03:00.0");
+		b = find_dev(&topo, "b1:00.0");
+		EXPECT(a && b && a->medium == TOPO_MEDIUM_WIRE && b->medium == TOPO_MEDIUM_WIRE);
+		EXPECT(a && b && a->wire_peer == 2 && b->wire_peer == 0);
+		EXPECT(find_dev(&topo, "03:00.1") && find_dev(&topo, "03:00.1")->medium == TOPO_MEDIUM_NONE);
+	}
+	/* A file that lists devices without wires has none. */
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nmedium = none\n[device 03:00.1]\nside = dpu\n"))
+		EXPECT(topo.devices[0].medium == TOPO_MEDIUM_NONE && topo.devices[1].medium == TOPO_MEDIUM_NONE);
+	EXPECT_STR(priv_doca_topo_medium_name(TOPO_MEDIUM_WIRE), "wire");
+	EXPECT_STR(priv_doca_topo_medium_name(TOPO_MEDIUM_NONE), "none");
+
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = coax\n", "line 3: field 'medium': ",
+		  "expected wire or none, not 'coax'");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = wire\n", "line 3: field 'medium': ",
+		  "a wire needs its other end");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nmedium = none\n[device 03:00.1]\nside = dpu\n",
+		  "line 3: field 'wire': ", "only allowed with medium = wire (medium = none on line 4)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00\n", "line 3: field 'wire': ",
+		  "malformed PCI address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.7\n", "line 3: field 'wire': ",
+		  "no [device 0000:03:00.7] in this file");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.0\n", "line 3: field 'wire': ", "is this device");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\n[device 03:00.1]\nside = dpu\n",
+		  "line 3: field 'wire': ", "does not name this device back; add wire = 0000:03:00.0 to [device");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\n[device 03:00.1]\nside = dpu\nwire = b1:00.0\n"
+		  "[device b1:00.0]\nside = host\nwire = 03:00.1\n",
+		  "line 3: field 'wire': ", "does not name this device back");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nwire = 03:00.1\n", "line 4: field 'wire': ",
+		  "set twice");
+}
+
 static void test_device_rules(void)
 {
 	struct text t = {0};
@@ -874,6 +917,7 @@ static void test_device_rules(void)
 	/* A device may state its own default MAC. */
 	PARSE_OK("[device 03:00.0]\nside = dpu\nmac = 02:5d:0c:03:00:00\n");
 	free(t.p);
+	test_wire_rules();
 }
 
 /* Errors land in @err as "line N: ..." whatever its size; NULL buffers are accepted. */

@@ -49,11 +49,11 @@ fi
 # Man pages and bash completions land where man and bash-completion look (when python3 built them).
 man1=$(find "$root$prefix" -path '*/man/man1/doca_caps.1' 2>/dev/null | head -1)
 if [ -n "$man1" ]; then
-	for p in doca_caps doca-env doca-capability-snapshot softdoca-trace doca_dma_copy; do
+	for p in doca_caps doca-env doca-capability-snapshot softdoca-trace softdoca-wire doca_dma_copy; do
 		[ -f "$(dirname "$man1")/$p.1" ] || { echo "FAIL: no installed man page for $p"; exit 1; }
 		[ -n "$(find "$root$prefix" -path "*/bash-completion/completions/$p" | head -1)" ] ||
 			{ echo "FAIL: no installed bash completion for $p"; exit 1; }
 	done
-	echo "installed man pages and bash completions: 5 programs"
+	echo "installed man pages and bash completions: 6 programs"
 fi
 echo "install test passed (pkg-config modversion $ver)"

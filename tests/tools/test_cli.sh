@@ -2,14 +2,16 @@
 # Every tool behaves like the command-line tools DOCA users know: --version prints one line
 # with softdoca's and DOCA's versions and exits 0; an unknown option or a malformed argument is
 # one short line on stderr and exit status 2 (not the whole manual); --help goes to stdout.
-# usage: test_cli.sh <doca_caps> <doca-env> <doca-capability-snapshot> <softdoca-trace> <doca version>
+# usage: test_cli.sh <doca_caps> <doca-env> <doca-capability-snapshot> <softdoca-trace> <doca version> [tool...]
+# (further tools get the same --version, --help and unknown-option checks)
 set -u
 caps=$1; env=$2; snap=$3; trace=$4; doca=$5
+shift 5
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for t in "$caps" "$env" "$snap" "$trace"; do
+for t in "$caps" "$env" "$snap" "$trace" "$@"; do
 	name=$(basename "$t")
 	out=$("$t" --version) || fail "$name --version exits $?"
 	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "$name --version prints more than one line: $out"

@@ -28,6 +28,9 @@ assert c["comch_server"] is True and c["comch_client"] is False and c["comch_max
 h = devs["0000:b1:00.0"]["caps"]
 assert h["comch_server"] is False and h["comch_client"] is True
 assert len({x["ibdev"] for x in d["devices"]}) == 4
+# the default wires: DPU ports to each other, host PFs to each other
+assert [(devs[p]["medium"], devs[p]["wire_peer"]) for p in sorted(devs)] == [
+    ("wire", "0000:03:00.1"), ("wire", "0000:03:00.0"), ("wire", "0000:b1:00.1"), ("wire", "0000:b1:00.0")]
 PY
 
 # DOCA's formats: "PCI: <address>" blocks of "key value" lines, softdoca's keys after DOCA's.
@@ -54,6 +57,11 @@ echo '{"list-devs": true, "pci-addr": "b1:00.1"}' > "$tmp/flags.json"
 "$caps" -j "$tmp/flags.json" -p 03:00.0 >/dev/null 2>&1; [ $? = 2 ] || fail "-j with another flag must be bad usage"
 echo '{"list-everything": true}' > "$tmp/bad.json"
 "$caps" -j "$tmp/bad.json" >/dev/null 2>&1; [ $? = 2 ] || fail "-j with an unknown flag must be bad usage"
+for kv in "softdoca_medium wire" "softdoca_wire_peer 0000:03:00.1"; do
+	set -- $kv
+	grep -Eq "^[[:space:]]+$1[[:space:]]+$2\$" "$tmp/blk" || fail "--list-devs: no '$1 $2' in 03:00.0's block"
+done
+"$caps" -p 03:00.1 | grep -q "port medium  *wire, peer 0000:03:00.0$" || fail "medium in the capabilities text"
 "$caps" -p 99:00.0 >/dev/null 2>&1; [ $? = 3 ] || fail "unknown device must exit 3"
 "$caps" --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "bad option must exit 2"
 

@@ -21,6 +21,8 @@ assert d["engines"]["selected"] == "auto" and "gpu" in d["engines"]["unavailable
 assert d["transports"]["available"] == ["cma"] and d["transports"]["unavailable"] == {}, d["transports"]
 assert [x["pci_addr"] for x in d["devices"]] == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"]
 assert d["config"] == {"path": None, "ok": True}
+assert [(x["medium"], x["wire_peer"]) for x in d["devices"]] == [
+    ("wire", "0000:03:00.1"), ("wire", "0000:03:00.0"), ("wire", "0000:b1:00.1"), ("wire", "0000:b1:00.0")]
 assert "meaning" in d["ptrace"]
 PY
 
@@ -38,5 +40,6 @@ SOFTDOCA_CONFIG=$tmp/cfg PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool" --json
 
 out=$(SOFTDOCA_ENGINE=inline PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form exit status"
 echo "$out" | grep -q "version check: consistent" || fail "text verdict"
+echo "$out" | grep -q "^  0000:b1:00.0 .* medium wire peer 0000:b1:00.1$" || fail "text device line: medium and peer"
 echo "$out" | grep -q "selected: inline, from SOFTDOCA_ENGINE" || fail "text engine selection: $out"
 echo "doca-env: all checks passed"

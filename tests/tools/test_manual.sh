@@ -12,6 +12,7 @@ for entry in tools/doca_caps:tools/doca_caps.1:tools/completions/doca_caps \
 	tools/doca-env:tools/doca-env.1:tools/completions/doca-env \
 	tools/doca-capability-snapshot:tools/doca-capability-snapshot.1:tools/completions/doca-capability-snapshot \
 	tools/softdoca-trace:tools/softdoca-trace.1:tools/completions/softdoca-trace \
+	tools/softdoca-wire:tools/softdoca-wire.1:tools/completions/softdoca-wire \
 	apps/dma-copy/dpu/doca_dma_copy:apps/dma-copy/doca_dma_copy.1:apps/dma-copy/completions/doca_dma_copy; do
 	exe=$build/${entry%%:*}; rest=${entry#*:}; page=$build/${rest%%:*}; comp=$build/${rest#*:}
 	name=$(basename "$exe")
