@@ -245,7 +245,8 @@ enum { OPT_LIST_DEVS = 1000, OPT_LIST_REPS, OPT_LIST_LIBS, OPT_JSON_OUT, OPT_SDK
 
 struct caps_args {
 	const char *pci;
-	int list; /* 0, OPT_LIST_DEVS, OPT_LIST_REPS, OPT_LIST_LIBS */
+	char pci_buf[256]; /* -p from a JSON flag file: the file's text is gone after parsing */
+	int list;	  /* 0, OPT_LIST_DEVS, OPT_LIST_REPS, OPT_LIST_LIBS */
 	bool json_out;
 };
 
@@ -346,8 +347,13 @@ static int apply_json_file(struct caps_args *a, const char *path)
 				break;
 			}
 			snprintf(val, sizeof(val), "%s", json_object_get_string(v));
-			/* -p keeps a pointer: hand it a copy that outlives the JSON object */
-			rc = apply(a, keys[i].opt, keys[i].opt == 'p' ? strdup(val) : val);
+			if (keys[i].opt == 'p') {
+				/* -p keeps a pointer: a copy that outlives the JSON object */
+				snprintf(a->pci_buf, sizeof(a->pci_buf), "%s", val);
+				rc = apply(a, 'p', a->pci_buf);
+			} else {
+				rc = apply(a, keys[i].opt, val);
+			}
 		} else if (!json_object_is_type(v, json_type_boolean)) {
 			fprintf(stderr, "doca_caps: %s: flag \"%s\" takes true or false\n", path, k);
 			rc = 2;

@@ -3,7 +3,6 @@
  * (apps/dma-copy/proto.c): whatever the other side sends, dc_msg_check() either refuses it with
  * a reason or accepts a message every field of which may then be read.
  */
-#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,13 @@
 #include "../../apps/dma-copy/dma_copy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A broken promise is a crash libFuzzer reports, in release builds too (no assert). */
+#define REQUIRE(c)                                                                                                     \
+	do {                                                                                                           \
+		if (!(c))                                                                                              \
+			abort();                                                                                       \
+	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,25 +34,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	why[0] = '\0';
 	type = dc_msg_check(msg, (uint32_t)size, why, sizeof(why));
 	if (type == 0) {
-		assert(why[0] != '\0' && memchr(why, '\0', sizeof(why)) != NULL);
+		REQUIRE(why[0] != '\0' && memchr(why, '\0', sizeof(why)) != NULL);
 	} else if (type == MSG_EXPORT) {
 		const struct msg_export *e = (const struct msg_export *)msg;
 		volatile uint8_t sink = 0;
 
-		assert(size >= sizeof(*e) && e->desc_len <= size - sizeof(*e) && (e->desc_len == 0) == (e->len == 0));
-		assert(e->addr + e->len >= e->addr);
+		REQUIRE(size >= sizeof(*e) && e->desc_len <= size - sizeof(*e) && (e->desc_len == 0) == (e->len == 0));
+		REQUIRE(e->addr + e->len >= e->addr);
 		for (uint32_t i = 0; i < e->desc_len; i++)
 			sink ^= e->desc[i];
 		(void)sink;
 	} else if (type == MSG_START) {
-		assert(size >= sizeof(struct msg_start));
+		REQUIRE(size >= sizeof(struct msg_start));
 	} else {
 		const struct msg_status *s = (const struct msg_status *)msg;
 
-		assert(type == MSG_DONE || type == MSG_RESULT || type == MSG_ERROR || type == MSG_LANDED ||
-		       type == MSG_PROGRESS);
-		assert(size >= sizeof(*s) && strlen(s->text) < sizeof(s->text));
-		assert(s->status >= 0 && s->status <= 31);
+		REQUIRE(type == MSG_DONE || type == MSG_RESULT || type == MSG_ERROR || type == MSG_LANDED ||
+			type == MSG_PROGRESS);
+		REQUIRE(size >= sizeof(*s) && strlen(s->text) < sizeof(s->text));
+		REQUIRE(s->status >= 0 && s->status <= 31);
 	}
 	free(msg);
 	return 0;
