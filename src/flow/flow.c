@@ -342,7 +342,7 @@ void flow_fwd_release(struct flow_fwd *f)
 {
 	free(f->queues);
 	f->queues = NULL;
-	if (f->kind == FWD_PIPE && f->next != NULL) {
+	if (f->kind == FWD_PIPE && f->next != NULL && !flow_g.tearing) {
 		f->next->refs--; /* a dead pipe with no references left is freed by the port at stop */
 	}
 	f->kind = FWD_NONE;

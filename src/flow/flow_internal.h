@@ -90,10 +90,13 @@ enum flow_spec_mode {
 /*
  * Compiles @m (+ @mask, may be NULL) into @out. Rejections are logged with @what (the call)
  * and return INVALID_VALUE (a field without its selector, conflicting types) or NOT_SUPPORTED
- * (tunnel, inner, scratch metadata, other header fields).
+ * (tunnel, inner, scratch metadata, other header fields). @sel: the header whose l3_type,
+ * l4_type_ext and l2_valid_headers say which union members count (NULL: @m's own; a BASIC
+ * entry is read with its pipe template's).
  */
 doca_error_t flow_spec_compile(const char *what, const struct doca_flow_match *m, const struct doca_flow_match *mask,
-			       enum flow_spec_mode mode, struct flow_spec *out);
+			       enum flow_spec_mode mode, const struct doca_flow_header_format *sel,
+			       struct flow_spec *out);
 void flow_key_from_frame(const struct nic_frame_info *info, const uint8_t *frame, uint16_t port_id,
 			 struct flow_key *key);
 
@@ -146,8 +149,10 @@ struct doca_flow_pipe_entry {
 	struct flow_meta_action meta;
 	struct flow_fwd fwd; /* kind FWD_NONE: the pipe's */
 	bool counted;
+	bool in_use; /* a slot of its pipe's slab that holds an entry */
 	_Atomic uint64_t pkts, bytes;
 	void *usr_ctx;
+	struct doca_flow_pipe_entry *free_next;
 };
 
 #define FLOW_MAX_ACTIONS 8
@@ -159,6 +164,7 @@ struct doca_flow_pipe {
 	enum doca_flow_pipe_type type;
 	bool is_root;
 	struct flow_spec tmpl; /* BASIC: mask = constant | changeable bits */
+	struct doca_flow_header_format sel; /* the template's selectors, to read entries with */
 	uint8_t words[FLOW_KEY_WORDS];
 	uint8_t nb_words;
 	uint32_t nr_actions;
@@ -173,6 +179,11 @@ struct doca_flow_pipe {
 	bool miss_counted;
 	_Atomic uint64_t miss_pkts, miss_bytes;
 	uint32_t nr_entries_max, nr_entries;
+	/*
+	 * Entries live in a slab of nr_entries_max slots: no allocation per add, and a handle is
+	 * checked by address (a stale one is refused without being read).
+	 */
+	struct doca_flow_pipe_entry *slab, *free_list;
 	uint32_t nb_buckets; /* BASIC: power of two */
 	_Atomic(struct doca_flow_pipe_entry *) *buckets;
 	_Atomic(struct doca_flow_pipe_entry *) head; /* CONTROL */
@@ -209,6 +220,7 @@ struct flow_global {
 	doca_flow_entry_process_cb entry_cb;
 	doca_flow_pipe_process_cb pipe_cb;
 	struct doca_flow_port *ports;
+	bool tearing; /* a port's pipes are freed all at once: forwards between them are not unwound */
 };
 extern struct flow_global flow_g;
 

@@ -101,7 +101,7 @@ static void fld_read(const struct fld *f, const struct doca_flow_match *m, uint8
 }
 
 /* The first non-zero byte left in @m once every field the selectors allow is cleared. */
-static const char *leftover(const struct doca_flow_match *m)
+static const char *leftover(const struct doca_flow_match *m, doca_error_t *err)
 {
 	struct doca_flow_match t = *m;
 	const uint8_t *b = (const uint8_t *)&t;
@@ -112,9 +112,17 @@ static const char *leftover(const struct doca_flow_match *m)
 	t.outer.l3_type = DOCA_FLOW_L3_TYPE_NONE;
 	t.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_NONE;
 	t.outer.l2_valid_headers &= (uint16_t)~DOCA_FLOW_L2_VALID_HEADER_VLAN_0;
+	*err = DOCA_ERROR_NOT_SUPPORTED;
 	for (size_t i = 0; i < sizeof(t); i++) {
 		if (b[i] == 0)
 			continue;
+		/* A field of a union member no selector names is a broken rule, not a gap. */
+		if ((i >= M(outer.l4_type_ext) + sizeof(t.outer.l4_type_ext) && i < M(tun) &&
+		     m->outer.l4_type_ext == DOCA_FLOW_L4_TYPE_EXT_NONE) ||
+		    (i >= M(outer.ip4) && i < M(outer.l4_type_ext) && m->outer.l3_type == DOCA_FLOW_L3_TYPE_NONE) ||
+		    (i >= M(outer.l2_valid_headers) && i < M(outer.l3_type) &&
+		     !(m->outer.l2_valid_headers & DOCA_FLOW_L2_VALID_HEADER_VLAN_0)))
+			*err = DOCA_ERROR_INVALID_VALUE;
 		if (i >= M(inner))
 			return "inner headers (inner.*) are not supported";
 		if (i >= M(tun))
@@ -122,13 +130,17 @@ static const char *leftover(const struct doca_flow_match *m)
 		if (i >= M(outer.l4_type_ext) + sizeof(t.outer.l4_type_ext))
 			return "an outer L4 field other than the ports, tcp.flags and icmp.type/code, or an L4 field "
 			       "without outer.l4_type_ext naming its header";
-		if (i >= M(outer.l4_type_ext))
+		if (i >= M(outer.l4_type_ext)) {
+			*err = DOCA_ERROR_INVALID_VALUE;
 			return "outer.l4_type_ext is out of range";
+		}
 		if (i >= M(outer.ip4))
 			return "an outer IP field other than src/dst, next_proto and ttl/hop_limit, or an IP field "
 			       "without outer.l3_type naming its header";
-		if (i >= M(outer.l3_type))
+		if (i >= M(outer.l3_type)) {
+			*err = DOCA_ERROR_INVALID_VALUE;
 			return "outer.l3_type is out of range";
+		}
 		if (i >= M(outer.l2_valid_headers))
 			return "a VLAN field other than eth_vlan[0].tci with DOCA_FLOW_L2_VALID_HEADER_VLAN_0";
 		if (i >= M(parser_meta))
@@ -153,35 +165,34 @@ static doca_error_t implied(const char *what, struct flow_spec *out, unsigned in
 }
 
 doca_error_t flow_spec_compile(const char *what, const struct doca_flow_match *m, const struct doca_flow_match *mask,
-			       enum flow_spec_mode mode, struct flow_spec *out)
+			       enum flow_spec_mode mode, const struct doca_flow_header_format *sel, struct flow_spec *out)
 {
 	static const struct doca_flow_match zero;
 	const char *why;
-	doca_error_t err;
+	doca_error_t err, why_err = DOCA_SUCCESS;
 
 	memset(out, 0, sizeof(*out));
 	if (m == NULL)
 		m = &zero;
+	if (sel == NULL)
+		sel = &m->outer;
 	if (mode != SPEC_VALUES) {
 		if (m->outer.l3_type > DOCA_FLOW_L3_TYPE_IP6 || m->outer.l4_type_ext > DOCA_FLOW_L4_TYPE_EXT_TRANSPORT)
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
 					 "%s: match: outer.l3_type %u / l4_type_ext %u out of range; use the "
 					 "DOCA_FLOW_L3_TYPE_* / DOCA_FLOW_L4_TYPE_EXT_* values",
 					 what, m->outer.l3_type, m->outer.l4_type_ext);
-		why = leftover(m);
+		why = leftover(m, &why_err);
 		if (why == NULL && mask != NULL) {
 			struct doca_flow_match mk = *mask;
 
 			mk.outer.l3_type = m->outer.l3_type;
 			mk.outer.l4_type_ext = m->outer.l4_type_ext;
 			mk.outer.l2_valid_headers = m->outer.l2_valid_headers;
-			why = leftover(&mk);
+			why = leftover(&mk, &why_err);
 		}
 		if (why != NULL) {
-			doca_error_t e = strstr(why, "without") != NULL || strstr(why, "range") != NULL
-					     ? DOCA_ERROR_INVALID_VALUE
-					     : DOCA_ERROR_NOT_SUPPORTED;
-			return SD_REJECT(e, FLOW_COMP, "%s: match%s: %s; match only the fields listed in README "
+			return SD_REJECT(why_err, FLOW_COMP, "%s: match%s: %s; match only the fields listed in README "
 					 "\"DOCA Flow\"", what, mask != NULL ? " or mask" : "", why);
 		}
 	}
@@ -190,7 +201,7 @@ doca_error_t flow_spec_compile(const char *what, const struct doca_flow_match *m
 		uint8_t v[16], mk[16];
 		bool ones, zero_v, mones, mzero;
 
-		if (!sel_on(f->sel, &m->outer))
+		if (!sel_on(f->sel, sel))
 			continue;
 		fld_read(f, m, v, &ones, &zero_v);
 		if (f->kind == FK_ENUM && !ones && !zero_v && mode != SPEC_VALUES) {

@@ -260,10 +260,27 @@ static unsigned int key_words(const struct flow_key *mask, uint8_t *words)
 	return n;
 }
 
+static struct doca_flow_pipe_entry *entry_alloc(struct doca_flow_pipe *pipe)
+{
+	struct doca_flow_pipe_entry *e = pipe->free_list;
+
+	if (e == NULL)
+		return NULL;
+	pipe->free_list = e->free_next;
+	memset(e, 0, sizeof(*e));
+	e->pipe = pipe;
+	return e;
+}
+
+/* Back to its slab; unreachable for receivers already (unlinked, then a slot sync). */
 static void entry_free(struct doca_flow_pipe_entry *e)
 {
+	struct doca_flow_pipe *pipe = e->pipe;
+
 	flow_fwd_release(&e->fwd);
-	free(e);
+	e->in_use = false;
+	e->free_next = pipe->free_list;
+	pipe->free_list = e;
 }
 
 /* Frees what the pipe owns; its entries must be unreachable already. */
@@ -289,6 +306,7 @@ static void pipe_free(struct doca_flow_pipe *pipe)
 	flow_fwd_release(&pipe->fwd);
 	flow_fwd_release(&pipe->miss);
 	free(pipe->buckets);
+	free(pipe->slab);
 	free(pipe);
 }
 
@@ -296,17 +314,12 @@ void flow_port_free_pipes(struct doca_flow_port *port)
 {
 	struct doca_flow_pipe *p, *n;
 
-	/* Forwards between pipes are released with them: drop them all at once. */
-	for (p = port->pipes; p != NULL; p = p->next_in_port)
-		p->refs = 0;
+	flow_g.tearing = true;
 	for (p = port->pipes; p != NULL; p = n) {
 		n = p->next_in_port;
-		if (p->fwd.kind == FWD_PIPE)
-			p->fwd.next = NULL;
-		if (p->miss.kind == FWD_PIPE)
-			p->miss.next = NULL;
 		pipe_free(p);
 	}
+	flow_g.tearing = false;
 	port->pipes = NULL;
 	atomic_store(&port->root, NULL);
 }
@@ -369,9 +382,14 @@ DOCA_STABLE doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *
 		goto fail;
 	if (cfg->type == DOCA_FLOW_PIPE_BASIC) {
 		err = flow_spec_compile(what, cfg->has_match ? &cfg->match : NULL, cfg->has_mask ? &cfg->mask : NULL,
-					SPEC_TEMPLATE, &p->tmpl);
+					SPEC_TEMPLATE, NULL, &p->tmpl);
 		if (err != DOCA_SUCCESS)
 			goto fail;
+		if (cfg->has_match) {
+			p->sel.l3_type = cfg->match.outer.l3_type;
+			p->sel.l4_type_ext = cfg->match.outer.l4_type_ext;
+			p->sel.l2_valid_headers = cfg->match.outer.l2_valid_headers;
+		}
 		p->nb_words = (uint8_t)key_words(&p->tmpl.mask, p->words);
 		p->nb_buckets = 16;
 		while (p->nb_buckets < p->nr_entries_max && p->nb_buckets < (1u << 20))
@@ -389,6 +407,16 @@ DOCA_STABLE doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *
 				"%s: CONTROL pipe \"%s\" with action templates; give each entry its actions instead",
 				what, cfg->name);
 		goto fail;
+	}
+	p->slab = calloc(p->nr_entries_max, sizeof(*p->slab));
+	if (p->slab == NULL) {
+		err = DOCA_ERROR_NO_MEMORY;
+		goto fail;
+	}
+	for (uint32_t i = p->nr_entries_max; i-- > 0;) {
+		p->slab[i].pipe = p;
+		p->slab[i].free_next = p->free_list;
+		p->free_list = &p->slab[i];
 	}
 	err = flow_fwd_compile(what, p->port, fwd, FWD_CTX_PIPE, &p->fwd, &p->fwd_from_entry);
 	if (err != DOCA_SUCCESS)
@@ -408,19 +436,20 @@ fail:
 		flow_fwd_release(&p->fwd);
 		flow_fwd_release(&p->miss);
 		free(p->buckets);
+		free(p->slab);
 		free(p);
 	}
 	pthread_mutex_unlock(&flow_lock);
 	return err;
 }
 
+/* By address only: a stale handle is never read. */
 static bool pipe_is_live(const struct doca_flow_pipe *pipe)
 {
-	if (pipe == NULL || !port_is_started(pipe->port))
-		return false;
-	for (const struct doca_flow_pipe *p = pipe->port->pipes; p != NULL; p = p->next_in_port)
-		if (p == pipe)
-			return !atomic_load(&p->dead);
+	for (const struct doca_flow_port *port = flow_g.ports; port != NULL; port = port->next)
+		for (const struct doca_flow_pipe *p = port->pipes; p != NULL; p = p->next_in_port)
+			if (p == pipe)
+				return !atomic_load(&p->dead);
 	return false;
 }
 
@@ -477,6 +506,7 @@ DOCA_STABLE void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
 			;
 		*pp = pipe->next_in_port;
 		free(pipe->buckets);
+		free(pipe->slab);
 		free(pipe);
 	}
 out:
@@ -647,15 +677,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queu
 	err = flow_monitor_compile(what, monitor, &counted);
 	if (err != DOCA_SUCCESS)
 		goto fail;
-	err = flow_spec_compile(what, match, NULL, SPEC_VALUES, &vals);
+	err = flow_spec_compile(what, match, NULL, SPEC_VALUES, &pipe->sel, &vals);
 	if (err != DOCA_SUCCESS)
 		goto fail;
-	e = calloc(1, sizeof(*e));
-	if (e == NULL) {
-		err = DOCA_ERROR_NO_MEMORY;
-		goto fail;
-	}
-	e->pipe = pipe;
+	e = entry_alloc(pipe);
 	e->usr_ctx = usr_ctx;
 	e->counted = counted || pipe->counted;
 	for (unsigned int i = 0; i < FLOW_KEY_WORDS; i++)
@@ -683,6 +708,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queu
 		goto fail;
 	/* Complete before it is reachable: the release store publishes every field above. */
 	atomic_store_explicit(&e->next, atomic_load(&pipe->buckets[b]), memory_order_relaxed);
+	e->in_use = true;
 	atomic_store_explicit(&pipe->buckets[b], e, memory_order_release);
 	pipe->nr_entries++;
 	pending_push(pipe->port, pipe_queue, e, usr_ctx, DOCA_FLOW_ENTRY_OP_ADD);
@@ -728,15 +754,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
 	if (err == DOCA_SUCCESS)
 		err = flow_monitor_compile(what, monitor, &counted);
 	if (err == DOCA_SUCCESS)
-		err = flow_spec_compile(what, match, match_mask, SPEC_EXACT, &spec);
+		err = flow_spec_compile(what, match, match_mask, SPEC_EXACT, NULL, &spec);
 	if (err != DOCA_SUCCESS)
 		goto fail;
-	e = calloc(1, sizeof(*e));
-	if (e == NULL) {
-		err = DOCA_ERROR_NO_MEMORY;
-		goto fail;
-	}
-	e->pipe = pipe;
+	e = entry_alloc(pipe);
 	e->usr_ctx = usr_ctx;
 	e->priority = priority;
 	e->counted = counted;
@@ -771,6 +792,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
 	for (c = atomic_load(link); c != NULL && c->priority <= priority; c = atomic_load(link))
 		link = &c->next;
 	atomic_store_explicit(&e->next, c, memory_order_relaxed);
+	e->in_use = true;
 	atomic_store_explicit(link, e, memory_order_release);
 	pipe->nr_entries++;
 	pending_push(pipe->port, pipe_queue, e, usr_ctx, DOCA_FLOW_ENTRY_OP_ADD);
@@ -799,14 +821,19 @@ static _Atomic(struct doca_flow_pipe_entry *) *entry_link(struct doca_flow_pipe_
 	return NULL;
 }
 
+/* By address: a slot of a live pipe's slab that holds an entry. */
 static bool entry_is_live(struct doca_flow_pipe_entry *e, _Atomic(struct doca_flow_pipe_entry *) **link)
 {
-	if (e == NULL)
-		return false;
+	uintptr_t a = (uintptr_t)e;
+
 	for (struct doca_flow_port *p = flow_g.ports; p != NULL; p = p->next) {
 		for (struct doca_flow_pipe *pp = p->pipes; pp != NULL; pp = pp->next_in_port) {
-			if (pp != e->pipe || atomic_load(&pp->dead))
+			uintptr_t lo = (uintptr_t)pp->slab, hi = lo + (uintptr_t)pp->nr_entries_max * sizeof(*e);
+
+			if (a < lo || a >= hi || (a - lo) % sizeof(*e) != 0)
 				continue;
+			if (atomic_load(&pp->dead) || !e->in_use)
+				return false;
 			*link = entry_link(e);
 			return *link != NULL;
 		}
