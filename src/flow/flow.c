@@ -235,9 +235,10 @@ DOCA_STABLE doca_error_t doca_flow_init(struct doca_flow_cfg *cfg)
 	flow_g.pipe_queues = cfg->pipe_queues;
 	flow_g.entry_cb = cfg->entry_cb;
 	flow_g.pipe_cb = cfg->pipe_cb;
-	(void)flow_toeplitz(NULL, 0); /* the default key's table */
 	if (cfg->has_key)
 		flow_rss_set_key(cfg->rss_key);
+	else
+		flow_rss_default_key();
 out:
 	pthread_mutex_unlock(&flow_lock);
 	return err;

@@ -109,6 +109,7 @@ void flow_key_from_frame(const struct nic_frame_info *info, const uint8_t *frame
 /* Toeplitz hash of @len bytes (at most FLOW_RSS_INPUT_MAX) with the key flow_rss_set_key() set. */
 uint32_t flow_toeplitz(const uint8_t *in, unsigned int len);
 void flow_rss_set_key(const uint8_t key[FLOW_RSS_KEY_LEN]);
+void flow_rss_default_key(void); /* doca_flow_init: before any port steers */
 /* The hash an RSS forward with @flags / @symmetric gives the frame (0 when no field applies). */
 uint32_t flow_rss_hash(const struct nic_frame_info *info, uint32_t flags, bool symmetric);
 
@@ -137,23 +138,24 @@ struct flow_pending {
 	enum doca_flow_entry_op op;
 };
 
+/* Hot fields first: a lookup reads next, hash, key; a hit then meta, fwd and the counters. */
 struct doca_flow_pipe_entry {
 	_Atomic(struct doca_flow_pipe_entry *) next; /* bucket chain (BASIC), priority list (CONTROL) */
-	struct doca_flow_pipe *pipe;
 	uint64_t hash;
-	struct flow_key key;  /* masked value */
-	struct flow_key mask; /* CONTROL only */
+	struct flow_key key; /* masked value */
+	struct flow_meta_action meta;
+	bool counted;
+	bool in_use; /* a slot of its pipe's slab that holds an entry */
+	struct flow_fwd fwd; /* kind FWD_NONE: the pipe's */
+	_Atomic uint64_t pkts, bytes;
 	uint8_t words[FLOW_KEY_WORDS];
 	uint8_t nb_words; /* CONTROL: words of mask that are non-zero */
 	uint32_t priority;
-	struct flow_meta_action meta;
-	struct flow_fwd fwd; /* kind FWD_NONE: the pipe's */
-	bool counted;
-	bool in_use; /* a slot of its pipe's slab that holds an entry */
-	_Atomic uint64_t pkts, bytes;
+	struct flow_key mask; /* CONTROL only */
+	struct doca_flow_pipe *pipe;
 	void *usr_ctx;
 	struct doca_flow_pipe_entry *free_next;
-};
+} __attribute__((aligned(SD_CACHELINE)));
 
 #define FLOW_MAX_ACTIONS 8
 

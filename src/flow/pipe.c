@@ -392,7 +392,7 @@ DOCA_STABLE doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *
 		}
 		p->nb_words = (uint8_t)key_words(&p->tmpl.mask, p->words);
 		p->nb_buckets = 16;
-		while (p->nb_buckets < p->nr_entries_max && p->nb_buckets < (1u << 20))
+		while (p->nb_buckets < 2 * p->nr_entries_max && p->nb_buckets < (1u << 21))
 			p->nb_buckets <<= 1;
 		p->buckets = calloc(p->nb_buckets, sizeof(*p->buckets));
 		if (p->buckets == NULL) {
@@ -408,11 +408,12 @@ DOCA_STABLE doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *
 				what, cfg->name);
 		goto fail;
 	}
-	p->slab = calloc(p->nr_entries_max, sizeof(*p->slab));
-	if (p->slab == NULL) {
+	if (posix_memalign((void **)&p->slab, SD_CACHELINE, (size_t)p->nr_entries_max * sizeof(*p->slab)) != 0) {
+		p->slab = NULL;
 		err = DOCA_ERROR_NO_MEMORY;
 		goto fail;
 	}
+	memset(p->slab, 0, (size_t)p->nr_entries_max * sizeof(*p->slab));
 	for (uint32_t i = p->nr_entries_max; i-- > 0;) {
 		p->slab[i].pipe = p;
 		p->slab[i].free_next = p->free_list;

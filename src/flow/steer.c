@@ -55,7 +55,6 @@ static const uint8_t rss_default_key[FLOW_RSS_KEY_LEN] = {
 
 /* rss_table[i][v]: what input byte i with value v contributes (XOR of the key windows of its bits). */
 static uint32_t rss_table[FLOW_RSS_INPUT_MAX][256];
-static pthread_once_t rss_once = PTHREAD_ONCE_INIT;
 
 void flow_rss_set_key(const uint8_t key[FLOW_RSS_KEY_LEN])
 {
@@ -77,7 +76,7 @@ void flow_rss_set_key(const uint8_t key[FLOW_RSS_KEY_LEN])
 	}
 }
 
-static void rss_init_default(void)
+void flow_rss_default_key(void)
 {
 	flow_rss_set_key(rss_default_key);
 }
@@ -86,7 +85,6 @@ uint32_t flow_toeplitz(const uint8_t *in, unsigned int len)
 {
 	uint32_t h = 0;
 
-	pthread_once(&rss_once, rss_init_default);
 	for (unsigned int i = 0; i < len && i < FLOW_RSS_INPUT_MAX; i++)
 		h ^= rss_table[i][in[i]];
 	return h;
@@ -157,9 +155,12 @@ uint64_t flow_key_hash(const struct flow_key *k, const uint8_t *words, unsigned 
 
 	for (unsigned int i = 0; i < nb_words; i++) {
 		h ^= k->w[words[i]];
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+		h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
 	}
+	/* murmur3's finaliser: the bucket index takes the low bits. */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
 	return h;
 }
 
