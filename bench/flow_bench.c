@@ -22,11 +22,11 @@
 #include "nic.h"
 
 #define DIE(...) (fprintf(stderr, __VA_ARGS__), fputc('\n', stderr), exit(1))
-#define OK(call)                                                                                                   \
-	do {                                                                                                       \
-		doca_error_t e_ = (call);                                                                          \
-		if (e_ != DOCA_SUCCESS)                                                                            \
-			DIE("%s: %s", #call, doca_error_get_name(e_));                                             \
+#define OK(call)                                                                                                       \
+	do {                                                                                                           \
+		doca_error_t e_ = (call);                                                                              \
+		if (e_ != DOCA_SUCCESS)                                                                                \
+			DIE("%s: %s", #call, doca_error_get_name(e_));                                                 \
 	} while (0)
 
 static uint64_t now_ns(void)
@@ -214,7 +214,8 @@ int main(int argc, char **argv)
 		memset(&m, 0, sizeof(m));
 		m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
 		m.outer.ip4.dst_ip = htonl(0xc0a80000 + i);
-		OK(doca_flow_pipe_control_add_entry(0, i, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, &drop, NULL, &e));
+		OK(doca_flow_pipe_control_add_entry(0, i, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, &drop, NULL,
+						    &e));
 	}
 	memset(&m, 0, sizeof(m));
 	m.parser_meta.outer_l3_type = DOCA_FLOW_L3_META_IPV4;
@@ -230,7 +231,8 @@ int main(int argc, char **argv)
 		memset(&m, 0, sizeof(m));
 		m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
 		m.outer.ip4.dst_ip = htonl(0xc0a80000 + i);
-		OK(doca_flow_pipe_control_add_entry(0, i, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, &drop, NULL, &e));
+		OK(doca_flow_pipe_control_add_entry(0, i, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, &drop, NULL,
+						    &e));
 	}
 	OK(doca_flow_pipe_control_add_entry(0, nb, ctl, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &rss, NULL, &e));
 	printf("control, %u entries, last one matches:        %.1f ns/frame\n", nb,

@@ -28,7 +28,7 @@ extern "C" {
 #ifndef LIB_FLOW_VERSION
 #define LIB_FLOW_VERSION LIB_FLOW_VERSION_LATEST
 #endif
-#define LIB_FLOW_VERSION_1 1
+#define LIB_FLOW_VERSION_1	1
 #define LIB_FLOW_VERSION_LATEST LIB_FLOW_VERSION_1
 
 struct doca_dev;
@@ -76,8 +76,8 @@ enum doca_flow_entry_flags {
 	DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH = (1u << 1),
 };
 
-#define DOCA_FLOW_FLAGS_SET(flags, flag) ((flags) |= (flag))
-#define DOCA_FLOW_FLAGS_UNSET(flags, flag) ((flags) &= ~(flag))
+#define DOCA_FLOW_FLAGS_SET(flags, flag)    ((flags) |= (flag))
+#define DOCA_FLOW_FLAGS_UNSET(flags, flag)  ((flags) &= ~(flag))
 #define DOCA_FLOW_FLAGS_IS_SET(flags, flag) (((flags) & (flag)) != 0)
 
 enum doca_flow_pipe_op {
@@ -123,8 +123,8 @@ typedef void (*doca_flow_pipe_process_cb)(struct doca_flow_pipe *pipe, enum doca
 typedef void (*doca_flow_entry_process_cb)(struct doca_flow_pipe_entry *entry, uint16_t pipe_queue,
 					   enum doca_flow_entry_status status, enum doca_flow_entry_op op,
 					   void *user_ctx);
-typedef void (*doca_flow_shared_resource_unbind_cb)(enum doca_flow_shared_resource_type,
-						    uint32_t shared_resource_id, void *bindable_obj);
+typedef void (*doca_flow_shared_resource_unbind_cb)(enum doca_flow_shared_resource_type, uint32_t shared_resource_id,
+						    void *bindable_obj);
 
 enum doca_flow_pipe_type {
 	DOCA_FLOW_PIPE_BASIC,
@@ -143,8 +143,8 @@ enum doca_flow_pipe_domain {
 	DOCA_FLOW_PIPE_DOMAIN_SECURE_EGRESS,
 };
 
-#define DOCA_FLOW_META_SCRATCH_PAD_MAX 10
-#define DOCA_FLOW_META_MAX ((DOCA_FLOW_META_SCRATCH_PAD_MAX + 1) * 4)
+#define DOCA_FLOW_META_SCRATCH_PAD_MAX	     10
+#define DOCA_FLOW_META_MAX		     ((DOCA_FLOW_META_SCRATCH_PAD_MAX + 1) * 4)
 #define DOCA_FLOW_MAX_ENTRY_ACTIONS_MEM_SIZE (128)
 
 enum __attribute__((__packed__)) doca_flow_meter_color {
@@ -617,7 +617,8 @@ DOCA_STABLE void doca_flow_destroy(void);
 
 DOCA_STABLE doca_error_t doca_flow_cfg_create(struct doca_flow_cfg **cfg);
 DOCA_STABLE doca_error_t doca_flow_cfg_destroy(struct doca_flow_cfg *cfg);
-DOCA_EXPERIMENTAL doca_error_t doca_flow_cfg_set_tune_cfg(struct doca_flow_cfg *cfg, struct doca_flow_tune_cfg *tune_cfg);
+DOCA_EXPERIMENTAL doca_error_t doca_flow_cfg_set_tune_cfg(struct doca_flow_cfg *cfg,
+							  struct doca_flow_tune_cfg *tune_cfg);
 /** 1..64 queues for the add/remove/process calls. */
 DOCA_STABLE doca_error_t doca_flow_cfg_set_pipe_queues(struct doca_flow_cfg *cfg, uint16_t pipe_queues);
 DOCA_STABLE doca_error_t doca_flow_cfg_set_nr_counters(struct doca_flow_cfg *cfg, uint32_t nr_counters);
@@ -720,7 +721,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_port_shared_resources_query(struct doca
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct doca_flow_port *port);
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_destroy(struct doca_flow_pipe_cfg *cfg);
 /** The match template (BASIC) or the fields entries may match (CONTROL); copied. */
-DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_match(struct doca_flow_pipe_cfg *cfg, const struct doca_flow_match *match,
+DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_match(struct doca_flow_pipe_cfg *cfg,
+						      const struct doca_flow_match *match,
 						      const struct doca_flow_match *match_mask);
 /** Up to 8 action templates; an entry picks one by action_idx. Copied. */
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_actions(struct doca_flow_pipe_cfg *cfg,
@@ -736,13 +738,15 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_ordered_lists(struct doca_flow_p
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_name(struct doca_flow_pipe_cfg *cfg, const char *name);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_label(struct doca_flow_pipe_cfg *cfg, const char *label);
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_type(struct doca_flow_pipe_cfg *cfg, enum doca_flow_pipe_type type);
-DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_domain(struct doca_flow_pipe_cfg *cfg, enum doca_flow_pipe_domain domain);
+DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_domain(struct doca_flow_pipe_cfg *cfg,
+						       enum doca_flow_pipe_domain domain);
 /** The port's root pipe sees every received frame first; one per port. */
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_is_root(struct doca_flow_pipe_cfg *cfg, bool is_root);
 /** Most entries the pipe holds (default 8192); FULL past it. */
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_nr_entries(struct doca_flow_pipe_cfg *cfg, uint32_t nr_entries);
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_is_resizable(struct doca_flow_pipe_cfg *cfg, bool is_resizable);
-DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_excluded_queue(struct doca_flow_pipe_cfg *cfg, uint16_t pipe_queue);
+DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_excluded_queue(struct doca_flow_pipe_cfg *cfg,
+								     uint16_t pipe_queue);
 /** Counts the pipe's misses for doca_flow_resource_query_pipe_miss(). */
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_miss_counter(struct doca_flow_pipe_cfg *cfg, bool miss_counter);
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_congestion_level_threshold(struct doca_flow_pipe_cfg *cfg,
@@ -787,44 +791,45 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_q
 								 struct doca_flow_pipe_entry *entry);
 /** Adds an entry to a CONTROL pipe: the lowest priority value that matches wins (ties: first added). */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
-	uint16_t pipe_queue, uint32_t priority, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
-	const struct doca_flow_match *match_mask, const struct doca_flow_match_condition *condition,
-	const struct doca_flow_actions *actions, const struct doca_flow_actions *actions_mask,
-	const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor,
-	const struct doca_flow_fwd *fwd, void *usr_ctx, struct doca_flow_pipe_entry **entry);
+    uint16_t pipe_queue, uint32_t priority, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
+    const struct doca_flow_match *match_mask, const struct doca_flow_match_condition *condition,
+    const struct doca_flow_actions *actions, const struct doca_flow_actions *actions_mask,
+    const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor,
+    const struct doca_flow_fwd *fwd, void *usr_ctx, struct doca_flow_pipe_entry **entry);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_lpm_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
 							    const struct doca_flow_match *match,
-							    const struct doca_flow_match *match_mask, uint8_t action_idx,
-							    const struct doca_flow_actions *actions,
+							    const struct doca_flow_match *match_mask,
+							    uint8_t action_idx, const struct doca_flow_actions *actions,
 							    const struct doca_flow_monitor *monitor,
-							    const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
-							    struct doca_flow_pipe_entry **entry);
+							    const struct doca_flow_fwd *fwd, uint32_t flags,
+							    void *usr_ctx, struct doca_flow_pipe_entry **entry);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_lpm_update_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
-							       uint8_t action_idx, const struct doca_flow_actions *actions,
+							       uint8_t action_idx,
+							       const struct doca_flow_actions *actions,
 							       const struct doca_flow_monitor *monitor,
 							       const struct doca_flow_fwd *fwd, uint32_t flags,
 							       struct doca_flow_pipe_entry *entry);
-DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_ordered_list_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
-								     uint32_t idx,
-								     const struct doca_flow_ordered_list *ordered_list,
-								     const struct doca_flow_fwd *fwd, uint32_t flags,
-								     void *user_ctx, struct doca_flow_pipe_entry **entry);
+DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_ordered_list_add_entry(
+    uint16_t pipe_queue, struct doca_flow_pipe *pipe, uint32_t idx, const struct doca_flow_ordered_list *ordered_list,
+    const struct doca_flow_fwd *fwd, uint32_t flags, void *user_ctx, struct doca_flow_pipe_entry **entry);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_acl_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
 							    const struct doca_flow_match *match,
-							    const struct doca_flow_match *match_mask, uint8_t action_idx,
-							    const struct doca_flow_actions *actions, const uint32_t priority,
-							    const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
+							    const struct doca_flow_match *match_mask,
+							    uint8_t action_idx, const struct doca_flow_actions *actions,
+							    const uint32_t priority, const struct doca_flow_fwd *fwd,
+							    uint32_t flags, void *usr_ctx,
 							    struct doca_flow_pipe_entry **entry);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_acl_update_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
-							       uint8_t action_idx, const struct doca_flow_actions *actions,
+							       uint8_t action_idx,
+							       const struct doca_flow_actions *actions,
 							       const struct doca_flow_fwd *fwd, uint32_t flags,
 							       struct doca_flow_pipe_entry *entry);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_hash_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
 							     uint32_t entry_index, uint8_t action_idx,
 							     const struct doca_flow_actions *actions,
 							     const struct doca_flow_monitor *monitor,
-							     const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
-							     struct doca_flow_pipe_entry **entry);
+							     const struct doca_flow_fwd *fwd, uint32_t flags,
+							     void *usr_ctx, struct doca_flow_pipe_entry **entry);
 /** Removes an entry: no packet matches it once this returns, and the handle is freed. */
 DOCA_STABLE doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32_t flags,
 						     struct doca_flow_pipe_entry *entry);
@@ -852,11 +857,10 @@ DOCA_STABLE doca_error_t doca_flow_resource_query_pipe_miss(struct doca_flow_pip
 DOCA_EXPERIMENTAL doca_error_t doca_flow_mpls_label_encode(uint32_t label, uint8_t traffic_class, uint8_t ttl,
 							   bool bottom_of_stack, struct doca_flow_header_mpls *mpls);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_mpls_label_decode(const struct doca_flow_header_mpls *mpls, uint32_t *label,
-							   uint8_t *traffic_class, uint8_t *ttl,
-							   bool *bottom_of_stack);
-DOCA_EXPERIMENTAL doca_error_t doca_flow_parser_geneve_opt_create(const struct doca_flow_port *port,
-								  const struct doca_flow_parser_geneve_opt_cfg tlv_list[],
-								  uint8_t nb_options, struct doca_flow_parser **parser);
+							   uint8_t *traffic_class, uint8_t *ttl, bool *bottom_of_stack);
+DOCA_EXPERIMENTAL doca_error_t doca_flow_parser_geneve_opt_create(
+    const struct doca_flow_port *port, const struct doca_flow_parser_geneve_opt_cfg tlv_list[], uint8_t nb_options,
+    struct doca_flow_parser **parser);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_parser_geneve_opt_destroy(struct doca_flow_parser *parser);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_get_target(enum doca_flow_target_type type, struct doca_flow_target **target);
 

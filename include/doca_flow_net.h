@@ -15,46 +15,46 @@
 extern "C" {
 #endif
 
-#define DOCA_FLOW_ETHER_ADDR_LEN (6)		/**< bytes of a MAC address */
-#define DOCA_FLOW_PROTO_ICMP (1)		/**< IP protocol numbers */
-#define DOCA_FLOW_PROTO_ICMP6 (58)
-#define DOCA_FLOW_PROTO_IPV4 (4)
-#define DOCA_FLOW_PROTO_IPV6 (41)
-#define DOCA_FLOW_PROTO_TCP (6)
-#define DOCA_FLOW_PROTO_UDP (17)
-#define DOCA_FLOW_PROTO_GRE (47)
-#define DOCA_FLOW_PROTO_ESP (50)
-#define DOCA_FLOW_GTPU_DEFAULT_PORT (2152)	/**< well-known UDP ports of tunnels */
-#define DOCA_FLOW_VXLAN_DEFAULT_PORT (4789)
+#define DOCA_FLOW_ETHER_ADDR_LEN	 (6) /**< bytes of a MAC address */
+#define DOCA_FLOW_PROTO_ICMP		 (1) /**< IP protocol numbers */
+#define DOCA_FLOW_PROTO_ICMP6		 (58)
+#define DOCA_FLOW_PROTO_IPV4		 (4)
+#define DOCA_FLOW_PROTO_IPV6		 (41)
+#define DOCA_FLOW_PROTO_TCP		 (6)
+#define DOCA_FLOW_PROTO_UDP		 (17)
+#define DOCA_FLOW_PROTO_GRE		 (47)
+#define DOCA_FLOW_PROTO_ESP		 (50)
+#define DOCA_FLOW_GTPU_DEFAULT_PORT	 (2152) /**< well-known UDP ports of tunnels */
+#define DOCA_FLOW_VXLAN_DEFAULT_PORT	 (4789)
 #define DOCA_FLOW_VXLAN_GPE_DEFAULT_PORT (4790)
-#define DOCA_FLOW_MPLS_DEFAULT_PORT (6635)
-#define DOCA_FLOW_GENEVE_DEFAULT_PORT (6081)
-#define DOCA_FLOW_PSP_DEFAULT_PORT (1000)
+#define DOCA_FLOW_MPLS_DEFAULT_PORT	 (6635)
+#define DOCA_FLOW_GENEVE_DEFAULT_PORT	 (6081)
+#define DOCA_FLOW_PSP_DEFAULT_PORT	 (1000)
 
 #define DOCA_FLOW_ETHER_TYPE_IPV4 (0x0800) /**< EtherTypes (host order: compare with DOCA_HTOBE16) */
 #define DOCA_FLOW_ETHER_TYPE_IPV6 (0x86DD)
-#define DOCA_FLOW_ETHER_TYPE_TEB (0x6558)
+#define DOCA_FLOW_ETHER_TYPE_TEB  (0x6558)
 
-#define DOCA_FLOW_UDP_HEADER_LEN 8
-#define DOCA_FLOW_ESP_HEADER_LEN (4 * sizeof(doca_be32_t))
-#define DOCA_FLOW_CRYPTO_KEY_LEN_MAX 32
-#define DOCA_FLOW_GENEVE_OPT_LEN_MAX 63
-#define DOCA_FLOW_ENCAP_GENEVE_OPT_LEN_MAX 19
+#define DOCA_FLOW_UDP_HEADER_LEN	     8
+#define DOCA_FLOW_ESP_HEADER_LEN	     (4 * sizeof(doca_be32_t))
+#define DOCA_FLOW_CRYPTO_KEY_LEN_MAX	     32
+#define DOCA_FLOW_GENEVE_OPT_LEN_MAX	     63
+#define DOCA_FLOW_ENCAP_GENEVE_OPT_LEN_MAX   19
 #define DOCA_FLOW_GENEVE_DATA_OPTION_LEN_MAX 31
-#define DOCA_FLOW_GENEVE_NUM_OF_OPTIONS_MAX 8
-#define DOCA_FLOW_MPLS_LABELS_MAX 5
-#define DOCA_FLOW_PSP_HEADER_LEN (6 * sizeof(doca_be32_t))
+#define DOCA_FLOW_GENEVE_NUM_OF_OPTIONS_MAX  8
+#define DOCA_FLOW_MPLS_LABELS_MAX	     5
+#define DOCA_FLOW_PSP_HEADER_LEN	     (6 * sizeof(doca_be32_t))
 
 #define DOCA_FLOW_VXLAN_GPE_TYPE_IPV4 1 /**< VXLAN-GPE next protocols */
 #define DOCA_FLOW_VXLAN_GPE_TYPE_IPV6 2
-#define DOCA_FLOW_VXLAN_GPE_TYPE_ETH 3
-#define DOCA_FLOW_VXLAN_GPE_TYPE_NSH 4
+#define DOCA_FLOW_VXLAN_GPE_TYPE_ETH  3
+#define DOCA_FLOW_VXLAN_GPE_TYPE_NSH  4
 #define DOCA_FLOW_VXLAN_GPE_TYPE_MPLS 5
-#define DOCA_FLOW_VXLAN_GPE_TYPE_GBP 6
+#define DOCA_FLOW_VXLAN_GPE_TYPE_GBP  6
 #define DOCA_FLOW_VXLAN_GPE_TYPE_VBNG 7
 
 /** Largest tunnel header a crypto encapsulation inserts (L2 + VLANs + IPv4 with options + UDP + PSP). */
-#define DOCA_FLOW_CRYPTO_HEADER_LEN_MAX                                                                             \
+#define DOCA_FLOW_CRYPTO_HEADER_LEN_MAX                                                                                \
 	(DOCA_FLOW_ETHER_ADDR_LEN * 2 + sizeof(doca_be16_t) + sizeof(doca_be16_t) * 2 * 2 + sizeof(doca_be32_t) * 15 + \
 	 sizeof(doca_be32_t) * 2 + DOCA_FLOW_PSP_HEADER_LEN)
 
@@ -159,10 +159,10 @@ struct doca_flow_header_mpls {
 };
 
 struct doca_flow_header_geneve {
-	uint8_t ver_opt_len;	/**< version (2) + options length (6) */
-	uint8_t o_c;		/**< OAM (1) + critical (1) + reserved (6) */
+	uint8_t ver_opt_len; /**< version (2) + options length (6) */
+	uint8_t o_c;	     /**< OAM (1) + critical (1) + reserved (6) */
 	doca_be16_t next_proto;
-	doca_be32_t vni;	/**< VNI (24) + reserved (8) */
+	doca_be32_t vni; /**< VNI (24) + reserved (8) */
 };
 
 /** One 4-byte word of a GENEVE option: its header or a data word. */

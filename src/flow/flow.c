@@ -11,7 +11,9 @@
 pthread_mutex_t flow_lock = PTHREAD_MUTEX_INITIALIZER;
 struct flow_global flow_g;
 
-#define NS(what) SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP, "%s: not supported by softdoca's DOCA Flow subset (README \"DOCA Flow\")", what)
+#define NS(what)                                                                                                       \
+	SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP,                                                                 \
+		  "%s: not supported by softdoca's DOCA Flow subset (README \"DOCA Flow\")", what)
 
 struct doca_flow_cfg {
 	uint16_t pipe_queues;
@@ -30,13 +32,14 @@ struct doca_flow_port_cfg {
 	bool has_devargs, has_rep;
 };
 
-
 /* ---- global configuration ---- */
 
 DOCA_STABLE doca_error_t doca_flow_cfg_create(struct doca_flow_cfg **cfg)
 {
 	if (cfg == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_cfg_create: NULL cfg pointer; pass the address of a struct doca_flow_cfg *");
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_cfg_create: NULL cfg pointer; pass the address of a struct doca_flow_cfg *");
 	*cfg = calloc(1, sizeof(**cfg));
 	if (*cfg == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -47,16 +50,17 @@ DOCA_STABLE doca_error_t doca_flow_cfg_create(struct doca_flow_cfg **cfg)
 DOCA_STABLE doca_error_t doca_flow_cfg_destroy(struct doca_flow_cfg *cfg)
 {
 	if (cfg == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_cfg_destroy: NULL cfg; pass the cfg doca_flow_cfg_create made");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_cfg_destroy: NULL cfg; pass the cfg doca_flow_cfg_create made");
 	free(cfg);
 	return DOCA_SUCCESS;
 }
 
-#define CFG_CHECK(fn)                                                                                              \
-	do {                                                                                                       \
-		if (cfg == NULL)                                                                                   \
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,                                      \
-					 fn ": NULL cfg; create one with doca_flow_cfg_create");                   \
+#define CFG_CHECK(fn)                                                                                                  \
+	do {                                                                                                           \
+		if (cfg == NULL)                                                                                       \
+			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,                                          \
+					 fn ": NULL cfg; create one with doca_flow_cfg_create");                       \
 	} while (0)
 
 DOCA_STABLE doca_error_t doca_flow_cfg_set_pipe_queues(struct doca_flow_cfg *cfg, uint16_t pipe_queues)
@@ -99,7 +103,8 @@ DOCA_STABLE doca_error_t doca_flow_cfg_set_mode_args(struct doca_flow_cfg *cfg, 
 	CFG_CHECK("doca_flow_cfg_set_mode_args");
 	if (mode_args == NULL || mode_args[0] == '\0' || strlen(mode_args) >= sizeof(buf))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				 "doca_flow_cfg_set_mode_args: empty or over-long mode string; pass \"vnf\" (optionally \"vnf,hws\")");
+				 "doca_flow_cfg_set_mode_args: empty or over-long mode string; pass \"vnf\" "
+				 "(optionally \"vnf,hws\")");
 	strcpy(buf, mode_args);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save), first = false) {
 		if (first) {
@@ -107,13 +112,18 @@ DOCA_STABLE doca_error_t doca_flow_cfg_set_mode_args(struct doca_flow_cfg *cfg, 
 				continue;
 			if (strcmp(tok, "switch") == 0 || strcmp(tok, "remote_vnf") == 0)
 				return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP,
-						 "doca_flow_cfg_set_mode_args: mode \"%s\" is not supported; softdoca's DOCA Flow runs \"vnf\"", tok);
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					 "doca_flow_cfg_set_mode_args: \"%s\" is not a mode; start the string with \"vnf\"", tok);
+						 "doca_flow_cfg_set_mode_args: mode \"%s\" is not supported; "
+						 "softdoca's DOCA Flow runs \"vnf\"",
+						 tok);
+			return SD_REJECT(
+			    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+			    "doca_flow_cfg_set_mode_args: \"%s\" is not a mode; start the string with \"vnf\"", tok);
 		}
 		if (strcmp(tok, "hws") != 0 && strcmp(tok, "isolated") != 0 && strcmp(tok, "expert") != 0)
-			return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP,
-					 "doca_flow_cfg_set_mode_args: option \"%s\" is not supported; use hws, isolated or expert", tok);
+			return SD_REJECT(
+			    DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP,
+			    "doca_flow_cfg_set_mode_args: option \"%s\" is not supported; use hws, isolated or expert",
+			    tok);
 	}
 	cfg->mode_set = true;
 	return DOCA_SUCCESS;
@@ -171,7 +181,8 @@ DOCA_STABLE doca_error_t doca_flow_cfg_set_rss_key(struct doca_flow_cfg *cfg, co
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_flow_cfg_set_tune_cfg(struct doca_flow_cfg *cfg, struct doca_flow_tune_cfg *tune_cfg)
+DOCA_EXPERIMENTAL doca_error_t doca_flow_cfg_set_tune_cfg(struct doca_flow_cfg *cfg,
+							  struct doca_flow_tune_cfg *tune_cfg)
 {
 	(void)tune_cfg;
 	CFG_CHECK("doca_flow_cfg_set_tune_cfg");
@@ -191,8 +202,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_cfg_set_resource_mode(struct doca_flow_
 {
 	CFG_CHECK("doca_flow_cfg_set_resource_mode");
 	if (mode != DOCA_FLOW_RESOURCE_MODE_SYSTEM && mode != DOCA_FLOW_RESOURCE_MODE_PORT)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				 "doca_flow_cfg_set_resource_mode: mode %d; use DOCA_FLOW_RESOURCE_MODE_SYSTEM or _PORT", mode);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_cfg_set_resource_mode: mode %d; use DOCA_FLOW_RESOURCE_MODE_SYSTEM or _PORT", mode);
 	return DOCA_SUCCESS; /* resources are not pooled: both modes behave alike */
 }
 
@@ -247,7 +259,7 @@ out:
 /* ---- forwards ---- */
 
 doca_error_t flow_fwd_compile(const char *what, struct doca_flow_port *port, const struct doca_flow_fwd *in,
-				enum fwd_ctx ctx, struct flow_fwd *out, bool *from_entry)
+			      enum fwd_ctx ctx, struct flow_fwd *out, bool *from_entry)
 {
 	static const char *const ctx_name[] = {"fwd", "fwd", "fwd_miss"};
 	const char *cn = ctx_name[ctx];
@@ -257,9 +269,10 @@ doca_error_t flow_fwd_compile(const char *what, struct doca_flow_port *port, con
 		*from_entry = false;
 	if (in == NULL || in->type == DOCA_FLOW_FWD_NONE || in->type == DOCA_FLOW_FWD_CHANGEABLE) {
 		if (in != NULL && in->type == DOCA_FLOW_FWD_CHANGEABLE && ctx != FWD_CTX_PIPE)
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					 "%s: %s type DOCA_FLOW_FWD_CHANGEABLE is for a pipe's fwd only; give the real forward",
-					 what, cn);
+			return SD_REJECT(
+			    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+			    "%s: %s type DOCA_FLOW_FWD_CHANGEABLE is for a pipe's fwd only; give the real forward",
+			    what, cn);
 		if (from_entry != NULL)
 			*from_entry = true;
 		return DOCA_SUCCESS;
@@ -286,15 +299,15 @@ doca_error_t flow_fwd_compile(const char *what, struct doca_flow_port *port, con
 			return NS("fwd RSS over the ESP SPI (DOCA_FLOW_RSS_ESP)");
 		if (r->outer_flags & ~known)
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					 "%s: %s RSS: unknown outer_flags bits 0x%x; use DOCA_FLOW_RSS_* values",
-					 what, cn, r->outer_flags & ~known);
+					 "%s: %s RSS: unknown outer_flags bits 0x%x; use DOCA_FLOW_RSS_* values", what,
+					 cn, r->outer_flags & ~known);
 		if (r->inner_flags != 0)
 			return NS("fwd RSS over inner headers (rss.inner_flags)");
 		if (r->rss_hash_func != DOCA_FLOW_RSS_HASH_FUNCTION_TOEPLITZ &&
 		    r->rss_hash_func != DOCA_FLOW_RSS_HASH_FUNCTION_SYMMETRIC_TOEPLITZ)
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					 "%s: %s RSS: rss_hash_func %d; use DOCA_FLOW_RSS_HASH_FUNCTION_*",
-					 what, cn, r->rss_hash_func);
+					 "%s: %s RSS: rss_hash_func %d; use DOCA_FLOW_RSS_HASH_FUNCTION_*", what, cn,
+					 r->rss_hash_func);
 		out->queues = malloc((size_t)r->nr_queues * sizeof(uint16_t));
 		if (out->queues == NULL)
 			return DOCA_ERROR_NO_MEMORY;
@@ -311,13 +324,14 @@ doca_error_t flow_fwd_compile(const char *what, struct doca_flow_port *port, con
 					 "%s: %s PIPE without next_pipe; set fwd.next_pipe to a pipe of the same port",
 					 what, cn);
 		if (in->next_pipe->port != port)
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					 "%s: %s PIPE: next_pipe \"%s\" belongs to another port; forward within one port",
-					 what, cn, in->next_pipe->name);
+			return SD_REJECT(
+			    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+			    "%s: %s PIPE: next_pipe \"%s\" belongs to another port; forward within one port", what, cn,
+			    in->next_pipe->name);
 		if (atomic_load(&in->next_pipe->dead))
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					 "%s: %s PIPE: next_pipe \"%s\" was destroyed; forward to a live pipe",
-					 what, cn, in->next_pipe->name);
+					 "%s: %s PIPE: next_pipe \"%s\" was destroyed; forward to a live pipe", what,
+					 cn, in->next_pipe->name);
 		out->kind = FWD_PIPE;
 		out->next = in->next_pipe;
 		out->next->refs++;
@@ -398,16 +412,18 @@ doca_error_t flow_actions_check(const char *what, const struct doca_flow_actions
 DOCA_STABLE doca_error_t doca_flow_port_cfg_create(struct doca_flow_port_cfg **cfg)
 {
 	if (cfg == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_port_cfg_create: NULL cfg pointer; pass the address of a struct doca_flow_port_cfg *");
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_port_cfg_create: NULL cfg pointer; pass the address of a struct doca_flow_port_cfg *");
 	*cfg = calloc(1, sizeof(**cfg));
 	return *cfg == NULL ? DOCA_ERROR_NO_MEMORY : DOCA_SUCCESS;
 }
 
-#define PCFG_CHECK(fn)                                                                                             \
-	do {                                                                                                       \
-		if (cfg == NULL)                                                                                   \
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,                                      \
-					 fn ": NULL port cfg; create one with doca_flow_port_cfg_create");         \
+#define PCFG_CHECK(fn)                                                                                                 \
+	do {                                                                                                           \
+		if (cfg == NULL)                                                                                       \
+			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,                                          \
+					 fn ": NULL port cfg; create one with doca_flow_port_cfg_create");             \
 	} while (0)
 
 DOCA_STABLE doca_error_t doca_flow_port_cfg_destroy(struct doca_flow_port_cfg *cfg)
@@ -421,7 +437,8 @@ DOCA_STABLE doca_error_t doca_flow_port_cfg_set_devargs(struct doca_flow_port_cf
 {
 	PCFG_CHECK("doca_flow_port_cfg_set_devargs");
 	if (devargs == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_port_cfg_set_devargs: NULL devargs; pass a string");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_port_cfg_set_devargs: NULL devargs; pass a string");
 	cfg->has_devargs = true; /* refused at start unless a doca_dev names the port */
 	return DOCA_SUCCESS;
 }
@@ -437,7 +454,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_port_cfg_set_dev(struct doca_flow_port_
 {
 	PCFG_CHECK("doca_flow_port_cfg_set_dev");
 	if (dev == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_port_cfg_set_dev: NULL device; pass an open doca_dev");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_port_cfg_set_dev: NULL device; pass an open doca_dev");
 	cfg->dev = dev;
 	return DOCA_SUCCESS;
 }
@@ -476,7 +494,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_port_cfg_set_actions_mem_size(struct do
 	PCFG_CHECK("doca_flow_port_cfg_set_actions_mem_size");
 	if (size != 0 && (size < 64 || (size & (size - 1)) != 0))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				 "doca_flow_port_cfg_set_actions_mem_size: %u bytes; use a power of two of at least 64", size);
+				 "doca_flow_port_cfg_set_actions_mem_size: %u bytes; use a power of two of at least 64",
+				 size);
 	return DOCA_SUCCESS;
 }
 
@@ -517,24 +536,31 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_port_start(const struct doca_flow_port_
 
 	PCFG_CHECK("doca_flow_port_start");
 	if (port == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_port_start: NULL port pointer; pass the address of a struct doca_flow_port *");
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_port_start: NULL port pointer; pass the address of a struct doca_flow_port *");
 	if (cfg->dev == NULL)
-		return cfg->has_devargs ? NS("doca_flow_port_start: DPDK ports named by devargs; bind the port to a doca_dev with doca_flow_port_cfg_set_dev")
-					: SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-						    "doca_flow_port_start: no device; call doca_flow_port_cfg_set_dev first");
+		return cfg->has_devargs
+			   ? NS("doca_flow_port_start: DPDK ports named by devargs; bind the port to a doca_dev with "
+				"doca_flow_port_cfg_set_dev")
+			   : SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				       "doca_flow_port_start: no device; call doca_flow_port_cfg_set_dev first");
 	idx = cfg->dev->info.index;
 	if (idx >= TOPO_MAX_DEVICES)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_port_start: device index %u out of range", idx);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_port_start: device index %u out of range", idx);
 	pthread_mutex_lock(&flow_lock);
 	if (!flow_g.inited) {
-		err = SD_REJECT(DOCA_ERROR_BAD_STATE, FLOW_COMP, "doca_flow_port_start: DOCA Flow is not initialised; call doca_flow_init first");
+		err = SD_REJECT(DOCA_ERROR_BAD_STATE, FLOW_COMP,
+				"doca_flow_port_start: DOCA Flow is not initialised; call doca_flow_init first");
 		goto unlock;
 	}
 	for (p = flow_g.ports; p != NULL; p = p->next) {
 		if (p->port_id == cfg->port_id) {
-			err = SD_REJECT(DOCA_ERROR_ALREADY_EXIST, FLOW_COMP,
-					"doca_flow_port_start: port id %u is started already; give each port its own id",
-					cfg->port_id);
+			err =
+			    SD_REJECT(DOCA_ERROR_ALREADY_EXIST, FLOW_COMP,
+				      "doca_flow_port_start: port id %u is started already; give each port its own id",
+				      cfg->port_id);
 			goto unlock;
 		}
 	}
@@ -612,7 +638,8 @@ DOCA_STABLE doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 	doca_error_t err = DOCA_SUCCESS;
 
 	if (port == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_port_stop: NULL port; pass a started port");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_port_stop: NULL port; pass a started port");
 	pthread_mutex_lock(&flow_lock);
 	if (!port_known(port))
 		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
@@ -628,7 +655,8 @@ DOCA_STABLE void doca_flow_destroy(void)
 {
 	pthread_mutex_lock(&flow_lock);
 	while (flow_g.ports != NULL) {
-		SD_WARN(FLOW_COMP, "doca_flow_destroy: port %u still started; stopping it (call doca_flow_port_stop first)",
+		SD_WARN(FLOW_COMP,
+			"doca_flow_destroy: port %u still started; stopping it (call doca_flow_port_stop first)",
 			flow_g.ports->port_id);
 		port_stop_locked(flow_g.ports);
 	}
@@ -652,7 +680,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_port_operation_state_modify(struct doca
 								     enum doca_flow_port_operation_state state)
 {
 	if (port == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_port_operation_state_modify: NULL port");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_port_operation_state_modify: NULL port");
 	if (state == DOCA_FLOW_PORT_OPERATION_STATE_ACTIVE)
 		return DOCA_SUCCESS;
 	return NS("doca_flow_port_operation_state_modify: states other than ACTIVE (hot upgrade)");

@@ -40,11 +40,11 @@
 
 /* Byte offsets in struct flow_key; multi-byte fields in network order except port_id. */
 enum {
-	K_META = 0,   /* meta.pkt_meta (4) */
-	K_PORT = 4,   /* parser_meta.port_id (2, host order) */
-	K_L2T = 6,    /* enum doca_flow_l2_meta */
-	K_L3T = 7,    /* enum doca_flow_l3_meta */
-	K_L4T = 8,    /* enum doca_flow_l4_meta */
+	K_META = 0, /* meta.pkt_meta (4) */
+	K_PORT = 4, /* parser_meta.port_id (2, host order) */
+	K_L2T = 6,  /* enum doca_flow_l2_meta */
+	K_L3T = 7,  /* enum doca_flow_l3_meta */
+	K_L4T = 8,  /* enum doca_flow_l4_meta */
 	K_FRAG = 9,
 	K_L3OK = 10,
 	K_IP4CK = 11,
@@ -56,12 +56,12 @@ enum {
 	K_VLAN = 28,  /* 2 */
 	K_PROTO = 30,
 	K_TTL = 31,
-	K_IP4S = 32,  /* 4 */
-	K_IP4D = 36,  /* 4 */
-	K_IP6S = 40,  /* 16 */
-	K_IP6D = 56,  /* 16 */
-	K_L4S = 72,   /* 2 */
-	K_L4D = 74,   /* 2 */
+	K_IP4S = 32, /* 4 */
+	K_IP4D = 36, /* 4 */
+	K_IP6S = 40, /* 16 */
+	K_IP6D = 56, /* 16 */
+	K_L4S = 72,  /* 2 */
+	K_L4D = 74,  /* 2 */
 	K_TCPF = 76,
 	K_ICMPT = 77,
 	K_ICMPC = 78,
@@ -102,9 +102,9 @@ void flow_key_from_frame(const struct nic_frame_info *info, const uint8_t *frame
 
 /* ---- RSS ---- */
 
-#define FLOW_RSS_KEY_LEN 40
+#define FLOW_RSS_KEY_LEN    40
 #define FLOW_RSS_MAX_QUEUES 1024
-#define FLOW_RSS_INPUT_MAX 36 /* IPv6 addresses + ports */
+#define FLOW_RSS_INPUT_MAX  36 /* IPv6 addresses + ports */
 
 /* Toeplitz hash of @len bytes (at most FLOW_RSS_INPUT_MAX) with the key flow_rss_set_key() set. */
 uint32_t flow_toeplitz(const uint8_t *in, unsigned int len);
@@ -145,7 +145,7 @@ struct doca_flow_pipe_entry {
 	struct flow_key key; /* masked value */
 	struct flow_meta_action meta;
 	bool counted;
-	bool in_use; /* a slot of its pipe's slab that holds an entry */
+	bool in_use;	     /* a slot of its pipe's slab that holds an entry */
 	struct flow_fwd fwd; /* kind FWD_NONE: the pipe's */
 	_Atomic uint64_t pkts, bytes;
 	uint8_t words[FLOW_KEY_WORDS];
@@ -165,7 +165,7 @@ struct doca_flow_pipe {
 	char name[64];
 	enum doca_flow_pipe_type type;
 	bool is_root;
-	struct flow_spec tmpl; /* BASIC: mask = constant | changeable bits */
+	struct flow_spec tmpl;		    /* BASIC: mask = constant | changeable bits */
 	struct doca_flow_header_format sel; /* the template's selectors, to read entries with */
 	uint8_t words[FLOW_KEY_WORDS];
 	uint8_t nb_words;

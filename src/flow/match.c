@@ -22,37 +22,43 @@ struct fld {
 };
 
 #define M(f) offsetof(struct doca_flow_match, f)
-#define FRAW(n, f, k, s, sel) {n, M(f), s, k, FK_RAW, sel}
-#define FENUM(n, f, k) {n, M(f), 1, k, FK_ENUM, SEL_ANY}
+#define FRAW(n, f, k, s, sel)                                                                                          \
+	{                                                                                                              \
+		n, M(f), s, k, FK_RAW, sel                                                                             \
+	}
+#define FENUM(n, f, k)                                                                                                 \
+	{                                                                                                              \
+		n, M(f), 1, k, FK_ENUM, SEL_ANY                                                                        \
+	}
 
 static const struct fld fields[] = {
-	FRAW("meta.pkt_meta", meta.pkt_meta, K_META, 4, SEL_ANY),
-	FRAW("parser_meta.port_id", parser_meta.port_id, K_PORT, 2, SEL_ANY),
-	FENUM("parser_meta.outer_l2_type", parser_meta.outer_l2_type, K_L2T),
-	FENUM("parser_meta.outer_l3_type", parser_meta.outer_l3_type, K_L3T),
-	FENUM("parser_meta.outer_l4_type", parser_meta.outer_l4_type, K_L4T),
-	FRAW("parser_meta.outer_ip_fragmented", parser_meta.outer_ip_fragmented, K_FRAG, 1, SEL_ANY),
-	FRAW("parser_meta.outer_l3_ok", parser_meta.outer_l3_ok, K_L3OK, 1, SEL_ANY),
-	FRAW("parser_meta.outer_ip4_checksum_ok", parser_meta.outer_ip4_checksum_ok, K_IP4CK, 1, SEL_ANY),
-	FRAW("parser_meta.outer_l4_ok", parser_meta.outer_l4_ok, K_L4OK, 1, SEL_ANY),
-	FRAW("parser_meta.outer_l4_checksum_ok", parser_meta.outer_l4_checksum_ok, K_L4CK, 1, SEL_ANY),
-	FRAW("outer.eth.dst_mac", outer.eth.dst_mac, K_DMAC, 6, SEL_ANY),
-	FRAW("outer.eth.src_mac", outer.eth.src_mac, K_SMAC, 6, SEL_ANY),
-	FRAW("outer.eth.type", outer.eth.type, K_ETYPE, 2, SEL_ANY),
-	FRAW("outer.eth_vlan[0].tci", outer.eth_vlan[0].tci, K_VLAN, 2, SEL_VLAN0),
-	FRAW("outer.ip4.src_ip", outer.ip4.src_ip, K_IP4S, 4, SEL_IP4),
-	FRAW("outer.ip4.dst_ip", outer.ip4.dst_ip, K_IP4D, 4, SEL_IP4),
-	FRAW("outer.ip4.next_proto", outer.ip4.next_proto, K_PROTO, 1, SEL_IP4),
-	FRAW("outer.ip4.ttl", outer.ip4.ttl, K_TTL, 1, SEL_IP4),
-	FRAW("outer.ip6.src_ip", outer.ip6.src_ip, K_IP6S, 16, SEL_IP6),
-	FRAW("outer.ip6.dst_ip", outer.ip6.dst_ip, K_IP6D, 16, SEL_IP6),
-	FRAW("outer.ip6.next_proto", outer.ip6.next_proto, K_PROTO, 1, SEL_IP6),
-	FRAW("outer.ip6.hop_limit", outer.ip6.hop_limit, K_TTL, 1, SEL_IP6),
-	FRAW("outer.tcp.l4_port.src_port", outer.tcp.l4_port.src_port, K_L4S, 2, SEL_L4PORTS),
-	FRAW("outer.tcp.l4_port.dst_port", outer.tcp.l4_port.dst_port, K_L4D, 2, SEL_L4PORTS),
-	FRAW("outer.tcp.flags", outer.tcp.flags, K_TCPF, 1, SEL_TCP),
-	FRAW("outer.icmp.type", outer.icmp.type, K_ICMPT, 1, SEL_ICMP),
-	FRAW("outer.icmp.code", outer.icmp.code, K_ICMPC, 1, SEL_ICMP),
+    FRAW("meta.pkt_meta", meta.pkt_meta, K_META, 4, SEL_ANY),
+    FRAW("parser_meta.port_id", parser_meta.port_id, K_PORT, 2, SEL_ANY),
+    FENUM("parser_meta.outer_l2_type", parser_meta.outer_l2_type, K_L2T),
+    FENUM("parser_meta.outer_l3_type", parser_meta.outer_l3_type, K_L3T),
+    FENUM("parser_meta.outer_l4_type", parser_meta.outer_l4_type, K_L4T),
+    FRAW("parser_meta.outer_ip_fragmented", parser_meta.outer_ip_fragmented, K_FRAG, 1, SEL_ANY),
+    FRAW("parser_meta.outer_l3_ok", parser_meta.outer_l3_ok, K_L3OK, 1, SEL_ANY),
+    FRAW("parser_meta.outer_ip4_checksum_ok", parser_meta.outer_ip4_checksum_ok, K_IP4CK, 1, SEL_ANY),
+    FRAW("parser_meta.outer_l4_ok", parser_meta.outer_l4_ok, K_L4OK, 1, SEL_ANY),
+    FRAW("parser_meta.outer_l4_checksum_ok", parser_meta.outer_l4_checksum_ok, K_L4CK, 1, SEL_ANY),
+    FRAW("outer.eth.dst_mac", outer.eth.dst_mac, K_DMAC, 6, SEL_ANY),
+    FRAW("outer.eth.src_mac", outer.eth.src_mac, K_SMAC, 6, SEL_ANY),
+    FRAW("outer.eth.type", outer.eth.type, K_ETYPE, 2, SEL_ANY),
+    FRAW("outer.eth_vlan[0].tci", outer.eth_vlan[0].tci, K_VLAN, 2, SEL_VLAN0),
+    FRAW("outer.ip4.src_ip", outer.ip4.src_ip, K_IP4S, 4, SEL_IP4),
+    FRAW("outer.ip4.dst_ip", outer.ip4.dst_ip, K_IP4D, 4, SEL_IP4),
+    FRAW("outer.ip4.next_proto", outer.ip4.next_proto, K_PROTO, 1, SEL_IP4),
+    FRAW("outer.ip4.ttl", outer.ip4.ttl, K_TTL, 1, SEL_IP4),
+    FRAW("outer.ip6.src_ip", outer.ip6.src_ip, K_IP6S, 16, SEL_IP6),
+    FRAW("outer.ip6.dst_ip", outer.ip6.dst_ip, K_IP6D, 16, SEL_IP6),
+    FRAW("outer.ip6.next_proto", outer.ip6.next_proto, K_PROTO, 1, SEL_IP6),
+    FRAW("outer.ip6.hop_limit", outer.ip6.hop_limit, K_TTL, 1, SEL_IP6),
+    FRAW("outer.tcp.l4_port.src_port", outer.tcp.l4_port.src_port, K_L4S, 2, SEL_L4PORTS),
+    FRAW("outer.tcp.l4_port.dst_port", outer.tcp.l4_port.dst_port, K_L4D, 2, SEL_L4PORTS),
+    FRAW("outer.tcp.flags", outer.tcp.flags, K_TCPF, 1, SEL_TCP),
+    FRAW("outer.icmp.type", outer.icmp.type, K_ICMPT, 1, SEL_ICMP),
+    FRAW("outer.icmp.code", outer.icmp.code, K_ICMPC, 1, SEL_ICMP),
 };
 
 static bool sel_on(unsigned int sel, const struct doca_flow_header_format *h)
@@ -165,7 +171,8 @@ static doca_error_t implied(const char *what, struct flow_spec *out, unsigned in
 }
 
 doca_error_t flow_spec_compile(const char *what, const struct doca_flow_match *m, const struct doca_flow_match *mask,
-			       enum flow_spec_mode mode, const struct doca_flow_header_format *sel, struct flow_spec *out)
+			       enum flow_spec_mode mode, const struct doca_flow_header_format *sel,
+			       struct flow_spec *out)
 {
 	static const struct doca_flow_match zero;
 	const char *why;
@@ -192,8 +199,10 @@ doca_error_t flow_spec_compile(const char *what, const struct doca_flow_match *m
 			why = leftover(&mk, &why_err);
 		}
 		if (why != NULL) {
-			return SD_REJECT(why_err, FLOW_COMP, "%s: match%s: %s; match only the fields listed in README "
-					 "\"DOCA Flow\"", what, mask != NULL ? " or mask" : "", why);
+			return SD_REJECT(why_err, FLOW_COMP,
+					 "%s: match%s: %s; match only the fields listed in README "
+					 "\"DOCA Flow\"",
+					 what, mask != NULL ? " or mask" : "", why);
 		}
 	}
 	for (size_t i = 0; i < SD_ARRAY_SIZE(fields); i++) {
@@ -292,8 +301,7 @@ static inline void put32(struct flow_key *k, unsigned int off, uint32_t v)
 	memcpy(&k->b[off], &v, 4);
 }
 
-void flow_key_from_frame(const struct nic_frame_info *info, const uint8_t *frame, uint16_t port_id,
-			 struct flow_key *k)
+void flow_key_from_frame(const struct nic_frame_info *info, const uint8_t *frame, uint16_t port_id, struct flow_key *k)
 {
 	for (unsigned int i = 0; i < FLOW_KEY_WORDS; i++)
 		k->w[i] = 0;

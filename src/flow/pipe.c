@@ -7,10 +7,12 @@
 
 #include "flow_internal.h"
 
-#define NS(what) SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP, "%s: not supported by softdoca's DOCA Flow subset (README \"DOCA Flow\")", what)
+#define NS(what)                                                                                                       \
+	SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP,                                                                 \
+		  "%s: not supported by softdoca's DOCA Flow subset (README \"DOCA Flow\")", what)
 
 #define FLOW_DEFAULT_ENTRIES 8192
-#define FLOW_MAX_ENTRIES (1u << 24)
+#define FLOW_MAX_ENTRIES     (1u << 24)
 
 struct doca_flow_pipe_cfg {
 	struct doca_flow_port *port;
@@ -30,11 +32,11 @@ struct doca_flow_pipe_cfg {
 	void *user_ctx;
 };
 
-#define PIPE_CFG_CHECK(fn)                                                                                         \
-	do {                                                                                                       \
-		if (cfg == NULL)                                                                                   \
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,                                      \
-					 fn ": NULL pipe cfg; create one with doca_flow_pipe_cfg_create");         \
+#define PIPE_CFG_CHECK(fn)                                                                                             \
+	do {                                                                                                           \
+		if (cfg == NULL)                                                                                       \
+			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,                                          \
+					 fn ": NULL pipe cfg; create one with doca_flow_pipe_cfg_create");             \
 	} while (0)
 
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct doca_flow_port *port)
@@ -59,7 +61,8 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_destroy(struct doca_flow_pipe_cfg *c
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_match(struct doca_flow_pipe_cfg *cfg, const struct doca_flow_match *match,
+DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_match(struct doca_flow_pipe_cfg *cfg,
+						      const struct doca_flow_match *match,
 						      const struct doca_flow_match *match_mask)
 {
 	PIPE_CFG_CHECK("doca_flow_pipe_cfg_set_match");
@@ -90,7 +93,8 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_actions(struct doca_flow_pipe_cf
 	for (size_t i = 0; i < nr_actions; i++) {
 		if (actions[i] == NULL)
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					 "doca_flow_pipe_cfg_set_actions: actions[%zu] is NULL; give every template", i);
+					 "doca_flow_pipe_cfg_set_actions: actions[%zu] is NULL; give every template",
+					 i);
 		if (action_descs != NULL && action_descs[i] != NULL && action_descs[i]->nb_action_desc != 0)
 			return NS("doca_flow_pipe_cfg_set_actions: action descriptors (copy/add field operations)");
 		err = flow_actions_check("doca_flow_pipe_cfg_set_actions", actions[i], "actions");
@@ -117,7 +121,8 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_monitor(struct doca_flow_pipe_cf
 
 	PIPE_CFG_CHECK("doca_flow_pipe_cfg_set_monitor");
 	if (monitor == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_pipe_cfg_set_monitor: NULL monitor; pass one");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_pipe_cfg_set_monitor: NULL monitor; pass one");
 	err = flow_monitor_compile("doca_flow_pipe_cfg_set_monitor", monitor, &counted);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -140,7 +145,8 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_name(struct doca_flow_pipe_cfg *
 {
 	PIPE_CFG_CHECK("doca_flow_pipe_cfg_set_name");
 	if (name == NULL || name[0] == '\0')
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_pipe_cfg_set_name: empty name; pass a string");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_pipe_cfg_set_name: empty name; pass a string");
 	snprintf(cfg->name, sizeof(cfg->name), "%s", name);
 	return DOCA_SUCCESS;
 }
@@ -149,7 +155,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_label(struct doca_flow_pip
 {
 	PIPE_CFG_CHECK("doca_flow_pipe_cfg_set_label");
 	if (label == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_pipe_cfg_set_label: NULL label; pass a string");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_pipe_cfg_set_label: NULL label; pass a string");
 	return DOCA_SUCCESS;
 }
 
@@ -162,17 +169,20 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_type(struct doca_flow_pipe_cfg *
 	}
 	if (type >= DOCA_FLOW_PIPE_LPM && type <= DOCA_FLOW_PIPE_HASH)
 		return NS("doca_flow_pipe_cfg_set_type: LPM, CT, ACL, ORDERED_LIST and HASH pipes");
-	return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_pipe_cfg_set_type: type %d unknown; use DOCA_FLOW_PIPE_*", type);
+	return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+			 "doca_flow_pipe_cfg_set_type: type %d unknown; use DOCA_FLOW_PIPE_*", type);
 }
 
-DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_domain(struct doca_flow_pipe_cfg *cfg, enum doca_flow_pipe_domain domain)
+DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_domain(struct doca_flow_pipe_cfg *cfg,
+						       enum doca_flow_pipe_domain domain)
 {
 	PIPE_CFG_CHECK("doca_flow_pipe_cfg_set_domain");
 	if (domain == DOCA_FLOW_PIPE_DOMAIN_DEFAULT)
 		return DOCA_SUCCESS;
 	if (domain <= DOCA_FLOW_PIPE_DOMAIN_SECURE_EGRESS)
 		return NS("doca_flow_pipe_cfg_set_domain: egress and secure domains (steering is ingress only)");
-	return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_pipe_cfg_set_domain: domain %d unknown", domain);
+	return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_pipe_cfg_set_domain: domain %d unknown",
+			 domain);
 }
 
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_is_root(struct doca_flow_pipe_cfg *cfg, bool is_root)
@@ -187,7 +197,8 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_nr_entries(struct doca_flow_pipe
 	PIPE_CFG_CHECK("doca_flow_pipe_cfg_set_nr_entries");
 	if (nr_entries == 0 || nr_entries > FLOW_MAX_ENTRIES)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				 "doca_flow_pipe_cfg_set_nr_entries: %u entries; use 1..%u", nr_entries, FLOW_MAX_ENTRIES);
+				 "doca_flow_pipe_cfg_set_nr_entries: %u entries; use 1..%u", nr_entries,
+				 FLOW_MAX_ENTRIES);
 	cfg->nr_entries = nr_entries;
 	return DOCA_SUCCESS;
 }
@@ -200,7 +211,8 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_is_resizable(struct doca_flow_pi
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_excluded_queue(struct doca_flow_pipe_cfg *cfg, uint16_t pipe_queue)
+DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_excluded_queue(struct doca_flow_pipe_cfg *cfg,
+								     uint16_t pipe_queue)
 {
 	PIPE_CFG_CHECK("doca_flow_pipe_cfg_set_excluded_queue");
 	(void)pipe_queue; /* every queue is served the same way */
@@ -353,9 +365,10 @@ DOCA_STABLE doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *
 				 what, cfg == NULL ? "cfg" : "pipe pointer");
 	pthread_mutex_lock(&flow_lock);
 	if (!port_is_started(cfg->port)) {
-		err = SD_REJECT(DOCA_ERROR_BAD_STATE, FLOW_COMP,
-				"%s: pipe \"%s\": its port is not started; create pipes between doca_flow_port_start and _stop",
-				what, cfg->name);
+		err = SD_REJECT(
+		    DOCA_ERROR_BAD_STATE, FLOW_COMP,
+		    "%s: pipe \"%s\": its port is not started; create pipes between doca_flow_port_start and _stop",
+		    what, cfg->name);
 		goto fail;
 	}
 	if (cfg->is_root && atomic_load(&cfg->port->root) != NULL) {
@@ -480,8 +493,10 @@ DOCA_STABLE void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
 
 	pthread_mutex_lock(&flow_lock);
 	if (!pipe_is_live(pipe)) {
-		SD_ERR(FLOW_COMP, "doca_flow_pipe_destroy: %p is not a live pipe of a started port (destroyed twice?); "
-			"ignored", (void *)pipe);
+		SD_ERR(FLOW_COMP,
+		       "doca_flow_pipe_destroy: %p is not a live pipe of a started port (destroyed twice?); "
+		       "ignored",
+		       (void *)pipe);
 		goto out;
 	}
 	port = pipe->port;
@@ -557,7 +572,8 @@ DOCA_STABLE doca_error_t doca_flow_pipe_update_miss(struct doca_flow_pipe *pipe,
 
 	pthread_mutex_lock(&flow_lock);
 	if (!pipe_is_live(pipe)) {
-		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_pipe_update_miss: not a live pipe; pass one doca_flow_pipe_create made");
+		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				"doca_flow_pipe_update_miss: not a live pipe; pass one doca_flow_pipe_create made");
 		goto out;
 	}
 	err = flow_fwd_compile("doca_flow_pipe_update_miss", pipe->port, fwd_miss, FWD_CTX_MISS, &nf, NULL);
@@ -590,23 +606,26 @@ static doca_error_t entry_common_checks(const char *what, uint16_t pipe_queue, s
 					enum doca_flow_pipe_type type, struct doca_flow_pipe_entry **entry)
 {
 	if (entry == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "%s: NULL entry pointer; pass the address of a struct doca_flow_pipe_entry *", what);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "%s: NULL entry pointer; pass the address of a struct doca_flow_pipe_entry *", what);
 	if (!pipe_is_live(pipe))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
 				 "%s: %p is not a live pipe of a started port; pass one doca_flow_pipe_create made",
 				 what, (void *)pipe);
 	if (pipe->type != type)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "%s: pipe \"%s\" is a %s pipe; use doca_flow_pipe_%s_add_entry",
-				 what, pipe->name, pipe->type == DOCA_FLOW_PIPE_BASIC ? "BASIC" : "CONTROL",
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "%s: pipe \"%s\" is a %s pipe; use doca_flow_pipe_%s_add_entry", what, pipe->name,
+				 pipe->type == DOCA_FLOW_PIPE_BASIC ? "BASIC" : "CONTROL",
 				 pipe->type == DOCA_FLOW_PIPE_BASIC ? "basic" : "control");
 	if (pipe_queue >= flow_g.pipe_queues)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
 				 "%s: pipe_queue %u of %u; use a queue below doca_flow_cfg_set_pipe_queues()", what,
 				 pipe_queue, flow_g.pipe_queues);
 	if (pipe->nr_entries >= pipe->nr_entries_max)
-		return SD_REJECT(DOCA_ERROR_FULL, FLOW_COMP,
-				 "%s: pipe \"%s\" holds %u entries, its maximum; raise doca_flow_pipe_cfg_set_nr_entries",
-				 what, pipe->name, pipe->nr_entries);
+		return SD_REJECT(
+		    DOCA_ERROR_FULL, FLOW_COMP,
+		    "%s: pipe \"%s\" holds %u entries, its maximum; raise doca_flow_pipe_cfg_set_nr_entries", what,
+		    pipe->name, pipe->nr_entries);
 	return DOCA_SUCCESS;
 }
 
@@ -691,8 +710,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queu
 		e->meta.set = true;
 		e->meta.mask = pipe->actions[action_idx].mask;
 		e->meta.val = pipe->actions[action_idx].from_entry
-				      ? (actions != NULL ? __builtin_bswap32(actions->meta.pkt_meta) & e->meta.mask : 0)
-				      : pipe->actions[action_idx].val;
+				  ? (actions != NULL ? __builtin_bswap32(actions->meta.pkt_meta) & e->meta.mask : 0)
+				  : pipe->actions[action_idx].val;
 	}
 	b = (uint32_t)(e->hash & (pipe->nb_buckets - 1));
 	for (c = atomic_load(&pipe->buckets[b]); c != NULL; c = atomic_load(&c->next)) {
@@ -724,11 +743,11 @@ fail:
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
-	uint16_t pipe_queue, uint32_t priority, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
-	const struct doca_flow_match *match_mask, const struct doca_flow_match_condition *condition,
-	const struct doca_flow_actions *actions, const struct doca_flow_actions *actions_mask,
-	const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor,
-	const struct doca_flow_fwd *fwd, void *usr_ctx, struct doca_flow_pipe_entry **entry)
+    uint16_t pipe_queue, uint32_t priority, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
+    const struct doca_flow_match *match_mask, const struct doca_flow_match_condition *condition,
+    const struct doca_flow_actions *actions, const struct doca_flow_actions *actions_mask,
+    const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor,
+    const struct doca_flow_fwd *fwd, void *usr_ctx, struct doca_flow_pipe_entry **entry)
 {
 	static const char what[] = "doca_flow_pipe_control_add_entry";
 	struct doca_flow_pipe_entry *e = NULL, *c;
@@ -761,14 +780,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
 	e = entry_alloc(pipe);
 	e->usr_ctx = usr_ctx;
 	e->priority = priority;
-	e->counted = counted;
+	e->counted = counted || pipe->counted;
 	e->key = spec.val;
 	e->mask = spec.mask;
 	e->nb_words = (uint8_t)key_words(&e->mask, e->words);
 	if (actions != NULL) {
 		uint32_t v = __builtin_bswap32(actions->meta.pkt_meta);
-		uint32_t m = actions_mask != NULL ? __builtin_bswap32(actions_mask->meta.pkt_meta)
-						  : (v != 0 ? UINT32_MAX : 0);
+		uint32_t m =
+		    actions_mask != NULL ? __builtin_bswap32(actions_mask->meta.pkt_meta) : (v != 0 ? UINT32_MAX : 0);
 
 		if (m != 0) {
 			e->meta.set = true;
@@ -778,9 +797,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
 	}
 	if (fwd == NULL || fwd->type == DOCA_FLOW_FWD_NONE) {
 		if (pipe->fwd.kind == FWD_NONE) {
-			err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-					"%s: pipe \"%s\": entry without a fwd and the pipe has none; give the entry a fwd",
-					what, pipe->name);
+			err = SD_REJECT(
+			    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+			    "%s: pipe \"%s\": entry without a fwd and the pipe has none; give the entry a fwd", what,
+			    pipe->name);
 			goto fail;
 		}
 	} else {
@@ -860,11 +880,13 @@ DOCA_STABLE doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32
 				(void *)entry);
 		goto out;
 	}
-	if (pipe_queue >= flow_g.pipe_queues || flags & ~(uint32_t)(DOCA_FLOW_ENTRY_FLAGS_NO_WAIT | DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH)) {
-		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				"doca_flow_pipe_remove_entry: pipe_queue %u (of %u) / flags 0x%x; use a configured queue "
-				"and DOCA_FLOW_ENTRY_FLAGS_* flags",
-				pipe_queue, flow_g.pipe_queues, flags);
+	if (pipe_queue >= flow_g.pipe_queues ||
+	    flags & ~(uint32_t)(DOCA_FLOW_ENTRY_FLAGS_NO_WAIT | DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH)) {
+		err =
+		    SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+			      "doca_flow_pipe_remove_entry: pipe_queue %u (of %u) / flags 0x%x; use a configured queue "
+			      "and DOCA_FLOW_ENTRY_FLAGS_* flags",
+			      pipe_queue, flow_g.pipe_queues, flags);
 		goto out;
 	}
 	atomic_store_explicit(link, atomic_load(&entry->next), memory_order_release);
@@ -890,59 +912,60 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_q
 								 struct doca_flow_pipe_entry *entry)
 {
 	(void)pipe_queue, (void)pipe, (void)action_idx, (void)actions, (void)monitor, (void)fwd, (void)flags,
-		(void)entry;
+	    (void)entry;
 	return update_ns("doca_flow_pipe_basic_update_entry: entry updates (remove and add instead)");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_lpm_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
 							    const struct doca_flow_match *match,
-							    const struct doca_flow_match *match_mask, uint8_t action_idx,
-							    const struct doca_flow_actions *actions,
+							    const struct doca_flow_match *match_mask,
+							    uint8_t action_idx, const struct doca_flow_actions *actions,
 							    const struct doca_flow_monitor *monitor,
-							    const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
-							    struct doca_flow_pipe_entry **entry)
+							    const struct doca_flow_fwd *fwd, uint32_t flags,
+							    void *usr_ctx, struct doca_flow_pipe_entry **entry)
 {
-	(void)pipe_queue, (void)pipe, (void)match, (void)match_mask, (void)action_idx, (void)actions,
-		(void)monitor, (void)fwd, (void)flags, (void)usr_ctx, (void)entry;
+	(void)pipe_queue, (void)pipe, (void)match, (void)match_mask, (void)action_idx, (void)actions, (void)monitor,
+	    (void)fwd, (void)flags, (void)usr_ctx, (void)entry;
 	return NS("doca_flow_pipe_lpm_add_entry: LPM pipes");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_lpm_update_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
-							       uint8_t action_idx, const struct doca_flow_actions *actions,
+							       uint8_t action_idx,
+							       const struct doca_flow_actions *actions,
 							       const struct doca_flow_monitor *monitor,
 							       const struct doca_flow_fwd *fwd, uint32_t flags,
 							       struct doca_flow_pipe_entry *entry)
 {
 	(void)pipe_queue, (void)pipe, (void)action_idx, (void)actions, (void)monitor, (void)fwd, (void)flags,
-		(void)entry;
+	    (void)entry;
 	return NS("doca_flow_pipe_lpm_update_entry: LPM pipes");
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_ordered_list_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
-								     uint32_t idx,
-								     const struct doca_flow_ordered_list *ordered_list,
-								     const struct doca_flow_fwd *fwd, uint32_t flags,
-								     void *user_ctx, struct doca_flow_pipe_entry **entry)
+DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_ordered_list_add_entry(
+    uint16_t pipe_queue, struct doca_flow_pipe *pipe, uint32_t idx, const struct doca_flow_ordered_list *ordered_list,
+    const struct doca_flow_fwd *fwd, uint32_t flags, void *user_ctx, struct doca_flow_pipe_entry **entry)
 {
 	(void)pipe_queue, (void)pipe, (void)idx, (void)ordered_list, (void)fwd, (void)flags, (void)user_ctx,
-		(void)entry;
+	    (void)entry;
 	return NS("doca_flow_pipe_ordered_list_add_entry: ordered list pipes");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_acl_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
 							    const struct doca_flow_match *match,
-							    const struct doca_flow_match *match_mask, uint8_t action_idx,
-							    const struct doca_flow_actions *actions, const uint32_t priority,
-							    const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
+							    const struct doca_flow_match *match_mask,
+							    uint8_t action_idx, const struct doca_flow_actions *actions,
+							    const uint32_t priority, const struct doca_flow_fwd *fwd,
+							    uint32_t flags, void *usr_ctx,
 							    struct doca_flow_pipe_entry **entry)
 {
-	(void)pipe_queue, (void)pipe, (void)match, (void)match_mask, (void)action_idx, (void)actions,
-		(void)priority, (void)fwd, (void)flags, (void)usr_ctx, (void)entry;
+	(void)pipe_queue, (void)pipe, (void)match, (void)match_mask, (void)action_idx, (void)actions, (void)priority,
+	    (void)fwd, (void)flags, (void)usr_ctx, (void)entry;
 	return NS("doca_flow_pipe_acl_add_entry: ACL pipes");
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_acl_update_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
-							       uint8_t action_idx, const struct doca_flow_actions *actions,
+							       uint8_t action_idx,
+							       const struct doca_flow_actions *actions,
 							       const struct doca_flow_fwd *fwd, uint32_t flags,
 							       struct doca_flow_pipe_entry *entry)
 {
@@ -954,11 +977,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_hash_add_entry(uint16_t pipe_queue
 							     uint32_t entry_index, uint8_t action_idx,
 							     const struct doca_flow_actions *actions,
 							     const struct doca_flow_monitor *monitor,
-							     const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
-							     struct doca_flow_pipe_entry **entry)
+							     const struct doca_flow_fwd *fwd, uint32_t flags,
+							     void *usr_ctx, struct doca_flow_pipe_entry **entry)
 {
 	(void)pipe_queue, (void)pipe, (void)entry_index, (void)action_idx, (void)actions, (void)monitor, (void)fwd,
-		(void)flags, (void)usr_ctx, (void)entry;
+	    (void)flags, (void)usr_ctx, (void)entry;
 	return NS("doca_flow_pipe_hash_add_entry: HASH pipes");
 }
 
@@ -975,7 +998,8 @@ DOCA_STABLE doca_error_t doca_flow_entries_process(struct doca_flow_port *port, 
 		pthread_mutex_unlock(&flow_lock);
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
 				 "doca_flow_entries_process: %s; pass a started port and a queue below %u",
-				 port == NULL || !port_is_started(port) ? "not a started port" : "pipe_queue out of range",
+				 port == NULL || !port_is_started(port) ? "not a started port"
+									: "pipe_queue out of range",
 				 flow_g.pipe_queues);
 	}
 	/* Take the reports out, then call back without the lock (the callback may add entries). */
@@ -1012,7 +1036,8 @@ DOCA_STABLE enum doca_flow_entry_status doca_flow_pipe_entry_get_status(struct d
 	st = entry_is_live(entry, &link) ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
 	pthread_mutex_unlock(&flow_lock);
 	if (st == DOCA_FLOW_ENTRY_STATUS_ERROR)
-		SD_ERR(FLOW_COMP, "doca_flow_pipe_entry_get_status: %p is not a live entry; status ERROR", (void *)entry);
+		SD_ERR(FLOW_COMP, "doca_flow_pipe_entry_get_status: %p is not a live entry; status ERROR",
+		       (void *)entry);
 	return st;
 }
 
@@ -1035,16 +1060,19 @@ DOCA_STABLE doca_error_t doca_flow_resource_query_entry(struct doca_flow_pipe_en
 	doca_error_t err = DOCA_SUCCESS;
 
 	if (data == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_resource_query_entry: NULL data; pass a struct doca_flow_resource_query");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_resource_query_entry: NULL data; pass a struct doca_flow_resource_query");
 	pthread_mutex_lock(&flow_lock);
 	if (!entry_is_live(entry, &link))
-		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				"doca_flow_resource_query_entry: %p is not a live entry; pass a handle an add call returned",
-				(void *)entry);
+		err = SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_resource_query_entry: %p is not a live entry; pass a handle an add call returned",
+		    (void *)entry);
 	else if (!entry->counted)
-		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				"doca_flow_resource_query_entry: the entry has no counter; give its pipe or the entry a "
-				"monitor with counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED");
+		err =
+		    SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+			      "doca_flow_resource_query_entry: the entry has no counter; give its pipe or the entry a "
+			      "monitor with counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED");
 	else {
 		memset(data, 0, sizeof(*data));
 		data->counter.total_pkts = atomic_load_explicit(&entry->pkts, memory_order_relaxed);
@@ -1060,10 +1088,14 @@ DOCA_STABLE doca_error_t doca_flow_resource_query_pipe_miss(struct doca_flow_pip
 	doca_error_t err = DOCA_SUCCESS;
 
 	if (data == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_resource_query_pipe_miss: NULL data; pass a struct doca_flow_resource_query");
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_resource_query_pipe_miss: NULL data; pass a struct doca_flow_resource_query");
 	pthread_mutex_lock(&flow_lock);
 	if (!pipe_is_live(pipe))
-		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_resource_query_pipe_miss: not a live pipe; pass one doca_flow_pipe_create made");
+		err = SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_resource_query_pipe_miss: not a live pipe; pass one doca_flow_pipe_create made");
 	else if (!pipe->miss_counted)
 		err = SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
 				"doca_flow_resource_query_pipe_miss: pipe \"%s\" counts no misses; call "
@@ -1084,21 +1116,23 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_mpls_label_encode(uint32_t label, uint8
 							   bool bottom_of_stack, struct doca_flow_header_mpls *mpls)
 {
 	if (mpls == NULL || label >= (1u << 20) || traffic_class >= 8)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
-				 "doca_flow_mpls_label_encode: label %u (20 bits), traffic class %u (3 bits)%s; stay in range",
-				 label, traffic_class, mpls == NULL ? ", NULL output" : "");
-	mpls->label = __builtin_bswap32(label << 12 | (uint32_t)traffic_class << 9 | (bottom_of_stack ? 1u << 8 : 0) | ttl);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+		    "doca_flow_mpls_label_encode: label %u (20 bits), traffic class %u (3 bits)%s; stay in range",
+		    label, traffic_class, mpls == NULL ? ", NULL output" : "");
+	mpls->label =
+	    __builtin_bswap32(label << 12 | (uint32_t)traffic_class << 9 | (bottom_of_stack ? 1u << 8 : 0) | ttl);
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_mpls_label_decode(const struct doca_flow_header_mpls *mpls, uint32_t *label,
-							   uint8_t *traffic_class, uint8_t *ttl,
-							   bool *bottom_of_stack)
+							   uint8_t *traffic_class, uint8_t *ttl, bool *bottom_of_stack)
 {
 	uint32_t v;
 
 	if (mpls == NULL || label == NULL || traffic_class == NULL || ttl == NULL || bottom_of_stack == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP, "doca_flow_mpls_label_decode: NULL argument; pass every output");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, FLOW_COMP,
+				 "doca_flow_mpls_label_decode: NULL argument; pass every output");
 	v = __builtin_bswap32(mpls->label);
 	*label = v >> 12;
 	*traffic_class = (uint8_t)((v >> 9) & 7);
@@ -1107,9 +1141,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_mpls_label_decode(const struct doca_flo
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_flow_parser_geneve_opt_create(const struct doca_flow_port *port,
-								  const struct doca_flow_parser_geneve_opt_cfg tlv_list[],
-								  uint8_t nb_options, struct doca_flow_parser **parser)
+DOCA_EXPERIMENTAL doca_error_t doca_flow_parser_geneve_opt_create(
+    const struct doca_flow_port *port, const struct doca_flow_parser_geneve_opt_cfg tlv_list[], uint8_t nb_options,
+    struct doca_flow_parser **parser)
 {
 	(void)port;
 	(void)tlv_list;

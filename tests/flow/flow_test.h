@@ -116,8 +116,7 @@ static inline struct nic_frame_info ft_ip4(uint32_t src, uint32_t dst, uint8_t l
 	return f;
 }
 
-static inline struct nic_frame_info ft_ip6(const char *src, const char *dst, uint8_t l4, uint16_t sport,
-					   uint16_t dport)
+static inline struct nic_frame_info ft_ip6(const char *src, const char *dst, uint8_t l4, uint16_t sport, uint16_t dport)
 {
 	struct nic_frame_info f;
 

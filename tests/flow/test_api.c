@@ -178,15 +178,23 @@ static void entry_rules(struct doca_flow_port *port)
 
 	memset(&v, 0, sizeof(v));
 	v.outer.udp.l4_port.dst_port = htons(53);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 0, NULL, NULL, NULL, 0, NULL, NULL), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(2, basic, &v, 0, NULL, NULL, NULL, 0, NULL, &e), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, ctl, &v, 0, NULL, NULL, NULL, 0, NULL, &e), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 1, NULL, NULL, NULL, 0, NULL, &e), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 0, NULL, NULL, NULL, 0x80, NULL, &e), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, chg, &v, 0, NULL, NULL, NULL, 0, NULL, &e), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, NULL, &v, 0, NULL, NULL, NULL, 0, NULL, &e), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 0, NULL, NULL, NULL, 0, NULL, NULL),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(2, basic, &v, 0, NULL, NULL, NULL, 0, NULL, &e),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, ctl, &v, 0, NULL, NULL, NULL, 0, NULL, &e),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 1, NULL, NULL, NULL, 0, NULL, &e),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 0, NULL, NULL, NULL, 0x80, NULL, &e),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, chg, &v, 0, NULL, NULL, NULL, 0, NULL, &e),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, NULL, &v, 0, NULL, NULL, NULL, 0, NULL, &e),
+		  DOCA_ERROR_INVALID_VALUE);
 	/* Queue 1 of 2, with the entry callback's usr_ctx. */
-	CHECK_OK(doca_flow_pipe_basic_add_entry(1, basic, &v, 0, NULL, NULL, NULL, DOCA_FLOW_ENTRY_FLAGS_NO_WAIT, &ctx_a, &e));
+	CHECK_OK(doca_flow_pipe_basic_add_entry(1, basic, &v, 0, NULL, NULL, NULL, DOCA_FLOW_ENTRY_FLAGS_NO_WAIT,
+						&ctx_a, &e));
 	v.outer.udp.l4_port.dst_port = htons(54);
 	CHECK_OK(doca_flow_pipe_basic_add_entry(1, basic, &v, 0, NULL, NULL, NULL, 0, &ctx_b, &e2));
 	v.outer.udp.l4_port.dst_port = htons(55);
@@ -216,15 +224,17 @@ static void entry_rules(struct doca_flow_port *port)
 	memset(&cond, 0, sizeof(cond));
 	CHECK_ERR(doca_flow_pipe_control_add_entry(0, 0, ctl, &v, NULL, &cond, NULL, NULL, NULL, NULL, &fwd, NULL, &e3),
 		  DOCA_ERROR_NOT_SUPPORTED);
-	CHECK_ERR(doca_flow_pipe_control_add_entry(0, 0, basic, &v, NULL, NULL, NULL, NULL, NULL, NULL, &fwd, NULL, &e3),
-		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(
+	    doca_flow_pipe_control_add_entry(0, 0, basic, &v, NULL, NULL, NULL, NULL, NULL, NULL, &fwd, NULL, &e3),
+	    DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_flow_pipe_control_add_entry(0, 0, ctl, &v, NULL, NULL, NULL, NULL, NULL, NULL, &fwd, NULL, &e3));
 
 	/* Destroying the pipe takes its entries: their handles are refused afterwards. */
 	doca_flow_pipe_destroy(basic);
 	CHECK_ERR(doca_flow_pipe_remove_entry(0, 0, e2), DOCA_ERROR_INVALID_VALUE);
 	CHECK_EQ(doca_flow_pipe_entry_get_status(e2), DOCA_FLOW_ENTRY_STATUS_ERROR);
-	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 0, NULL, NULL, NULL, 0, NULL, &e), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, basic, &v, 0, NULL, NULL, NULL, 0, NULL, &e),
+		  DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_flow_resource_query_pipe_miss(basic, &qr), DOCA_ERROR_INVALID_VALUE);
 	doca_flow_pipe_destroy(chg);
 	/* ctl (with an entry) is left for the port stop. */

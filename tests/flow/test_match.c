@@ -27,7 +27,8 @@ static void basic_5tuple(void)
 	tmpl.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
 	tmpl.outer.udp.l4_port.src_port = 0xffff;
 	tmpl.outer.udp.l4_port.dst_port = 0xffff;
-	CHECK_OK(ft_pipe(port, "5tuple", DOCA_FLOW_PIPE_BASIC, true, &tmpl, NULL, NULL, &mon, &fwd, &drop, true, &pipe));
+	CHECK_OK(
+	    ft_pipe(port, "5tuple", DOCA_FLOW_PIPE_BASIC, true, &tmpl, NULL, NULL, &mon, &fwd, &drop, true, &pipe));
 	for (int i = 0; i < 1000; i++) {
 		memset(&m, 0, sizeof(m));
 		m.outer.ip4.src_ip = htonl(0x0a000001);
@@ -90,7 +91,8 @@ static void basic_constant_and_meta(void)
 	tmpl.outer.ip4.next_proto = 17;
 	memset(&act, 0, sizeof(act));
 	act.meta.pkt_meta = htonl(1234);
-	CHECK_OK(ft_pipe(port, "udp-only", DOCA_FLOW_PIPE_BASIC, true, &tmpl, NULL, &act, NULL, &fwd, NULL, false, &pipe));
+	CHECK_OK(
+	    ft_pipe(port, "udp-only", DOCA_FLOW_PIPE_BASIC, true, &tmpl, NULL, &act, NULL, &fwd, NULL, false, &pipe));
 	CHECK_OK(doca_flow_pipe_basic_add_entry(0, pipe, &tmpl, 0, &act, NULL, NULL, 0, NULL, &e));
 	f = ft_ip4(1, 2, NIC_L4_UDP, 5, 6);
 	v = ft_steer(dev, &f);
@@ -133,29 +135,34 @@ static void control_chain(void)
 	/* udp: matches the meta the root's entry wrote, RSS over queues 1 and 2. */
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.meta.pkt_meta = 0xffffffff;
-	CHECK_OK(ft_pipe(port, "udp", DOCA_FLOW_PIPE_BASIC, false, &tmpl, NULL, NULL, NULL, &rss12, &to_q4, true, &udp));
+	CHECK_OK(
+	    ft_pipe(port, "udp", DOCA_FLOW_PIPE_BASIC, false, &tmpl, NULL, NULL, NULL, &rss12, &to_q4, true, &udp));
 	memset(&m, 0, sizeof(m));
 	m.meta.pkt_meta = htonl(77);
 	CHECK_OK(doca_flow_pipe_basic_add_entry(0, udp, &m, 0, NULL, &mon, NULL, 0, NULL, &e_meta));
 
-	CHECK_OK(ft_pipe(port, "root", DOCA_FLOW_PIPE_CONTROL, true, NULL, NULL, NULL, NULL, NULL, NULL, false, &root));
+	/* The pipe's monitor counts every entry, also those added without one (e_top). */
+	CHECK_OK(ft_pipe(port, "root", DOCA_FLOW_PIPE_CONTROL, true, NULL, NULL, NULL, &mon, NULL, NULL, false, &root));
 	to_next = ft_fwd(DOCA_FLOW_FWD_PIPE, udp);
 	memset(&m, 0, sizeof(m));
 	m.parser_meta.outer_l3_type = DOCA_FLOW_L3_META_IPV4;
 	m.parser_meta.outer_l4_type = DOCA_FLOW_L4_META_UDP;
 	memset(&act, 0, sizeof(act));
 	act.meta.pkt_meta = htonl(77);
-	CHECK_OK(doca_flow_pipe_control_add_entry(0, 10, root, &m, NULL, NULL, &act, NULL, NULL, &mon, &to_next, NULL, &e_udp));
+	CHECK_OK(doca_flow_pipe_control_add_entry(0, 10, root, &m, NULL, NULL, &act, NULL, NULL, &mon, &to_next, NULL,
+						  &e_udp));
 	memset(&m, 0, sizeof(m));
 	memset(&mk, 0, sizeof(mk));
 	m.outer.l3_type = mk.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
 	m.outer.l4_type_ext = mk.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_TCP;
 	m.outer.tcp.flags = DOCA_FLOW_MATCH_TCP_FLAG_SYN;
 	mk.outer.tcp.flags = DOCA_FLOW_MATCH_TCP_FLAG_SYN;
-	CHECK_OK(doca_flow_pipe_control_add_entry(0, 20, root, &m, &mk, NULL, NULL, NULL, NULL, &mon, &drop, NULL, &e_syn));
+	CHECK_OK(
+	    doca_flow_pipe_control_add_entry(0, 20, root, &m, &mk, NULL, NULL, NULL, NULL, &mon, &drop, NULL, &e_syn));
 	memset(&m, 0, sizeof(m));
 	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
-	CHECK_OK(doca_flow_pipe_control_add_entry(0, 30, root, &m, NULL, NULL, NULL, NULL, NULL, &mon, &to_q5, NULL, &e_ip4));
+	CHECK_OK(doca_flow_pipe_control_add_entry(0, 30, root, &m, NULL, NULL, NULL, NULL, NULL, &mon, &to_q5, NULL,
+						  &e_ip4));
 
 	/* UDP: root -> udp (meta 77 matched) -> RSS over 1,2. */
 	for (uint16_t p = 0; p < 64; p++) {
@@ -190,11 +197,13 @@ static void control_chain(void)
 	memset(&m, 0, sizeof(m));
 	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
 	m.outer.ip4.src_ip = htonl(0x0a000001);
-	CHECK_OK(doca_flow_pipe_control_add_entry(0, 1, root, &m, NULL, NULL, NULL, NULL, NULL, NULL, &to_q9, NULL, &e_top));
+	CHECK_OK(
+	    doca_flow_pipe_control_add_entry(0, 1, root, &m, NULL, NULL, NULL, NULL, NULL, NULL, &to_q9, NULL, &e_top));
 	f = ft_ip4(0x0a000001, 0x0a000002, NIC_L4_UDP, 1000, 4000);
 	CHECK_EQ(ft_steer(dev, &f).queue, 9);
 	f = ft_ip4(0x0a000003, 0x0a000002, NIC_L4_UDP, 1000, 4000);
 	CHECK(ft_steer(dev, &f).queue != 9);
+	CHECK_EQ(ft_hits(e_top), 1);
 	CHECK_OK(doca_flow_pipe_remove_entry(0, 0, e_top));
 	f = ft_ip4(0x0a000001, 0x0a000002, NIC_L4_UDP, 1000, 4000);
 	CHECK(ft_steer(dev, &f).queue != 9);

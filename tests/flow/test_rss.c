@@ -15,17 +15,17 @@ struct vec4 {
 };
 
 static const struct vec4 v4[] = {
-	{"66.9.149.187", "161.142.100.80", 2794, 1766, 0x323e8fc2, 0x51ccc178},
-	{"199.92.111.2", "65.69.140.83", 14230, 4739, 0xd718262a, 0xc626b0ea},
-	{"24.19.198.95", "12.22.207.184", 12898, 38024, 0xd2d0a5de, 0x5c2b394a},
-	{"38.27.205.30", "209.142.163.6", 48228, 2217, 0x82989176, 0xafc7327f},
-	{"153.39.163.191", "202.188.127.2", 44251, 1303, 0x5d1809c5, 0x10e828a2},
+    {"66.9.149.187", "161.142.100.80", 2794, 1766, 0x323e8fc2, 0x51ccc178},
+    {"199.92.111.2", "65.69.140.83", 14230, 4739, 0xd718262a, 0xc626b0ea},
+    {"24.19.198.95", "12.22.207.184", 12898, 38024, 0xd2d0a5de, 0x5c2b394a},
+    {"38.27.205.30", "209.142.163.6", 48228, 2217, 0x82989176, 0xafc7327f},
+    {"153.39.163.191", "202.188.127.2", 44251, 1303, 0x5d1809c5, 0x10e828a2},
 };
 
 static const struct vec4 v6[] = {
-	{"3ffe:2501:200:1fff::7", "3ffe:2501:200:3::1", 2794, 1766, 0x2cc18cd5, 0x40207d3d},
-	{"3ffe:501:8::260:97ff:fe40:efab", "ff02::1", 14230, 4739, 0x0f0c461c, 0xdde51bbf},
-	{"3ffe:1900:4545:3:200:f8ff:fe21:67cf", "fe80::200:f8ff:fe21:67cf", 44251, 38024, 0x4b61e985, 0x02d1feef},
+    {"3ffe:2501:200:1fff::7", "3ffe:2501:200:3::1", 2794, 1766, 0x2cc18cd5, 0x40207d3d},
+    {"3ffe:501:8::260:97ff:fe40:efab", "ff02::1", 14230, 4739, 0x0f0c461c, 0xdde51bbf},
+    {"3ffe:1900:4545:3:200:f8ff:fe21:67cf", "fe80::200:f8ff:fe21:67cf", 44251, 38024, 0x4b61e985, 0x02d1feef},
 };
 
 static struct doca_flow_pipe *rss_root(uint16_t *queues, int n, uint32_t flags, bool symmetric)
@@ -56,14 +56,16 @@ static void vectors(void)
 
 	p = rss_root(q, 1, DOCA_FLOW_RSS_IPV4, false);
 	for (size_t i = 0; i < SD_ARRAY_SIZE(v4); i++) {
-		struct nic_frame_info f = ft_ip4(ft_addr(v4[i].src), ft_addr(v4[i].dst), NIC_L4_TCP, v4[i].sport, v4[i].dport);
+		struct nic_frame_info f =
+		    ft_ip4(ft_addr(v4[i].src), ft_addr(v4[i].dst), NIC_L4_TCP, v4[i].sport, v4[i].dport);
 
 		CHECK_EQ(hash_of(&f), v4[i].ip);
 	}
 	doca_flow_pipe_destroy(p);
 	p = rss_root(q, 1, DOCA_FLOW_RSS_IPV4 | DOCA_FLOW_RSS_TCP, false);
 	for (size_t i = 0; i < SD_ARRAY_SIZE(v4); i++) {
-		struct nic_frame_info f = ft_ip4(ft_addr(v4[i].src), ft_addr(v4[i].dst), NIC_L4_TCP, v4[i].sport, v4[i].dport);
+		struct nic_frame_info f =
+		    ft_ip4(ft_addr(v4[i].src), ft_addr(v4[i].dst), NIC_L4_TCP, v4[i].sport, v4[i].dport);
 
 		CHECK_EQ(hash_of(&f), v4[i].ip_tcp);
 		/* UDP is not in the flags: a UDP frame hashes its addresses only. */

@@ -23,10 +23,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define PROPERTY(cond)                                                                                             \
-	do {                                                                                                       \
-		if (!(cond))                                                                                       \
-			abort();                                                                                   \
+#define PROPERTY(cond)                                                                                                 \
+	do {                                                                                                           \
+		if (!(cond))                                                                                           \
+			abort();                                                                                       \
 	} while (0)
 
 struct rd {
@@ -48,19 +48,44 @@ static void bytes(struct rd *r, void *out, size_t len)
 		((uint8_t *)out)[i] = u8(r);
 }
 
-#define F(f, s) {offsetof(struct doca_flow_match, f), s}
+#define F(f, s)                                                                                                        \
+	{                                                                                                              \
+		offsetof(struct doca_flow_match, f), s                                                                 \
+	}
 static const struct {
 	uint16_t off, size;
 } fields[] = {
-	F(meta.pkt_meta, 4), F(meta.u32[0], 4), F(parser_meta.port_id, 2), F(parser_meta.outer_l2_type, 4),
-	F(parser_meta.outer_l3_type, 4), F(parser_meta.outer_l4_type, 4), F(parser_meta.outer_ip_fragmented, 1),
-	F(parser_meta.outer_l3_ok, 1), F(parser_meta.outer_l4_ok, 1), F(parser_meta.random, 2),
-	F(outer.eth.dst_mac, 6), F(outer.eth.src_mac, 6), F(outer.eth.type, 2), F(outer.l2_valid_headers, 2),
-	F(outer.eth_vlan[0].tci, 2), F(outer.l3_type, 4), F(outer.ip4.src_ip, 4), F(outer.ip4.dst_ip, 4),
-	F(outer.ip4.next_proto, 1), F(outer.ip4.ttl, 1), F(outer.ip4.total_len, 2), F(outer.ip6.src_ip, 16),
-	F(outer.ip6.dst_ip, 16), F(outer.l4_type_ext, 4), F(outer.tcp.l4_port.src_port, 2),
-	F(outer.tcp.l4_port.dst_port, 2), F(outer.tcp.flags, 1), F(outer.icmp.type, 1), F(outer.icmp.code, 1),
-	F(tun.type, 4), F(inner.l3_type, 4),
+    F(meta.pkt_meta, 4),
+    F(meta.u32[0], 4),
+    F(parser_meta.port_id, 2),
+    F(parser_meta.outer_l2_type, 4),
+    F(parser_meta.outer_l3_type, 4),
+    F(parser_meta.outer_l4_type, 4),
+    F(parser_meta.outer_ip_fragmented, 1),
+    F(parser_meta.outer_l3_ok, 1),
+    F(parser_meta.outer_l4_ok, 1),
+    F(parser_meta.random, 2),
+    F(outer.eth.dst_mac, 6),
+    F(outer.eth.src_mac, 6),
+    F(outer.eth.type, 2),
+    F(outer.l2_valid_headers, 2),
+    F(outer.eth_vlan[0].tci, 2),
+    F(outer.l3_type, 4),
+    F(outer.ip4.src_ip, 4),
+    F(outer.ip4.dst_ip, 4),
+    F(outer.ip4.next_proto, 1),
+    F(outer.ip4.ttl, 1),
+    F(outer.ip4.total_len, 2),
+    F(outer.ip6.src_ip, 16),
+    F(outer.ip6.dst_ip, 16),
+    F(outer.l4_type_ext, 4),
+    F(outer.tcp.l4_port.src_port, 2),
+    F(outer.tcp.l4_port.dst_port, 2),
+    F(outer.tcp.flags, 1),
+    F(outer.icmp.type, 1),
+    F(outer.icmp.code, 1),
+    F(tun.type, 4),
+    F(inner.l3_type, 4),
 };
 
 /* Writes: count, then (field index, value bytes) each; selectors get small values. */
@@ -101,8 +126,8 @@ static void read_fwd(struct rd *r, struct doca_flow_fwd *f, struct doca_flow_pip
 		f->rss.queues_array = queues;
 		f->rss.nr_queues = (int)nq;
 		f->rss.outer_flags = (uint32_t)u8(r) | (uint32_t)u8(r) << 8;
-		f->rss.rss_hash_func = (k & 0x80) ? DOCA_FLOW_RSS_HASH_FUNCTION_SYMMETRIC_TOEPLITZ
-						  : DOCA_FLOW_RSS_HASH_FUNCTION_TOEPLITZ;
+		f->rss.rss_hash_func =
+		    (k & 0x80) ? DOCA_FLOW_RSS_HASH_FUNCTION_SYMMETRIC_TOEPLITZ : DOCA_FLOW_RSS_HASH_FUNCTION_TOEPLITZ;
 		break;
 	case 2:
 		f->type = DOCA_FLOW_FWD_DROP;
@@ -251,7 +276,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (e == DOCA_SUCCESS && (prio & 4)) {
 			memset(&m, 0, sizeof(m));
 			m.meta.pkt_meta = act.meta.pkt_meta;
-			PROPERTY(expected(doca_flow_pipe_basic_add_entry(0, leaf, &m, 0, NULL, NULL, NULL, 0, NULL, &entry)));
+			PROPERTY(expected(
+			    doca_flow_pipe_basic_add_entry(0, leaf, &m, 0, NULL, NULL, NULL, 0, NULL, &entry)));
 		}
 	}
 	PROPERTY(doca_flow_entries_process(port, 0, 0, 0) == DOCA_SUCCESS);
