@@ -227,6 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwd.rss.outer_flags = DOCA_FLOW_RSS_IPV4 | DOCA_FLOW_RSS_UDP;
 	PROPERTY(doca_flow_pipe_cfg_create(&pc, port) == DOCA_SUCCESS);
 	PROPERTY(doca_flow_pipe_cfg_set_match(pc, &tmpl, NULL) == DOCA_SUCCESS);
+	PROPERTY(doca_flow_pipe_cfg_set_nr_entries(pc, 64) == DOCA_SUCCESS);
 	PROPERTY(doca_flow_pipe_create(pc, &fwd, NULL, &leaf) == DOCA_SUCCESS);
 	PROPERTY(doca_flow_pipe_cfg_destroy(pc) == DOCA_SUCCESS);
 
