@@ -214,13 +214,13 @@ int main(int argc, char **argv)
 		memset(&m, 0, sizeof(m));
 		m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
 		m.outer.ip4.dst_ip = htonl(0xc0a80000 + i);
-		OK(doca_flow_pipe_control_add_entry(0, i, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, &drop, NULL,
+		OK(doca_flow_pipe_control_add_entry(0, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, i, &drop, NULL,
 						    &e));
 	}
 	memset(&m, 0, sizeof(m));
 	m.parser_meta.outer_l3_type = DOCA_FLOW_L3_META_IPV4;
 	m.parser_meta.outer_l4_type = DOCA_FLOW_L4_META_UDP;
-	OK(doca_flow_pipe_control_add_entry(0, 100, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, &to_basic, NULL, &e));
+	OK(doca_flow_pipe_control_add_entry(0, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, 100, &to_basic, NULL, &e));
 	printf("control (16 entries) -> basic (%u entries):    %.1f ns/frame\n", nb,
 	       run(dev, frames, nb, rounds, NIC_TO_QUEUE));
 
@@ -231,10 +231,10 @@ int main(int argc, char **argv)
 		memset(&m, 0, sizeof(m));
 		m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
 		m.outer.ip4.dst_ip = htonl(0xc0a80000 + i);
-		OK(doca_flow_pipe_control_add_entry(0, i, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, &drop, NULL,
+		OK(doca_flow_pipe_control_add_entry(0, ctl, &m, NULL, NULL, NULL, NULL, NULL, NULL, i, &drop, NULL,
 						    &e));
 	}
-	OK(doca_flow_pipe_control_add_entry(0, nb, ctl, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &rss, NULL, &e));
+	OK(doca_flow_pipe_control_add_entry(0, ctl, NULL, NULL, NULL, NULL, NULL, NULL, NULL, nb, &rss, NULL, &e));
 	printf("control, %u entries, last one matches:        %.1f ns/frame\n", nb,
 	       run(dev, frames, nb, rounds / 10 + 1, NIC_TO_QUEUE));
 

@@ -791,10 +791,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_q
 								 struct doca_flow_pipe_entry *entry);
 /** Adds an entry to a CONTROL pipe: the lowest priority value that matches wins (ties: first added). */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
-    uint16_t pipe_queue, uint32_t priority, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
+    uint16_t pipe_queue, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
     const struct doca_flow_match *match_mask, const struct doca_flow_match_condition *condition,
     const struct doca_flow_actions *actions, const struct doca_flow_actions *actions_mask,
-    const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor,
+    const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor, uint32_t priority,
     const struct doca_flow_fwd *fwd, void *usr_ctx, struct doca_flow_pipe_entry **entry);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_lpm_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
 							    const struct doca_flow_match *match,

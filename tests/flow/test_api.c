@@ -219,15 +219,15 @@ static void entry_rules(struct doca_flow_port *port)
 	/* CONTROL: an entry needs a forward when the pipe has none; conditions are not supported. */
 	memset(&v, 0, sizeof(v));
 	v.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
-	CHECK_ERR(doca_flow_pipe_control_add_entry(0, 0, ctl, &v, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &e3),
+	CHECK_ERR(doca_flow_pipe_control_add_entry(0, ctl, &v, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, &e3),
 		  DOCA_ERROR_INVALID_VALUE);
 	memset(&cond, 0, sizeof(cond));
-	CHECK_ERR(doca_flow_pipe_control_add_entry(0, 0, ctl, &v, NULL, &cond, NULL, NULL, NULL, NULL, &fwd, NULL, &e3),
+	CHECK_ERR(doca_flow_pipe_control_add_entry(0, ctl, &v, NULL, &cond, NULL, NULL, NULL, NULL, 0, &fwd, NULL, &e3),
 		  DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(
-	    doca_flow_pipe_control_add_entry(0, 0, basic, &v, NULL, NULL, NULL, NULL, NULL, NULL, &fwd, NULL, &e3),
+	    doca_flow_pipe_control_add_entry(0, basic, &v, NULL, NULL, NULL, NULL, NULL, NULL, 0, &fwd, NULL, &e3),
 	    DOCA_ERROR_INVALID_VALUE);
-	CHECK_OK(doca_flow_pipe_control_add_entry(0, 0, ctl, &v, NULL, NULL, NULL, NULL, NULL, NULL, &fwd, NULL, &e3));
+	CHECK_OK(doca_flow_pipe_control_add_entry(0, ctl, &v, NULL, NULL, NULL, NULL, NULL, NULL, 0, &fwd, NULL, &e3));
 
 	/* Destroying the pipe takes its entries: their handles are refused afterwards. */
 	doca_flow_pipe_destroy(basic);

@@ -149,7 +149,7 @@ static void control_chain(void)
 	m.parser_meta.outer_l4_type = DOCA_FLOW_L4_META_UDP;
 	memset(&act, 0, sizeof(act));
 	act.meta.pkt_meta = htonl(77);
-	CHECK_OK(doca_flow_pipe_control_add_entry(0, 10, root, &m, NULL, NULL, &act, NULL, NULL, &mon, &to_next, NULL,
+	CHECK_OK(doca_flow_pipe_control_add_entry(0, root, &m, NULL, NULL, &act, NULL, NULL, &mon, 10, &to_next, NULL,
 						  &e_udp));
 	memset(&m, 0, sizeof(m));
 	memset(&mk, 0, sizeof(mk));
@@ -158,10 +158,10 @@ static void control_chain(void)
 	m.outer.tcp.flags = DOCA_FLOW_MATCH_TCP_FLAG_SYN;
 	mk.outer.tcp.flags = DOCA_FLOW_MATCH_TCP_FLAG_SYN;
 	CHECK_OK(
-	    doca_flow_pipe_control_add_entry(0, 20, root, &m, &mk, NULL, NULL, NULL, NULL, &mon, &drop, NULL, &e_syn));
+	    doca_flow_pipe_control_add_entry(0, root, &m, &mk, NULL, NULL, NULL, NULL, &mon, 20, &drop, NULL, &e_syn));
 	memset(&m, 0, sizeof(m));
 	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
-	CHECK_OK(doca_flow_pipe_control_add_entry(0, 30, root, &m, NULL, NULL, NULL, NULL, NULL, &mon, &to_q5, NULL,
+	CHECK_OK(doca_flow_pipe_control_add_entry(0, root, &m, NULL, NULL, NULL, NULL, NULL, &mon, 30, &to_q5, NULL,
 						  &e_ip4));
 
 	/* UDP: root -> udp (meta 77 matched) -> RSS over 1,2. */
@@ -198,7 +198,7 @@ static void control_chain(void)
 	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
 	m.outer.ip4.src_ip = htonl(0x0a000001);
 	CHECK_OK(
-	    doca_flow_pipe_control_add_entry(0, 1, root, &m, NULL, NULL, NULL, NULL, NULL, NULL, &to_q9, NULL, &e_top));
+	    doca_flow_pipe_control_add_entry(0, root, &m, NULL, NULL, NULL, NULL, NULL, NULL, 1, &to_q9, NULL, &e_top));
 	f = ft_ip4(0x0a000001, 0x0a000002, NIC_L4_UDP, 1000, 4000);
 	CHECK_EQ(ft_steer(dev, &f).queue, 9);
 	f = ft_ip4(0x0a000003, 0x0a000002, NIC_L4_UDP, 1000, 4000);

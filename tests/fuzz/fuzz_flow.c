@@ -265,8 +265,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&act, 0, sizeof(act));
 		bytes(&r, &act.meta.pkt_meta, 4);
 		if (hdr & 1)
-			e = doca_flow_pipe_control_add_entry(0, prio, root, &m, (prio & 1) ? &mask : NULL, NULL, &act,
-							     NULL, NULL, (prio & 2) ? &mon : NULL, &efwd, NULL, &entry);
+			e = doca_flow_pipe_control_add_entry(0, root, &m, (prio & 1) ? &mask : NULL, NULL, &act, NULL,
+							     NULL, (prio & 2) ? &mon : NULL, prio, &efwd, NULL, &entry);
 		else
 			e = doca_flow_pipe_basic_add_entry(0, root, &m, 0, &act, (prio & 2) ? &mon : NULL, &efwd, 0,
 							   NULL, &entry);
