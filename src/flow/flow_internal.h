@@ -3,7 +3,7 @@
  *
  *   doca_flow_port ──root──▶ pipe ──entry fwd PIPE──▶ pipe ──▶ ... ──▶ RSS queue | DROP | miss
  *        ▲                   │ BASIC: key & template mask ─▶ hash table of exact entries
- *        │ slot->port        │ CONTROL: (key & entry mask) == entry key, lowest priority first
+ *        │ slot->port        │ CONTROL: a hash table per distinct entry mask, lowest priority wins
  *   flow_slot[dev index] ◀── priv_doca_nic_steer() (receive thread)
  *
  * A frame becomes one fixed 80-byte key (struct flow_key) extracted from nic_frame_info; a
@@ -159,6 +159,36 @@ struct doca_flow_pipe_entry {
 
 #define FLOW_MAX_ACTIONS 8
 
+/*
+ * A CONTROL pipe's lookup index, rebuilt and republished whole on every add and remove
+ * (immutable once published, freed after a slot sync). Entries with the same mask form a
+ * group with its own hash table; groups are ordered by the best rank (position in the
+ * priority list) they hold, chains by rank, so a lookup stops at the first group that cannot
+ * beat what it found. A handful of masks make a lookup a handful of hash probes.
+ */
+struct ctl_slot {
+	struct flow_key key; /* masked */
+	uint64_t hash;
+	uint32_t rank, next; /* next: slot index in the chain, UINT32_MAX at the end */
+	struct doca_flow_pipe_entry *entry;
+};
+
+struct ctl_group {
+	struct flow_key mask;
+	uint8_t words[FLOW_KEY_WORDS];
+	uint8_t nb_words;
+	uint32_t min_rank;
+	uint32_t nb_buckets; /* power of two */
+	uint32_t *buckets;   /* first slot of each chain, UINT32_MAX when empty */
+};
+
+struct ctl_index {
+	uint32_t nb_groups, nb_slots;
+	struct ctl_group *groups;
+	struct ctl_slot *slots;
+	uint32_t *bucket_mem; /* every group's buckets, one allocation */
+};
+
 struct doca_flow_pipe {
 	struct doca_flow_port *port;
 	struct doca_flow_pipe *next_in_port;
@@ -188,7 +218,8 @@ struct doca_flow_pipe {
 	struct doca_flow_pipe_entry *slab, *free_list;
 	uint32_t nb_buckets; /* BASIC: power of two */
 	_Atomic(struct doca_flow_pipe_entry *) *buckets;
-	_Atomic(struct doca_flow_pipe_entry *) head; /* CONTROL */
+	_Atomic(struct doca_flow_pipe_entry *) head; /* CONTROL, the truth: priority order */
+	_Atomic(struct ctl_index *) index;	     /* CONTROL: the same entries grouped by mask (NULL: scan head) */
 	atomic_bool dead;
 	uint32_t refs; /* forwards of other pipes and entries that point here */
 	void *user_ctx;
@@ -235,6 +266,9 @@ void flow_steer(void *arg, const struct nic_frame_info *info, const uint8_t *fra
 /* One lookup in @pipe (steer.c): the entry that matches @key, or NULL. */
 struct doca_flow_pipe_entry *flow_pipe_lookup(const struct doca_flow_pipe *pipe, const struct flow_key *key);
 uint64_t flow_key_hash(const struct flow_key *k, const uint8_t *words, unsigned int nb_words);
+
+/* Builds the index of a CONTROL pipe's current list (NULL when out of memory: lookups scan). */
+struct ctl_index *flow_ctl_index_build(const struct doca_flow_pipe *pipe);
 
 /* Control-path helpers (flow.c, pipe.c), all under flow_lock. */
 enum fwd_ctx { FWD_CTX_PIPE, FWD_CTX_ENTRY, FWD_CTX_MISS };

@@ -295,6 +295,8 @@ static void entry_free(struct doca_flow_pipe_entry *e)
 	pipe->free_list = e;
 }
 
+static void ctl_index_free(struct ctl_index *ix);
+
 /* Frees what the pipe owns; its entries must be unreachable already. */
 static void pipe_free(struct doca_flow_pipe *pipe)
 {
@@ -317,6 +319,7 @@ static void pipe_free(struct doca_flow_pipe *pipe)
 	}
 	flow_fwd_release(&pipe->fwd);
 	flow_fwd_release(&pipe->miss);
+	ctl_index_free(atomic_exchange(&pipe->index, NULL));
 	free(pipe->buckets);
 	free(pipe->slab);
 	free(pipe);
@@ -490,6 +493,7 @@ DOCA_STABLE void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
 {
 	struct doca_flow_pipe_entry *list, *n;
 	struct doca_flow_port *port;
+	struct ctl_index *index;
 
 	pthread_mutex_lock(&flow_lock);
 	if (!pipe_is_live(pipe)) {
@@ -504,7 +508,9 @@ DOCA_STABLE void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
 	if (atomic_load(&port->root) == pipe)
 		atomic_store(&port->root, NULL);
 	unlink_all_entries(pipe, &list);
+	index = atomic_exchange(&pipe->index, NULL);
 	flow_slot_sync(port->slot);
+	ctl_index_free(index);
 	for (; list != NULL; list = n) {
 		n = atomic_load(&list->next);
 		entry_free(list);
@@ -598,6 +604,136 @@ DOCA_STABLE doca_error_t doca_flow_pipe_calc_hash(struct doca_flow_pipe *pipe, c
 	(void)match;
 	(void)hash;
 	return NS("doca_flow_pipe_calc_hash: HASH pipes");
+}
+
+/* ---- CONTROL index ---- */
+
+struct ctl_index *flow_ctl_index_build(const struct doca_flow_pipe *pipe)
+{
+	struct doca_flow_pipe_entry *e;
+	struct ctl_index *ix;
+	uint32_t n = 0, ng = 0, *gof = NULL, *gsize = NULL, *tail = NULL, nb_b = 0;
+	struct doca_flow_pipe_entry **list = NULL;
+
+	for (e = atomic_load(&pipe->head); e != NULL; e = atomic_load(&e->next))
+		n++;
+	if (n == 0)
+		return NULL; /* nothing to index: a scan of the empty list is as fast */
+	ix = calloc(1, sizeof(*ix));
+	list = calloc(n + 1, sizeof(*list));
+	gof = calloc(n + 1, sizeof(*gof)); /* each entry's group */
+	if (ix == NULL || list == NULL || gof == NULL)
+		goto fail;
+	ix->groups = calloc(n + 1, sizeof(*ix->groups));
+	gsize = calloc(n + 1, sizeof(*gsize));
+	if (ix->groups == NULL || gsize == NULL)
+		goto fail;
+	n = 0;
+	for (e = atomic_load(&pipe->head); e != NULL; e = atomic_load(&e->next)) {
+		uint32_t g;
+
+		for (g = 0; g < ng; g++)
+			if (memcmp(&ix->groups[g].mask, &e->mask, sizeof(e->mask)) == 0)
+				break;
+		if (g == ng) {
+			ix->groups[g].mask = e->mask;
+			memcpy(ix->groups[g].words, e->words, sizeof(e->words));
+			ix->groups[g].nb_words = e->nb_words;
+			ix->groups[g].min_rank = n; /* the list is in rank order: the first entry is the best */
+			ng++;
+		}
+		gof[n] = g;
+		gsize[g]++;
+		list[n++] = e;
+	}
+	for (uint32_t g = 0; g < ng; g++) {
+		uint32_t b = 4;
+
+		while (b < 2 * gsize[g])
+			b <<= 1;
+		ix->groups[g].nb_buckets = b;
+		nb_b += b;
+	}
+	ix->slots = calloc(n + 1, sizeof(*ix->slots));
+	tail = malloc(((size_t)nb_b + 1) * sizeof(*tail));
+	ix->bucket_mem = malloc((size_t)nb_b * sizeof(uint32_t));
+	if (ix->slots == NULL || tail == NULL || ix->bucket_mem == NULL)
+		goto fail;
+	memset(ix->bucket_mem, 0xff, (size_t)nb_b * sizeof(uint32_t));
+	memset(tail, 0xff, ((size_t)nb_b + 1) * sizeof(*tail));
+	ix->groups[0].buckets = ix->bucket_mem;
+	for (uint32_t g = 1; g < ng; g++)
+		ix->groups[g].buckets = ix->groups[g - 1].buckets + ix->groups[g - 1].nb_buckets;
+	for (uint32_t i = 0; i < n; i++) {
+		struct ctl_group *gr = &ix->groups[gof[i]];
+		struct ctl_slot *sl = &ix->slots[i];
+		uint32_t b, tb;
+
+		sl->key = list[i]->key;
+		sl->hash = flow_key_hash(&sl->key, gr->words, gr->nb_words);
+		sl->rank = i;
+		sl->next = UINT32_MAX;
+		sl->entry = list[i];
+		b = (uint32_t)(sl->hash & (gr->nb_buckets - 1));
+		tb = (uint32_t)(gr->buckets - ix->bucket_mem) + b;
+		/* Appended in rank order: each chain stays sorted by rank. */
+		if (tail[tb] == UINT32_MAX)
+			gr->buckets[b] = i;
+		else
+			ix->slots[tail[tb]].next = i;
+		tail[tb] = i;
+	}
+	/* Groups by their best rank (insertion sort: few groups). */
+	for (uint32_t g = 1; g < ng; g++) {
+		struct ctl_group t = ix->groups[g];
+		uint32_t j = g;
+
+		for (; j > 0 && ix->groups[j - 1].min_rank > t.min_rank; j--)
+			ix->groups[j] = ix->groups[j - 1];
+		ix->groups[j] = t;
+	}
+	ix->nb_groups = ng;
+	ix->nb_slots = n;
+	free(list);
+	free(gof);
+	free(gsize);
+	free(tail);
+	return ix;
+fail:
+	if (ix != NULL) {
+		free(ix->bucket_mem);
+		free(ix->slots);
+		free(ix->groups);
+		free(ix);
+	}
+	free(list);
+	free(gof);
+	free(gsize);
+	free(tail);
+	SD_WARN(FLOW_COMP, "pipe \"%s\": out of memory for the CONTROL index; lookups scan the list", pipe->name);
+	return NULL;
+}
+
+static void ctl_index_free(struct ctl_index *ix)
+{
+	if (ix == NULL)
+		return;
+	free(ix->bucket_mem);
+	free(ix->groups);
+	free(ix->slots);
+	free(ix);
+}
+
+/* Publishes the index of the pipe's list now; the old one goes once no receiver can hold it. */
+static void ctl_index_republish(struct doca_flow_pipe *pipe)
+{
+	struct ctl_index *old;
+
+	old = atomic_exchange(&pipe->index, flow_ctl_index_build(pipe));
+	if (old != NULL) {
+		flow_slot_sync(pipe->port->slot);
+		ctl_index_free(old);
+	}
 }
 
 /* ---- entries ---- */
@@ -816,6 +952,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
 	e->in_use = true;
 	atomic_store_explicit(link, e, memory_order_release);
 	pipe->nr_entries++;
+	ctl_index_republish(pipe);
 	pending_push(pipe->port, pipe_queue, e, usr_ctx, DOCA_FLOW_ENTRY_OP_ADD);
 	*entry = e;
 	pthread_mutex_unlock(&flow_lock);
@@ -891,7 +1028,9 @@ DOCA_STABLE doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32
 	}
 	atomic_store_explicit(link, atomic_load(&entry->next), memory_order_release);
 	entry->pipe->nr_entries--;
-	flow_slot_sync(entry->pipe->port->slot);
+	if (entry->pipe->type == DOCA_FLOW_PIPE_CONTROL)
+		ctl_index_republish(entry->pipe);
+	flow_slot_sync(entry->pipe->port->slot); /* unreachable through the list and the index */
 	pending_push(entry->pipe->port, pipe_queue, entry, entry->usr_ctx, DOCA_FLOW_ENTRY_OP_DEL);
 	entry_free(entry);
 out:

@@ -164,6 +164,43 @@ uint64_t flow_key_hash(const struct flow_key *k, const uint8_t *words, unsigned 
 	return h;
 }
 
+static struct doca_flow_pipe_entry *ctl_lookup(const struct ctl_index *ix, const struct flow_key *key)
+{
+	const struct ctl_slot *best = NULL;
+	uint32_t best_rank = UINT32_MAX;
+
+	for (uint32_t g = 0; g < ix->nb_groups; g++) {
+		const struct ctl_group *gr = &ix->groups[g];
+		struct flow_key k;
+		uint64_t h;
+
+		if (gr->min_rank >= best_rank)
+			break; /* groups come by their best rank: none further can win */
+		for (unsigned int i = 0; i < gr->nb_words; i++) {
+			unsigned int w = gr->words[i];
+
+			k.w[w] = key->w[w] & gr->mask.w[w];
+		}
+		h = flow_key_hash(&k, gr->words, gr->nb_words);
+		for (uint32_t s = gr->buckets[h & (gr->nb_buckets - 1)]; s != UINT32_MAX; s = ix->slots[s].next) {
+			const struct ctl_slot *sl = &ix->slots[s];
+			unsigned int i;
+
+			if (sl->hash != h || sl->rank >= best_rank)
+				continue;
+			for (i = 0; i < gr->nb_words; i++)
+				if (sl->key.w[gr->words[i]] != k.w[gr->words[i]])
+					break;
+			if (i == gr->nb_words) {
+				best = sl; /* chains are in rank order: the first equal key is the group's best */
+				best_rank = sl->rank;
+				break;
+			}
+		}
+	}
+	return best != NULL ? best->entry : NULL;
+}
+
 struct doca_flow_pipe_entry *flow_pipe_lookup(const struct doca_flow_pipe *pipe, const struct flow_key *key)
 {
 	struct doca_flow_pipe_entry *e;
@@ -191,6 +228,12 @@ struct doca_flow_pipe_entry *flow_pipe_lookup(const struct doca_flow_pipe *pipe,
 				return e;
 		}
 		return NULL;
+	}
+	{
+		const struct ctl_index *ix = atomic_load_explicit(&pipe->index, memory_order_acquire);
+
+		if (ix != NULL)
+			return ctl_lookup(ix, key);
 	}
 	e = atomic_load_explicit(&pipe->head, memory_order_acquire);
 	for (; e != NULL; e = atomic_load_explicit(&e->next, memory_order_acquire)) {

@@ -1,7 +1,8 @@
 /*
  * test_match.c - the classifier through the steering a started port registers: BASIC pipes
  * (changeable and constant fields, 1000 entries), CONTROL pipes (masks, priorities), forwards
- * to pipes, drop and miss, the pkt_meta action, counters, and the default steering after stop.
+ * to pipes, drop and miss, the pkt_meta action, counters, CONTROL priorities against a reference
+ * model, and the default steering after stop.
  */
 #include "flow_test.h"
 
@@ -222,6 +223,98 @@ static void control_chain(void)
 	doca_flow_pipe_destroy(root);
 }
 
+/*
+ * CONTROL priorities against a reference: random masked entries (a few masks, many ties) and
+ * random frames; the winner must be the matching entry of lowest priority, the first added
+ * among equals, also after random removals.
+ */
+#define REF_N 200
+
+struct ref_entry {
+	bool live;
+	uint32_t prio, src, msrc, dst, mdst;
+	uint16_t dport, mdport;
+	struct doca_flow_pipe_entry *e;
+};
+
+static void control_reference(void)
+{
+	static struct ref_entry r[REF_N];
+	static uint16_t qid[REF_N];
+	static const uint32_t m32[] = {0, 0xffffffff, 0xffffff00};
+	static const uint16_t m16[] = {0, 0xffff, 0xff00};
+	struct doca_flow_pipe *root;
+	uint32_t x = 99;
+
+	CHECK_OK(ft_pipe(port, "ref", DOCA_FLOW_PIPE_CONTROL, true, NULL, NULL, NULL, NULL, NULL, NULL, false, &root));
+	for (int i = 0; i < REF_N; i++) {
+		struct doca_flow_match m, mk;
+		struct doca_flow_fwd fwd;
+
+		qid[i] = (uint16_t)(1000 + i);
+		fwd = ft_rss(&qid[i], 1, 0);
+		x = x * 1103515245u + 12345u;
+		r[i].prio = (x >> 4) % 8;
+		r[i].msrc = m32[(x >> 8) % 3];
+		r[i].mdst = m32[(x >> 12) % 3];
+		r[i].mdport = m16[(x >> 16) % 3];
+		r[i].src = 0x0a000000u | ((x >> 18) % 4);
+		r[i].dst = 0x0b000000u | ((x >> 21) % 4) << 8;
+		r[i].dport = (uint16_t)(0x1200 | ((x >> 24) % 4));
+		memset(&m, 0, sizeof(m));
+		memset(&mk, 0, sizeof(mk));
+		m.outer.l3_type = mk.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+		m.outer.l4_type_ext = mk.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+		m.outer.ip4.src_ip = htonl(r[i].src);
+		mk.outer.ip4.src_ip = htonl(r[i].msrc);
+		m.outer.ip4.dst_ip = htonl(r[i].dst);
+		mk.outer.ip4.dst_ip = htonl(r[i].mdst);
+		m.outer.udp.l4_port.dst_port = htons(r[i].dport);
+		mk.outer.udp.l4_port.dst_port = htons(r[i].mdport);
+		CHECK_OK(doca_flow_pipe_control_add_entry(0, root, &m, &mk, NULL, NULL, NULL, NULL, NULL, r[i].prio,
+							  &fwd, NULL, &r[i].e));
+		r[i].live = true;
+	}
+	for (int round = 0; round < 4; round++) {
+		for (int t = 0; t < 2000; t++) {
+			uint32_t src, dst;
+			uint16_t dport;
+			struct nic_frame_info f;
+			struct nic_verdict v;
+			int want = -1;
+
+			x = x * 1103515245u + 12345u;
+			src = 0x0a000000u | ((x >> 3) % 4);
+			dst = 0x0b000000u | ((x >> 7) % 4) << 8;
+			dport = (uint16_t)(0x1200 | ((x >> 11) % 4));
+			for (int i = 0; i < REF_N; i++) {
+				if (!r[i].live || ((src ^ r[i].src) & r[i].msrc) || ((dst ^ r[i].dst) & r[i].mdst) ||
+				    ((dport ^ r[i].dport) & r[i].mdport))
+					continue;
+				if (want < 0 || r[i].prio < r[want].prio)
+					want = i;
+			}
+			f = ft_ip4(src, dst, NIC_L4_UDP, 7, dport);
+			v = ft_steer(dev, &f);
+			if (want < 0) {
+				CHECK_EQ(v.kind, NIC_NO_MATCH);
+			} else {
+				CHECK_EQ(v.kind, NIC_TO_QUEUE);
+				CHECK_EQ(v.queue, qid[want]);
+			}
+		}
+		/* Remove a quarter of what is left, at random. */
+		for (int i = 0; i < REF_N; i++) {
+			x = x * 1103515245u + 12345u;
+			if (r[i].live && (x >> 10) % 4 == 0) {
+				CHECK_OK(doca_flow_pipe_remove_entry(0, 0, r[i].e));
+				r[i].live = false;
+			}
+		}
+	}
+	doca_flow_pipe_destroy(root);
+}
+
 int main(void)
 {
 	struct nic_frame_info f = ft_ip4(1, 2, NIC_L4_UDP, 3, 4);
@@ -233,6 +326,7 @@ int main(void)
 	basic_5tuple();
 	basic_constant_and_meta();
 	control_chain();
+	control_reference();
 	CHECK_OK(doca_flow_port_stop(port));
 	/* Stopped: the device's default steering, everything to queue 0. */
 	CHECK_EQ(ft_steer(dev, &f).kind, NIC_TO_QUEUE);

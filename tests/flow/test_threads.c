@@ -14,7 +14,7 @@ static struct doca_dev *dev;
 static atomic_int stop;
 static atomic_long steered, wrong, hit;
 
-/* Entry for UDP destination port p forwards to queue 100 + p; misses are dropped. */
+/* Entry p matches UDP destination port p + 1 and forwards to queue 100 + p; misses are dropped. */
 static void *receiver(void *arg)
 {
 	uint32_t i = 0;
@@ -22,7 +22,7 @@ static void *receiver(void *arg)
 	(void)arg;
 	while (!atomic_load(&stop)) {
 		uint16_t p = (uint16_t)(i++ % NB_PORTS);
-		struct nic_frame_info f = ft_ip4(0x0a000001, 0x0a000002, NIC_L4_UDP, 9, p);
+		struct nic_frame_info f = ft_ip4(0x0a000001, 0x0a000002, NIC_L4_UDP, 9, (uint16_t)(p + 1));
 		struct nic_verdict v = ft_steer(dev, &f);
 		bool ok;
 
@@ -38,6 +38,9 @@ static void *receiver(void *arg)
 	return NULL;
 }
 
+/* BASIC and CONTROL pipes take turns (a CONTROL pipe republishes its index at every change). */
+static bool ctl;
+
 static struct doca_flow_pipe *make_pipe(struct doca_flow_port *port)
 {
 	struct doca_flow_match tmpl;
@@ -48,7 +51,8 @@ static struct doca_flow_pipe *make_pipe(struct doca_flow_port *port)
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
 	tmpl.outer.udp.l4_port.dst_port = 0xffff;
-	CHECK_OK(ft_pipe(port, "churn", DOCA_FLOW_PIPE_BASIC, true, &tmpl, NULL, NULL, &mon, NULL, &drop, true, &pipe));
+	CHECK_OK(ft_pipe(port, "churn", ctl ? DOCA_FLOW_PIPE_CONTROL : DOCA_FLOW_PIPE_BASIC, true, ctl ? NULL : &tmpl,
+			 NULL, NULL, &mon, NULL, &drop, true, &pipe));
 	return pipe;
 }
 
@@ -60,8 +64,14 @@ static struct doca_flow_pipe_entry *add(struct doca_flow_pipe *pipe, uint16_t p)
 	struct doca_flow_pipe_entry *e;
 
 	memset(&m, 0, sizeof(m));
-	m.outer.udp.l4_port.dst_port = htons(p);
-	CHECK_OK(doca_flow_pipe_basic_add_entry(0, pipe, &m, 0, NULL, NULL, &fwd, 0, NULL, &e));
+	m.outer.udp.l4_port.dst_port = htons((uint16_t)(p + 1)); /* not 0: a CONTROL match skips zero fields */
+	if (ctl) {
+		m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+		CHECK_OK(doca_flow_pipe_control_add_entry(0, pipe, &m, NULL, NULL, NULL, NULL, NULL, NULL, p % 3, &fwd,
+							  NULL, &e));
+	} else {
+		CHECK_OK(doca_flow_pipe_basic_add_entry(0, pipe, &m, 0, NULL, NULL, &fwd, 0, NULL, &e));
+	}
 	return e;
 }
 
@@ -97,6 +107,7 @@ int main(void)
 			/* Everything goes away under the receiver: pipe, then the port itself. */
 			doca_flow_pipe_destroy(pipe);
 			CHECK_OK(doca_flow_port_stop(port));
+			ctl = !ctl;
 			port = ft_port(dev, 0);
 			pipe = make_pipe(port);
 			memset(e, 0, sizeof(e));
