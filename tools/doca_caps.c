@@ -246,7 +246,7 @@ enum { OPT_LIST_DEVS = 1000, OPT_LIST_REPS, OPT_LIST_LIBS, OPT_JSON_OUT, OPT_SDK
 struct caps_args {
 	const char *pci;
 	char pci_buf[256]; /* -p from a JSON flag file: the file's text is gone after parsing */
-	int list;	  /* 0, OPT_LIST_DEVS, OPT_LIST_REPS, OPT_LIST_LIBS */
+	int list;	   /* 0, OPT_LIST_DEVS, OPT_LIST_REPS, OPT_LIST_LIBS */
 	bool json_out;
 };
 

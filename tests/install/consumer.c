@@ -11,6 +11,7 @@
 #include <doca_dev.h>
 #include <doca_dma.h>
 #include <doca_error.h>
+#include <doca_flow.h>
 #include <doca_mmap.h>
 #include <doca_pe.h>
 #include <doca_version.h>
@@ -54,6 +55,10 @@ int main(void)
 	struct doca_dma_task_memcpy *task;
 	union doca_data ud = {0};
 	uint32_t n;
+	struct doca_flow_cfg *flow_cfg;
+
+	if (doca_flow_cfg_create(&flow_cfg) != DOCA_SUCCESS || doca_flow_cfg_destroy(flow_cfg) != DOCA_SUCCESS)
+		return 1;
 	char both[128];
 
 #if defined(DOCA_ARCH_DPU) && !defined(DOCA_ARCH_HOST)
