@@ -162,7 +162,24 @@ struct doca_buf_inventory {
 	uint32_t nb_free;
 	struct doca_buf *elems;
 	struct doca_buf *free_list;
+	/*
+	 * Owner hook of a library-owned inventory (an rxq's managed packet bufs): called for each
+	 * element of a list whose last reference goes, on the thread of that doca_buf_dec_refcount(),
+	 * while the element still holds its mmap and addresses; the element then returns to the
+	 * free list. NULL for application inventories.
+	 */
+	void (*on_release)(void *arg, const struct doca_buf *buf);
+	void *release_arg;
 };
+
+/* Sets @inv's owner hook (see struct doca_buf_inventory); before the first buf is taken. */
+static inline void priv_doca_buf_inventory_set_release_hook(struct doca_buf_inventory *inv,
+							    void (*fn)(void *arg, const struct doca_buf *buf),
+							    void *arg)
+{
+	inv->on_release = fn;
+	inv->release_arg = arg;
+}
 
 /*
  * Access flags that let the local device write into a map. As in verbs (ibv_reg_mr(3): remote
