@@ -284,11 +284,11 @@ SD_PRIV const struct engine_xfer *priv_doca_dp_transport(enum mem_domain_kind sr
 							 size_t len);
 SD_PRIV const char *priv_doca_mem_domain_kind_name(enum mem_domain_kind k);
 
-/* Finishes @task with @status from any thread (wakes an armed PE). */
-static inline void priv_doca_task_complete(struct doca_task *task, doca_error_t status)
-{
-	engine_complete(&task->comp, status);
-}
+/*
+ * Finishes @task with @status from any thread (wakes an armed PE). A function, not an inline:
+ * modules in other libraries (libdoca_eth) finish tasks from threads other than the PE's.
+ */
+SD_PRIV void priv_doca_task_complete(struct doca_task *task, doca_error_t status);
 
 /* The same on the PE thread (inside submit, poll or cancel): no fence, no wake-up. */
 static inline void priv_doca_task_complete_pe(struct doca_task *task, doca_error_t status)
