@@ -224,7 +224,8 @@ static const struct ctx_dp_ops rxq_dp_ops = {
 
 /* ---- context ops ---- */
 
-static void free_managed(struct doca_eth_rxq *q)
+/* Frees the managed-mode state unless bufs are still out (@warn: say so). */
+static void free_managed(struct doca_eth_rxq *q, bool warn)
 {
 	if (q->inv != NULL) {
 		uint32_t nfree = 0;
@@ -232,10 +233,11 @@ static void free_managed(struct doca_eth_rxq *q)
 		doca_buf_inventory_get_num_free_elements(q->inv, &nfree);
 		if (nfree != q->nb_strides) {
 			/* Bufs still out: their release still needs the rings; keep everything. */
-			SD_WARN(COMP,
-				"%s: %u managed bufs were not released (doca_buf_dec_refcount); their strides "
-				"stay in use",
-				priv_doca_ctx_name(&q->ctx), q->nb_strides - nfree);
+			if (warn)
+				SD_WARN(COMP,
+					"%s: %u managed bufs were not released (doca_buf_dec_refcount); their strides "
+					"stay in use",
+					priv_doca_ctx_name(&q->ctx), q->nb_strides - nfree);
 			return;
 		}
 		doca_buf_inventory_stop(q->inv);
@@ -264,6 +266,8 @@ static doca_error_t start_managed(struct doca_eth_rxq *q)
 				 "doca_ctx_start: %s is MANAGED_MEMPOOL but has no packet buffer; call "
 				 "doca_eth_rxq_set_pkt_buf() (size: doca_eth_rxq_estimate_packet_buf_size)",
 				 name);
+	if (q->inv != NULL)
+		free_managed(q, false); /* the last run's bufs may have come back since */
 	if (q->inv != NULL)
 		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
 				 "doca_ctx_start: %s: bufs of its last run are still held; release them with "
@@ -350,7 +354,7 @@ static doca_error_t rxq_start(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 fail:
 	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL)
-		free_managed(q);
+		free_managed(q, true);
 	return ret;
 }
 
@@ -379,7 +383,7 @@ static void rxq_stopped(struct doca_ctx *ctx)
 	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
 		/* Frames that were never handed out give their strides back. */
 		atomic_store(&q->ready_head, atomic_load(&q->ready_tail));
-		free_managed(q);
+		free_managed(q, true);
 	}
 }
 
@@ -630,6 +634,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_destroy(struct doca_eth_rxq *eth_rxq
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_eth_rxq_destroy: %s is %s; stop it (doca_ctx_stop) and progress until IDLE",
 				 priv_doca_ctx_name(&eth_rxq->ctx), priv_doca_ctx_state_name(eth_rxq->ctx.state));
+	if (eth_rxq->inv != NULL)
+		free_managed(eth_rxq, false);
 	if (eth_rxq->inv != NULL)
 		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
 				 "doca_eth_rxq_destroy: %s: managed bufs it lent are still held; release them with "
