@@ -39,6 +39,20 @@ typedef void (*doca_eth_txq_task_lso_send_completion_cb_t)(struct doca_eth_txq_t
 							   union doca_data task_user_data,
 							   union doca_data ctx_user_data);
 
+/*
+ * A batch's callback: @tasks_num members, each with its user data, buf (payload and headers
+ * for LSO) and status at the same index of the arrays (valid during the call).
+ */
+typedef void (*doca_eth_txq_task_batch_send_completion_cb_t)(struct doca_task_batch *task_batch, uint16_t tasks_num,
+							     union doca_data ctx_user_data,
+							     union doca_data task_batch_user_data,
+							     union doca_data *task_user_data_array,
+							     struct doca_buf **pkt_array, doca_error_t *status_array);
+typedef void (*doca_eth_txq_task_batch_lso_send_completion_cb_t)(
+    struct doca_task_batch *task_batch, uint16_t tasks_num, union doca_data ctx_user_data,
+    union doca_data task_batch_user_data, union doca_data *task_user_data_array, struct doca_buf **pkt_payload_array,
+    struct doca_gather_list **headers_array, doca_error_t *status_array);
+
 /* IDLE only: callbacks and number of tasks of each kind. */
 DOCA_EXPERIMENTAL doca_error_t
 doca_eth_txq_task_send_set_conf(struct doca_eth_txq *eth_txq, doca_eth_txq_task_send_completion_cb_t task_completion_cb,
@@ -47,6 +61,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_lso_send_set_conf(
     struct doca_eth_txq *eth_txq, doca_eth_txq_task_lso_send_completion_cb_t task_completion_cb,
     doca_eth_txq_task_lso_send_completion_cb_t task_error_cb, uint32_t task_lso_send_num);
 
+/* IDLE only: batches of up to @max_tasks_number sends (LSO sends), @num_task_batches of them. */
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_send_set_conf(
+    struct doca_eth_txq *eth_txq, enum doca_task_batch_max_tasks_number max_tasks_number, uint16_t num_task_batches,
+    doca_eth_txq_task_batch_send_completion_cb_t success_completion_cb,
+    doca_eth_txq_task_batch_send_completion_cb_t error_completion_cb);
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_lso_send_set_conf(
+    struct doca_eth_txq *eth_txq, enum doca_task_batch_max_tasks_number max_tasks_number, uint16_t num_task_batches,
+    doca_eth_txq_task_batch_lso_send_completion_cb_t success_completion_cb,
+    doca_eth_txq_task_batch_lso_send_completion_cb_t error_completion_cb);
+
 /* RUNNING only; NO_MEMORY when every task of the kind is out. */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_send_allocate_init(struct doca_eth_txq *eth_txq, struct doca_buf *pkt,
 								    union doca_data user_data,
@@ -54,6 +78,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_send_allocate_init(struct doca_
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_lso_send_allocate_init(
     struct doca_eth_txq *eth_txq, struct doca_buf *pkt_payload, struct doca_gather_list *headers,
     union doca_data user_data, struct doca_eth_txq_task_lso_send **task_lso_send);
+
+/*
+ * A batch of @tasks_num sends: fill (*pkt_array)[i] and (*task_user_data_array)[i] for each
+ * i < tasks_num, then doca_task_batch_submit(). The arrays belong to the batch until it is freed.
+ */
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_send_allocate(struct doca_eth_txq *eth_txq, uint16_t tasks_num,
+								     union doca_data task_batch_user_data,
+								     struct doca_buf ***pkt_array,
+								     union doca_data **task_user_data_array,
+								     struct doca_task_batch **task_batch);
+/* The same for LSO sends: a payload and a header gather list per member. */
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_lso_send_allocate(
+    struct doca_eth_txq *eth_txq, uint16_t tasks_num, union doca_data task_batch_user_data,
+    struct doca_buf ***pkt_payload_array, struct doca_gather_list ***headers_array,
+    union doca_data **task_user_data_array, struct doca_task_batch **task_batch);
 
 DOCA_EXPERIMENTAL void doca_eth_txq_task_send_set_pkt(struct doca_eth_txq_task_send *task_send, struct doca_buf *pkt);
 DOCA_EXPERIMENTAL void doca_eth_txq_task_lso_send_set_pkt_payload(struct doca_eth_txq_task_lso_send *task_lso_send,

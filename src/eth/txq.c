@@ -26,6 +26,7 @@
 #include <doca_eth_txq_cpu_data_path.h>
 
 #include "eth_internal.h"
+#include "task_batch.h"
 
 #define COMP ETH_COMP
 
@@ -48,6 +49,15 @@ struct doca_eth_txq {
 	doca_eth_txq_task_send_completion_cb_t send_cb, send_err_cb;
 	doca_eth_txq_task_lso_send_completion_cb_t lso_cb, lso_err_cb;
 	uint32_t nb_send, nb_lso;
+	/* Batches: one pool for both kinds; per batch, arrays of max_tasks entries at its slot. */
+	doca_eth_txq_task_batch_send_completion_cb_t bsend_cb, bsend_err_cb;
+	doca_eth_txq_task_batch_lso_send_completion_cb_t blso_cb, blso_err_cb;
+	uint16_t bsend_max, blso_max, b_max;
+	uint32_t bsend_num, blso_num, b_next;
+	struct doca_buf **b_pkts;
+	struct doca_gather_list **b_hdrs;
+	union doca_data *b_uds;
+	doca_error_t *b_status;
 	uint64_t st_frames;
 };
 
@@ -66,7 +76,11 @@ struct eth_tx_task {
 	uint16_t mss;	   /* LSO: resolved at prepare */
 	struct doca_buf *pkt;
 	struct doca_gather_list *headers;
-	uint32_t len; /* send: frame bytes; LSO: payload bytes */
+	/* Batch members: where the application puts pkt / headers (its arrays); NULL for single tasks. */
+	struct doca_buf **pkt_slot;
+	struct doca_gather_list **hdr_slot;
+	uint32_t bslot; /* member 0: the batch's array slot + 1 (0: none yet) */
+	uint32_t len;	/* send: frame bytes; LSO: payload bytes */
 	uint32_t nframes, sent;
 	uint16_t hdr_len; /* bytes of hdr sent before the buf's bytes from offset hdr_len (send) */
 	struct tx_hdr h;
@@ -346,20 +360,58 @@ static const struct ctx_dp_ops txq_dp_ops = {
 
 /* ---- context ops ---- */
 
+static void free_batch_arrays(struct doca_eth_txq *txq)
+{
+	free(txq->b_pkts);
+	free(txq->b_hdrs);
+	free(txq->b_uds);
+	free(txq->b_status);
+	txq->b_pkts = NULL;
+	txq->b_hdrs = NULL;
+	txq->b_uds = NULL;
+	txq->b_status = NULL;
+}
+
+static void txq_batch_deliver(struct doca_task_batch *batch, bool success);
+static const struct task_batch_ops txq_batch_ops = {.deliver = txq_batch_deliver};
+
 static doca_error_t txq_start(struct doca_ctx *ctx)
 {
 	struct doca_eth_txq *txq = txq_of(ctx);
 	uint32_t n = txq->nb_send + txq->nb_lso;
+	uint32_t nb = txq->bsend_num + txq->blso_num;
+	size_t slots;
+	doca_error_t ret;
 
 	txq->mtu = txq->ops->mtu(txq->port);
 	txq->st_frames = 0;
-	return priv_doca_ctx_pool_init(ctx, sizeof(struct eth_tx_task), n, n ? n : 1, &txq_dp_ops);
+	txq->b_max = txq->bsend_max > txq->blso_max ? txq->bsend_max : txq->blso_max;
+	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct eth_tx_task), n, n + nb * txq->b_max ? n + nb * txq->b_max : 1,
+				      &txq_dp_ops);
+	if (ret != DOCA_SUCCESS || nb == 0)
+		return ret;
+	slots = (size_t)nb * txq->b_max;
+	txq->b_next = 0;
+	txq->b_pkts = calloc(slots, sizeof(*txq->b_pkts));
+	txq->b_hdrs = calloc(slots, sizeof(*txq->b_hdrs));
+	txq->b_uds = calloc(slots, sizeof(*txq->b_uds));
+	txq->b_status = calloc(slots, sizeof(*txq->b_status));
+	if (txq->b_pkts == NULL || txq->b_hdrs == NULL || txq->b_uds == NULL || txq->b_status == NULL) {
+		free_batch_arrays(txq);
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_start: %s: cannot allocate %u batches",
+				 priv_doca_ctx_name(ctx), nb);
+	}
+	ret = priv_doca_task_batch_pool_init(ctx, &txq_batch_ops, sizeof(struct eth_tx_task), nb, txq->b_max);
+	if (ret != DOCA_SUCCESS)
+		free_batch_arrays(txq);
+	return ret;
 }
 
 static void txq_stopped(struct doca_ctx *ctx)
 {
 	SD_DBG(COMP, "%s stopped: %llu frames sent", priv_doca_ctx_name(ctx),
 	       (unsigned long long)txq_of(ctx)->st_frames);
+	free_batch_arrays(txq_of(ctx));
 }
 
 /* The rules every buf list of a task meets; @what names it in log lines. */
@@ -504,6 +556,11 @@ static doca_error_t txq_prepare(struct doca_task *task)
 	struct doca_eth_txq *txq = txq_of(task->ctx);
 
 	t->sent = 0;
+	if (t->pkt_slot != NULL) {
+		t->pkt = *t->pkt_slot;
+		if (t->hdr_slot != NULL)
+			t->headers = *t->hdr_slot;
+	}
 	return t->kind == TX_SEND ? prepare_send(txq, t) : prepare_lso(txq, t);
 }
 
@@ -518,6 +575,25 @@ static void txq_deliver(struct doca_task *task, bool success)
 	else
 		(success ? txq->lso_cb : txq->lso_err_cb)((struct doca_eth_txq_task_lso_send *)task, task->user_data,
 							  task->ctx->user_data);
+}
+
+static void txq_batch_deliver(struct doca_task_batch *batch, bool success)
+{
+	struct eth_tx_task *m0 = (struct eth_tx_task *)priv_doca_task_batch_task(batch, 0);
+	struct doca_eth_txq *txq = txq_of(m0->base.ctx);
+	size_t base = (size_t)(m0->bslot - 1) * txq->b_max;
+	uint16_t n = doca_task_batch_get_tasks_num(batch);
+	union doca_data ud = doca_task_batch_get_user_data(batch);
+
+	for (uint16_t i = 0; i < n; i++)
+		txq->b_status[base + i] = priv_doca_task_batch_task(batch, i)->status;
+	if (m0->kind == TX_SEND)
+		(success ? txq->bsend_cb : txq->bsend_err_cb)(batch, n, txq->ctx.user_data, ud, txq->b_uds + base,
+							      txq->b_pkts + base, txq->b_status + base);
+	else
+		(success ? txq->blso_cb : txq->blso_err_cb)(batch, n, txq->ctx.user_data, ud, txq->b_uds + base,
+							    txq->b_pkts + base, txq->b_hdrs + base,
+							    txq->b_status + base);
 }
 
 static const struct ctx_ops txq_ctx_ops = {
@@ -951,6 +1027,8 @@ static doca_error_t task_alloc(struct doca_eth_txq *txq, uint8_t kind, union doc
 	t->user_data = user_data;
 	*out = (struct eth_tx_task *)t;
 	(*out)->kind = kind;
+	(*out)->pkt_slot = NULL;
+	(*out)->hdr_slot = NULL;
 	(*out)->ol_flags = 0;
 	(*out)->task_mss = 0;
 	(*out)->headers = NULL;
@@ -1064,4 +1142,148 @@ DOCA_EXPERIMENTAL struct doca_task *
 doca_eth_txq_task_lso_send_as_doca_task(struct doca_eth_txq_task_lso_send *task_lso_send)
 {
 	return task_lso_send ? &((struct eth_tx_task *)task_lso_send)->base : NULL;
+}
+
+/* ---- public API: batches ---- */
+
+static doca_error_t batch_set_conf(struct doca_eth_txq *txq, enum doca_task_batch_max_tasks_number max_tasks_number,
+				   uint16_t num_task_batches, bool have_cbs, const char *call, uint16_t *max,
+				   uint32_t *num)
+{
+	doca_error_t ret = check_idle(txq, call);
+	uint16_t m = priv_doca_task_batch_max_tasks(max_tasks_number);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (!have_cbs || m == 0 || num_task_batches == 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: %s; pass both callbacks, a doca_task_batch_max_tasks_number value and at least "
+				 "one batch",
+				 call,
+				 !have_cbs ? "NULL callback"
+				 : m == 0  ? "unknown max_tasks_number"
+					   : "0 batches");
+	*max = m;
+	*num = num_task_batches;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_send_set_conf(
+    struct doca_eth_txq *eth_txq, enum doca_task_batch_max_tasks_number max_tasks_number, uint16_t num_task_batches,
+    doca_eth_txq_task_batch_send_completion_cb_t success_completion_cb,
+    doca_eth_txq_task_batch_send_completion_cb_t error_completion_cb)
+{
+	doca_error_t ret = batch_set_conf(eth_txq, max_tasks_number, num_task_batches,
+					  success_completion_cb != NULL && error_completion_cb != NULL,
+					  "doca_eth_txq_task_batch_send_set_conf", eth_txq ? &eth_txq->bsend_max : NULL,
+					  eth_txq ? &eth_txq->bsend_num : NULL);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	eth_txq->bsend_cb = success_completion_cb;
+	eth_txq->bsend_err_cb = error_completion_cb;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_lso_send_set_conf(
+    struct doca_eth_txq *eth_txq, enum doca_task_batch_max_tasks_number max_tasks_number, uint16_t num_task_batches,
+    doca_eth_txq_task_batch_lso_send_completion_cb_t success_completion_cb,
+    doca_eth_txq_task_batch_lso_send_completion_cb_t error_completion_cb)
+{
+	doca_error_t ret = batch_set_conf(eth_txq, max_tasks_number, num_task_batches,
+					  success_completion_cb != NULL && error_completion_cb != NULL,
+					  "doca_eth_txq_task_batch_lso_send_set_conf",
+					  eth_txq ? &eth_txq->blso_max : NULL, eth_txq ? &eth_txq->blso_num : NULL);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	eth_txq->blso_cb = success_completion_cb;
+	eth_txq->blso_err_cb = error_completion_cb;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t batch_alloc(struct doca_eth_txq *txq, uint8_t kind, uint16_t tasks_num, union doca_data user_data,
+				struct doca_task_batch **task_batch, size_t *base, const char *call)
+{
+	struct eth_tx_task *m0;
+	doca_error_t ret;
+
+	if (SD_UNLIKELY(txq == NULL || task_batch == NULL))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
+				 txq == NULL ? "queue" : "output argument");
+	if (SD_UNLIKELY(kind == TX_SEND ? txq->bsend_cb == NULL : txq->blso_cb == NULL))
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "%s: %s has no %s batch configuration; call doca_eth_txq_task_batch_%s_set_conf() "
+				 "before doca_ctx_start()",
+				 call, priv_doca_ctx_name(&txq->ctx), kind == TX_SEND ? "send" : "LSO send",
+				 kind == TX_SEND ? "send" : "lso_send");
+	if (SD_UNLIKELY(tasks_num > (kind == TX_SEND ? txq->bsend_max : txq->blso_max)))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: %u tasks; this queue's %s batches hold 1..%u",
+				 call, tasks_num, kind == TX_SEND ? "send" : "LSO send",
+				 kind == TX_SEND ? txq->bsend_max : txq->blso_max);
+	ret = priv_doca_task_batch_alloc(&txq->ctx, tasks_num, user_data, task_batch);
+	if (SD_UNLIKELY(ret != DOCA_SUCCESS))
+		return ret;
+	m0 = (struct eth_tx_task *)priv_doca_task_batch_task(*task_batch, 0);
+	/* A batch keeps its members for the pool's life: member 0 remembers the batch's slot. */
+	if (m0->bslot == 0)
+		m0->bslot = ++txq->b_next;
+	*base = (size_t)(m0->bslot - 1) * txq->b_max;
+	for (uint16_t i = 0; i < tasks_num; i++) {
+		struct eth_tx_task *m = (struct eth_tx_task *)priv_doca_task_batch_task(*task_batch, i);
+
+		m->kind = kind;
+		m->ol_flags = 0;
+		m->task_mss = 0;
+		m->pkt = NULL;
+		m->headers = NULL;
+		m->pkt_slot = &txq->b_pkts[*base + i];
+		m->hdr_slot = kind == TX_LSO ? &txq->b_hdrs[*base + i] : NULL;
+		txq->b_pkts[*base + i] = NULL;
+		txq->b_hdrs[*base + i] = NULL;
+		txq->b_uds[*base + i] = (union doca_data){.u64 = 0};
+	}
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_send_allocate(struct doca_eth_txq *eth_txq, uint16_t tasks_num,
+								     union doca_data task_batch_user_data,
+								     struct doca_buf ***pkt_array,
+								     union doca_data **task_user_data_array,
+								     struct doca_task_batch **task_batch)
+{
+	size_t base = 0;
+	doca_error_t ret;
+
+	if (pkt_array == NULL || task_user_data_array == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_task_batch_send_allocate: NULL array output");
+	ret = batch_alloc(eth_txq, TX_SEND, tasks_num, task_batch_user_data, task_batch, &base,
+			  "doca_eth_txq_task_batch_send_allocate");
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	*pkt_array = eth_txq->b_pkts + base;
+	*task_user_data_array = eth_txq->b_uds + base;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_batch_lso_send_allocate(
+    struct doca_eth_txq *eth_txq, uint16_t tasks_num, union doca_data task_batch_user_data,
+    struct doca_buf ***pkt_payload_array, struct doca_gather_list ***headers_array,
+    union doca_data **task_user_data_array, struct doca_task_batch **task_batch)
+{
+	size_t base = 0;
+	doca_error_t ret;
+
+	if (pkt_payload_array == NULL || headers_array == NULL || task_user_data_array == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_task_batch_lso_send_allocate: NULL array output");
+	ret = batch_alloc(eth_txq, TX_LSO, tasks_num, task_batch_user_data, task_batch, &base,
+			  "doca_eth_txq_task_batch_lso_send_allocate");
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	*pkt_payload_array = eth_txq->b_pkts + base;
+	*headers_array = eth_txq->b_hdrs + base;
+	*task_user_data_array = eth_txq->b_uds + base;
+	return DOCA_SUCCESS;
 }
