@@ -20,10 +20,11 @@
 /* Ethernet on for every device (the built-in default profile has none). */
 static inline void eth_test_config(void)
 {
-	const char *path = sd_tmpfile("eth.conf", "[profile default]\neth.supported = yes\n");
+	char *path = sd_tmpfile("eth.conf", "[profile default]\neth.supported = yes\n");
 
 	sd_setenv("SOFTDOCA_CONFIG", path);
 	sd_setenv("SOFTDOCA_SIDE", "all");
+	free(path);
 }
 
 static inline void put16(uint8_t *p, uint16_t v)
@@ -117,6 +118,26 @@ static inline uint32_t build_ipv4(uint8_t *f, uint8_t proto, uint32_t payload, u
 static inline struct doca_mmap *eth_mmap(struct doca_dev *dev, void *addr, size_t len)
 {
 	return sd_mmap_local(dev, addr, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+}
+
+/* Releases what a test made with the helpers above (any argument may be NULL). */
+static inline void eth_test_release(struct doca_pe *pe, struct doca_buf_inventory *inv, struct doca_mmap *m1,
+				    struct doca_mmap *m2)
+{
+	if (pe != NULL)
+		CHECK_OK(doca_pe_destroy(pe));
+	if (inv != NULL) {
+		CHECK_OK(doca_buf_inventory_stop(inv));
+		CHECK_OK(doca_buf_inventory_destroy(inv));
+	}
+	if (m1 != NULL) {
+		CHECK_OK(doca_mmap_stop(m1));
+		CHECK_OK(doca_mmap_destroy(m1));
+	}
+	if (m2 != NULL) {
+		CHECK_OK(doca_mmap_stop(m2));
+		CHECK_OK(doca_mmap_destroy(m2));
+	}
 }
 
 /* Progress @pe up to @rounds times or until @cond holds. */

@@ -220,6 +220,7 @@ static void rxq_rules(struct doca_dev *dev, struct doca_pe *pe, struct doca_mmap
 		CHECK_ERR(doca_task_try_submit(doca_eth_rxq_task_recv_as_doca_task(t)), DOCA_ERROR_INVALID_VALUE);
 		doca_task_free(doca_eth_rxq_task_recv_as_doca_task(t));
 		CHECK_OK(doca_buf_dec_refcount(b, NULL));
+		eth_test_release(NULL, inv, sm, NULL);
 	}
 	sd_ctx_stop_idle(doca_eth_rxq_as_doca_ctx(rxq), pe, NULL, 5000);
 	/* Stopped, its id is free again. */
@@ -260,6 +261,8 @@ int main(void)
 	rxq_rules(a, pe, mm);
 	c = sd_open_dev("03:00.1");
 	CHECK(c == b);
+	CHECK_OK(doca_dev_close(c));
+	eth_test_release(pe, NULL, mm, NULL);
 	printf("api: ok\n");
 	return 0;
 }

@@ -218,6 +218,7 @@ int main(void)
 	sd_ctx_stop_idle(doca_eth_rxq_as_doca_ctx(rxq), pe, NULL, 5000);
 	CHECK_OK(doca_eth_txq_destroy(txq));
 	CHECK_OK(doca_eth_rxq_destroy(rxq));
+	eth_test_release(pe, inv, tm, rm);
 	printf("batch: %d batches delivered, %d failed, %d frames received\n", ok_batches, bad_batches, recvd);
 	return 0;
 }

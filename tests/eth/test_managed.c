@@ -19,16 +19,16 @@ static doca_error_t last_hash_ret;
 
 static void send_done(struct doca_eth_txq_task_send *t, union doca_data ud, union doca_data cud)
 {
-	(void)ud;
 	(void)cud;
 	sent++;
+	CHECK_OK(doca_buf_dec_refcount(ud.ptr, NULL));
 	doca_task_free(doca_eth_txq_task_send_as_doca_task(t));
 }
 
 static void send_fail(struct doca_eth_txq_task_send *t, union doca_data ud, union doca_data cud)
 {
-	(void)ud;
 	(void)cud;
+	doca_buf_dec_refcount(ud.ptr, NULL);
 	doca_task_free(doca_eth_txq_task_send_as_doca_task(t));
 }
 
@@ -212,6 +212,8 @@ int main(void)
 	CHECK_EQ(bad_events, 0);
 	sd_ctx_stop_idle(doca_eth_txq_as_doca_ctx(txq), pe, NULL, 5000);
 	CHECK_OK(doca_eth_txq_destroy(txq));
+	CHECK_OK(doca_mmap_destroy(pkt_mm));
+	eth_test_release(pe, inv, tx_mm, NULL);
 	printf("managed: %d frames sent, %d events\n", sent, events);
 	return 0;
 }

@@ -300,6 +300,7 @@ int main(void)
 	pb->head = pb->tail; /* nobody receives on b: empty its ring */
 	test_lso(a);
 	CHECK_EQ(failed, 0);
+	eth_test_release(pe, inv, mm, NULL);
 	printf("offload: %u frames checked\n", pa->nb_sent);
 	return 0;
 }

@@ -16,17 +16,25 @@ static struct {
 
 static void send_done(struct doca_eth_txq_task_send *t, union doca_data ud, union doca_data cud)
 {
+	struct doca_buf *pkt = NULL;
+
 	(void)ud;
 	(void)cud;
 	st.sent++;
+	CHECK_OK(doca_eth_txq_task_send_get_pkt(t, &pkt));
+	CHECK_OK(doca_buf_dec_refcount(pkt, NULL));
 	doca_task_free(doca_eth_txq_task_send_as_doca_task(t));
 }
 
 static void send_fail(struct doca_eth_txq_task_send *t, union doca_data ud, union doca_data cud)
 {
+	struct doca_buf *pkt = NULL;
+
 	(void)ud;
 	(void)cud;
 	st.send_err++;
+	if (doca_eth_txq_task_send_get_pkt(t, &pkt) == DOCA_SUCCESS && pkt != NULL)
+		doca_buf_dec_refcount(pkt, NULL);
 	doca_task_free(doca_eth_txq_task_send_as_doca_task(t));
 }
 
@@ -257,6 +265,7 @@ int main(void)
 	CHECK_EQ(st.send_err, 0);
 	CHECK_OK(doca_eth_rxq_destroy(rxq));
 	CHECK_OK(doca_eth_txq_destroy(txq));
+	eth_test_release(pe, inv, rx_mmap, tx_mmap);
 	printf("send/recv: %d sent, %d received, %d flushed\n", st.sent, st.recv, st.recv_err);
 	return 0;
 }
