@@ -9,11 +9,13 @@
  * Each ring holds LOOP_RING frames (cap lowers it to test a full medium); a full ring takes
  * fewer frames (tx_burst returns how many, the sender retries). The first LOOP_LOG frames a
  * port sends are kept in its log so tests can check the bytes on the wire.
- * Single-threaded (the tests progress on one thread).
+ * Threads: as nic.h asks of a medium, sends and receives may run on different threads; each
+ * port's ring is guarded by its lock (a test medium: simplicity over speed).
  */
 #ifndef SD_TEST_LOOP_PORT_H_
 #define SD_TEST_LOOP_PORT_H_
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@ struct loop_frame {
 };
 
 struct loop_port {
+	pthread_mutex_t lock; /* this port's ring, its rx stats and its peer's tx stats and log */
 	struct loop_port *peer;
 	uint32_t mtu;
 	uint32_t cap; /* frames the ring takes, <= LOOP_RING */
@@ -44,6 +47,7 @@ static unsigned int loop_tx_burst(void *port, const struct nic_tx_frame *frames,
 	struct loop_port *p = port, *d = p->peer;
 	unsigned int i;
 
+	pthread_mutex_lock(&d->lock);
 	for (i = 0; i < n; i++) {
 		struct loop_frame *f;
 		uint32_t off = 0;
@@ -67,6 +71,7 @@ static unsigned int loop_tx_burst(void *port, const struct nic_tx_frame *frames,
 		p->st.tx_frames++;
 		p->st.tx_bytes += off;
 	}
+	pthread_mutex_unlock(&d->lock);
 	return i;
 }
 
@@ -75,6 +80,7 @@ static unsigned int loop_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void
 	struct loop_port *p = port;
 	unsigned int i;
 
+	pthread_mutex_lock(&p->lock);
 	for (i = 0; i < n && p->head != p->tail; i++) {
 		struct loop_frame *f = &p->ring[p->head % LOOP_RING];
 
@@ -83,6 +89,7 @@ static unsigned int loop_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void
 		cb(cb_arg, f->data, f->len, 1000000000ull + p->st.rx_frames);
 		p->head++;
 	}
+	pthread_mutex_unlock(&p->lock);
 	return i;
 }
 
@@ -99,7 +106,11 @@ static void loop_rx_rearm(void *port)
 
 static void loop_stats(void *port, struct nic_port_stats *out)
 {
-	*out = ((struct loop_port *)port)->st;
+	struct loop_port *p = port;
+
+	pthread_mutex_lock(&p->lock);
+	*out = p->st;
+	pthread_mutex_unlock(&p->lock);
 }
 
 static uint32_t loop_mtu(void *port)
@@ -126,6 +137,7 @@ static inline struct loop_port *loop_new(uint32_t mtu)
 	p->log = calloc(LOOP_LOG, sizeof(*p->log));
 	if (p->log == NULL)
 		abort();
+	pthread_mutex_init(&p->lock, NULL);
 	p->mtu = mtu;
 	p->cap = LOOP_RING;
 	return p;
@@ -149,9 +161,14 @@ static inline doca_error_t loop_pair_install(struct doca_dev *a, struct doca_dev
 }
 
 /* Frames waiting in @p's receive ring. */
-static inline uint32_t loop_pending(const struct loop_port *p)
+static inline uint32_t loop_pending(struct loop_port *p)
 {
-	return p->tail - p->head;
+	uint32_t n;
+
+	pthread_mutex_lock(&p->lock);
+	n = p->tail - p->head;
+	pthread_mutex_unlock(&p->lock);
+	return n;
 }
 
 #endif /* SD_TEST_LOOP_PORT_H_ */
