@@ -15,10 +15,13 @@
 #ifndef SD_TEST_LOOP_PORT_H_
 #define SD_TEST_LOOP_PORT_H_
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "nic.h"
 
@@ -40,7 +43,16 @@ struct loop_port {
 	uint32_t nb_sent;
 	struct loop_frame *log;
 	struct nic_port_stats st;
+	int efd; /* loop_enable_fd(): readable while frames wait in the ring; -1 without */
 };
+
+static inline void loop_signal(struct loop_port *p)
+{
+	uint64_t one = 1;
+
+	if (p->efd >= 0 && write(p->efd, &one, sizeof(one)) != sizeof(one))
+		abort();
+}
 
 static unsigned int loop_tx_burst(void *port, const struct nic_tx_frame *frames, unsigned int n)
 {
@@ -71,6 +83,8 @@ static unsigned int loop_tx_burst(void *port, const struct nic_tx_frame *frames,
 		p->st.tx_frames++;
 		p->st.tx_bytes += off;
 	}
+	if (i > 0)
+		loop_signal(d);
 	pthread_mutex_unlock(&d->lock);
 	return i;
 }
@@ -95,13 +109,23 @@ static unsigned int loop_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void
 
 static int loop_rx_fd(void *port)
 {
-	(void)port;
-	return -1;
+	return ((struct loop_port *)port)->efd;
 }
 
+/* Called after rx_burst found nothing: clear the fd, unless a frame came in meanwhile. */
 static void loop_rx_rearm(void *port)
 {
-	(void)port;
+	struct loop_port *p = port;
+	uint64_t v;
+
+	if (p->efd < 0)
+		return;
+	pthread_mutex_lock(&p->lock);
+	if (read(p->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		abort();
+	if (p->head != p->tail)
+		loop_signal(p);
+	pthread_mutex_unlock(&p->lock);
 }
 
 static void loop_stats(void *port, struct nic_port_stats *out)
@@ -138,6 +162,7 @@ static inline struct loop_port *loop_new(uint32_t mtu)
 	if (p->log == NULL)
 		abort();
 	pthread_mutex_init(&p->lock, NULL);
+	p->efd = -1;
 	p->mtu = mtu;
 	p->cap = LOOP_RING;
 	return p;
@@ -158,6 +183,14 @@ static inline doca_error_t loop_pair_install(struct doca_dev *a, struct doca_dev
 	*pa = x;
 	*pb = y;
 	return ret;
+}
+
+/* Gives @p's receive side a file descriptor (an eventfd) for the PE to watch; before any queue starts. */
+static inline void loop_enable_fd(struct loop_port *p)
+{
+	p->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (p->efd < 0)
+		abort();
 }
 
 /* Frames waiting in @p's receive ring. */
