@@ -41,6 +41,21 @@ struct doca_eth_rxq_event_managed_recv {
 	uint32_t meta[ETH_MAX_METADATA];
 };
 
+/* Batches a queue may have handed out at once (their bufs not yet freed). */
+#define RX_BATCH_EVENTS 8
+#define RX_BATCH_MAX	128
+
+struct doca_eth_rxq_event_batch_managed_recv {
+	struct doca_eth_rxq *q;
+	uint16_t n;  /* bufs out: 0 once pkt_array_free() ran */
+	bool in_use; /* handed out, not yet freed */
+	struct doca_buf *pkts[RX_BATCH_MAX];
+	uint32_t hash[RX_BATCH_MAX];
+	uint64_t ts[RX_BATCH_MAX];
+	uint8_t l3[RX_BATCH_MAX], l4[RX_BATCH_MAX];
+	uint32_t meta[RX_BATCH_MAX * ETH_MAX_METADATA];
+};
+
 struct doca_eth_rxq {
 	struct doca_ctx ctx; /* first: doca_eth_rxq_as_doca_ctx is a cast both ways */
 	const struct topo_caps_eth *caps;
@@ -70,6 +85,10 @@ struct doca_eth_rxq {
 	atomic_uint ready_head, ready_tail;
 	struct doca_buf_inventory *inv;
 	struct doca_eth_rxq_event_managed_recv ev;
+	doca_eth_rxq_event_batch_managed_recv_handler_cb_t bev_cb, bev_err_cb;
+	union doca_data bev_user;
+	uint16_t bev_max, bev_min;
+	struct doca_eth_rxq_event_batch_managed_recv *bevs; /* RX_BATCH_EVENTS, while started */
 	/* statistics */
 	atomic_uint_fast64_t rx_frames, drop_full, drop_too_big;
 };
@@ -246,8 +265,10 @@ static void free_managed(struct doca_eth_rxq *q, bool warn)
 	}
 	free(q->free_ring);
 	free(q->ready);
+	free(q->bevs);
 	q->free_ring = NULL;
 	q->ready = NULL;
+	q->bevs = NULL;
 }
 
 static doca_error_t start_managed(struct doca_eth_rxq *q)
@@ -256,10 +277,11 @@ static doca_error_t start_managed(struct doca_eth_rxq *q)
 	uint32_t size;
 	doca_error_t ret;
 
-	if (q->ev_cb == NULL)
+	if (q->ev_cb == NULL && q->bev_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_ctx_start: %s is MANAGED_MEMPOOL but has no event handlers; call "
-				 "doca_eth_rxq_event_managed_recv_register() before doca_ctx_start()",
+				 "doca_eth_rxq_event_managed_recv_register() or _event_batch_managed_recv_register() "
+				 "before doca_ctx_start()",
 				 name);
 	if (q->pkt_mmap == NULL)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
@@ -293,6 +315,13 @@ static doca_error_t start_managed(struct doca_eth_rxq *q)
 	q->ready = calloc(size, sizeof(*q->ready));
 	if (q->free_ring == NULL || q->ready == NULL)
 		goto nomem;
+	if (q->bev_cb != NULL && q->bevs == NULL) {
+		q->bevs = calloc(RX_BATCH_EVENTS, sizeof(*q->bevs));
+		if (q->bevs == NULL)
+			goto nomem;
+		for (int i = 0; i < RX_BATCH_EVENTS; i++)
+			q->bevs[i].q = q;
+	}
 	for (uint32_t i = 0; i < q->nb_strides; i++)
 		q->free_ring[i] = i;
 	atomic_store(&q->free_head, 0);
@@ -313,8 +342,10 @@ static doca_error_t start_managed(struct doca_eth_rxq *q)
 nomem:
 	free(q->free_ring);
 	free(q->ready);
+	free(q->bevs);
 	q->free_ring = NULL;
 	q->ready = NULL;
+	q->bevs = NULL;
 	return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_start: %s: cannot allocate %u strides' rings", name,
 			 q->nb_strides);
 }
@@ -480,16 +511,68 @@ static unsigned int deliver_managed(struct doca_eth_rxq *q, unsigned int budget)
 	return n;
 }
 
+/*
+ * Managed events in batches: up to bev_max frames per callback, once bev_min are ready or the
+ * port had nothing more (@idle), so that frames never wait for company that does not come.
+ */
+static unsigned int deliver_batches(struct doca_eth_rxq *q, bool idle)
+{
+	unsigned int calls = 0;
+
+	for (;;) {
+		uint32_t h = atomic_load_explicit(&q->ready_head, memory_order_relaxed);
+		uint32_t ready = atomic_load_explicit(&q->ready_tail, memory_order_acquire) - h;
+		struct doca_eth_rxq_event_batch_managed_recv *ev = NULL;
+		uint16_t n = 0;
+
+		if (ready == 0 || (ready < q->bev_min && !idle))
+			break;
+		for (int i = 0; i < RX_BATCH_EVENTS && ev == NULL; i++)
+			if (!q->bevs[i].in_use)
+				ev = &q->bevs[i];
+		if (ev == NULL)
+			break; /* every batch is still held: frames wait in the ready ring */
+		while (n < q->bev_max && n < ready) {
+			const struct rx_ready *r = &q->ready[(h + n) & q->ring_mask];
+			uint8_t *s = q->base + (size_t)r->stride * q->stride;
+
+			if (doca_buf_inventory_buf_get_by_args(q->inv, q->pkt_mmap, s, q->stride, s + q->headroom,
+							       r->len, &ev->pkts[n]) != DOCA_SUCCESS)
+				break;
+			ev->hash[n] = r->m.rss_hash;
+			ev->ts[n] = r->m.timestamp;
+			ev->l3[n] = r->m.l3_ok;
+			ev->l4[n] = r->m.l4_ok;
+			for (uint8_t k = 0; k < q->metadata_num; k++)
+				ev->meta[(size_t)n * q->metadata_num + k] = k == 0 ? r->m.pkt_meta : 0;
+			n++;
+		}
+		if (n == 0)
+			break;
+		atomic_store_explicit(&q->ready_head, h + n, memory_order_release);
+		ev->n = n;
+		ev->in_use = true;
+		calls++;
+		q->bev_cb(ev, n, q->bev_user, DOCA_SUCCESS, ev->pkts);
+	}
+	return calls;
+}
+
 static unsigned int rxq_events(struct doca_ctx *ctx)
 {
 	struct doca_eth_rxq *q = rxq_of(ctx);
-	unsigned int n = 0;
+	unsigned int n = 0, got;
 
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		return 0;
-	n = eth_port_drain(q->port, ETH_RX_BUDGET);
-	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL)
-		n += deliver_managed(q, q->max_burst);
+	got = eth_port_drain(q->port, ETH_RX_BUDGET);
+	n = got;
+	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
+		if (q->bev_cb != NULL)
+			n += deliver_batches(q, got < ETH_RX_BUDGET);
+		else
+			n += deliver_managed(q, q->max_burst);
+	}
 	return n;
 }
 
@@ -1065,4 +1148,83 @@ DOCA_EXPERIMENTAL struct doca_ctx *
 doca_eth_rxq_event_managed_recv_get_ctx(const struct doca_eth_rxq_event_managed_recv *event_managed_recv)
 {
 	return event_managed_recv ? &event_managed_recv->q->ctx : NULL;
+}
+
+/* ---- public API: batched managed events ---- */
+
+static uint16_t events_number(enum doca_event_batch_events_number e)
+{
+	return (unsigned int)e <= DOCA_EVENT_BATCH_EVENTS_NUMBER_128 ? (uint16_t)(1u << (unsigned int)e) : 0;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_event_batch_managed_recv_register(
+    struct doca_eth_rxq *eth_rxq, enum doca_event_batch_events_number events_number_max,
+    enum doca_event_batch_events_number events_number_min, union doca_data user_data,
+    doca_eth_rxq_event_batch_managed_recv_handler_cb_t success_event_batch_handler,
+    doca_eth_rxq_event_batch_managed_recv_handler_cb_t error_event_batch_handler)
+{
+	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_event_batch_managed_recv_register");
+	uint16_t max = events_number(events_number_max), min = events_number(events_number_min);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (success_event_batch_handler == NULL || error_event_batch_handler == NULL || max == 0 || min == 0 ||
+	    min > max)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_rxq_event_batch_managed_recv_register: %s; pass both handlers and "
+				 "doca_event_batch_events_number values with min <= max",
+				 success_event_batch_handler == NULL || error_event_batch_handler == NULL
+				     ? "NULL handler"
+				     : "bad events numbers");
+	eth_rxq->bev_cb = success_event_batch_handler;
+	eth_rxq->bev_err_cb = error_event_batch_handler;
+	eth_rxq->bev_user = user_data;
+	eth_rxq->bev_max = max;
+	eth_rxq->bev_min = min;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL void doca_eth_rxq_event_batch_managed_recv_pkt_array_free(struct doca_buf **pkt_array)
+{
+	struct doca_eth_rxq_event_batch_managed_recv *ev;
+
+	if (pkt_array == NULL)
+		return;
+	ev = SD_CONTAINER_OF(pkt_array, struct doca_eth_rxq_event_batch_managed_recv, pkts);
+	if (!ev->in_use) {
+		SD_ERR(COMP,
+		       "doca_eth_rxq_event_batch_managed_recv_pkt_array_free: %p is not the pkt_array of a "
+		       "batch still held; free each batch once",
+		       (void *)pkt_array);
+		return;
+	}
+	for (uint16_t i = 0; i < ev->n; i++)
+		doca_buf_dec_refcount(ev->pkts[i], NULL);
+	ev->n = 0;
+	ev->in_use = false;
+}
+
+#define BATCH_ARRAY_GETTER(fn, type, field, enabled, fix)                                                              \
+	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_eth_rxq_event_batch_managed_recv *ev, const type **out)    \
+	{                                                                                                              \
+		doca_error_t ret = meta_check(ev, out, ev && (enabled), #fn, fix);                                     \
+                                                                                                                       \
+		if (ret == DOCA_SUCCESS)                                                                               \
+			*out = ev->field;                                                                              \
+		return ret;                                                                                            \
+	}
+
+BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_metadata_array, uint32_t, meta, ev->q->metadata_num > 0,
+		   "doca_eth_rxq_set_metadata_num()")
+BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_rx_hash_array, uint32_t, hash, ev->q->rx_hash,
+		   "doca_eth_rxq_set_rx_hash()")
+BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_timestamp_array, uint64_t, ts, ev->q->timestamp,
+		   "doca_eth_rxq_set_timestamp()")
+BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_l3_ok_array, uint8_t, l3, true, "")
+BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_l4_ok_array, uint8_t, l4, true, "")
+
+DOCA_EXPERIMENTAL struct doca_ctx *doca_eth_rxq_event_batch_managed_recv_get_ctx(
+    const struct doca_eth_rxq_event_batch_managed_recv *event_batch_managed_recv)
+{
+	return event_batch_managed_recv ? &event_batch_managed_recv->q->ctx : NULL;
 }
