@@ -26,7 +26,7 @@
  *   comch.max_consumers, comch.max_producers = N   per connection (1..512)
  *   comch.consumer_max_num_tasks, comch.producer_max_num_tasks = N   (1..65536)
  *   comch.consumer_max_buf_size, comch.producer_max_buf_size = SIZE  (1..1G)
- *   eth.supported = yes|no     stored and shown only
+ *   eth.supported = yes|no     DOCA Ethernet queues (libdoca_eth)
  *   eth.max_burst_size = N     packets per burst (1..65536)
  *   eth.max_packet_size = SIZE bytes in one packet, MTU-like (64..64K); a software NIC port's
  *                              MTU (at most NIC_MAX_FRAME, 9216)
@@ -93,7 +93,8 @@ struct topo_caps_comch {
 	uint32_t producer_max_buf_size;
 };
 
-/* Parsed, validated and shown; the software NIC takes its ports' MTU from max_packet_size. */
+/* DOCA Ethernet (libdoca_eth): queue creation and task configuration bounds; the software NIC
+ * takes its ports' MTU from max_packet_size. */
 struct topo_caps_eth {
 	uint8_t supported;
 	uint32_t max_burst_size;

@@ -272,6 +272,8 @@ static void buf_release_list(struct doca_buf *head)
 		struct doca_buf *next = b->next;
 		struct doca_buf_inventory *inv = b->inv;
 
+		if (SD_UNLIKELY(inv->on_release != NULL))
+			inv->on_release(inv->release_arg, b);
 		atomic_fetch_sub_explicit(&b->mmap->nb_bufs, 1, memory_order_relaxed);
 		b->mmap = NULL;
 		b->is_head = 0;

@@ -167,7 +167,24 @@ struct doca_buf_inventory {
 	uint32_t nb_free;
 	struct doca_buf *elems;
 	struct doca_buf *free_list;
+	/*
+	 * Owner hook of a library-owned inventory (an rxq's managed packet bufs): called for each
+	 * element of a list whose last reference goes, on the thread of that doca_buf_dec_refcount(),
+	 * while the element still holds its mmap and addresses; the element then returns to the
+	 * free list. NULL for application inventories.
+	 */
+	void (*on_release)(void *arg, const struct doca_buf *buf);
+	void *release_arg;
 };
+
+/* Sets @inv's owner hook (see struct doca_buf_inventory); before the first buf is taken. */
+static inline void priv_doca_buf_inventory_set_release_hook(struct doca_buf_inventory *inv,
+							    void (*fn)(void *arg, const struct doca_buf *buf),
+							    void *arg)
+{
+	inv->on_release = fn;
+	inv->release_arg = arg;
+}
 
 /*
  * Access flags that let the local device write into a map. As in verbs (ibv_reg_mr(3): remote
@@ -272,11 +289,11 @@ SD_PRIV const struct engine_xfer *priv_doca_dp_transport(enum mem_domain_kind sr
 							 size_t len);
 SD_PRIV const char *priv_doca_mem_domain_kind_name(enum mem_domain_kind k);
 
-/* Finishes @task with @status from any thread (wakes an armed PE). */
-static inline void priv_doca_task_complete(struct doca_task *task, doca_error_t status)
-{
-	engine_complete(&task->comp, status);
-}
+/*
+ * Finishes @task with @status from any thread (wakes an armed PE). A function, not an inline:
+ * modules in other libraries (libdoca_eth) finish tasks from threads other than the PE's.
+ */
+SD_PRIV void priv_doca_task_complete(struct doca_task *task, doca_error_t status);
 
 /* The same on the PE thread (inside submit, poll or cancel): no fence, no wake-up. */
 static inline void priv_doca_task_complete_pe(struct doca_task *task, doca_error_t status)

@@ -62,3 +62,8 @@ SD_PRIV const char *priv_doca_mem_domain_kind_name(enum mem_domain_kind k)
 {
 	return mem_domain_kind_name(k);
 }
+
+SD_PRIV void priv_doca_task_complete(struct doca_task *task, doca_error_t status)
+{
+	engine_complete(&task->comp, status);
+}

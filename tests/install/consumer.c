@@ -12,6 +12,7 @@
 #include <doca_dma.h>
 #include <doca_error.h>
 #include <doca_flow.h>
+#include <doca_eth_txq.h>
 #include <doca_mmap.h>
 #include <doca_pe.h>
 #include <doca_version.h>
@@ -33,13 +34,13 @@ static void err_cb(struct doca_dma_task_memcpy *t, union doca_data u, union doca
 	done = -1;
 }
 
-#define TRY(x)                                                                                   \
-	do {                                                                                     \
-		doca_error_t r_ = (x);                                                           \
-		if (r_ != DOCA_SUCCESS) {                                                        \
-			fprintf(stderr, "%s: %s\n", #x, doca_error_get_name(r_));               \
-			return 1;                                                                \
-		}                                                                                \
+#define TRY(x)                                                                                                         \
+	do {                                                                                                           \
+		doca_error_t r_ = (x);                                                                                 \
+		if (r_ != DOCA_SUCCESS) {                                                                              \
+			fprintf(stderr, "%s: %s\n", #x, doca_error_get_name(r_));                                      \
+			return 1;                                                                                      \
+		}                                                                                                      \
 	} while (0)
 
 int main(void)
@@ -70,6 +71,12 @@ int main(void)
 #endif
 	printf("compiled against DOCA %s, running %s\n", doca_version(), doca_version_runtime());
 	TRY(doca_devinfo_create_list(&list, &n));
+	/* doca-eth links; the default profile has no Ethernet. */
+	if (doca_eth_txq_cap_is_type_supported(list[0], DOCA_ETH_TXQ_TYPE_REGULAR, DOCA_ETH_TXQ_DATA_PATH_TYPE_CPU) !=
+	    DOCA_ERROR_NOT_SUPPORTED) {
+		fprintf(stderr, "eth: the default profile should have no Ethernet\n");
+		return 1;
+	}
 	TRY(doca_dev_open(list[0], &dev));
 	TRY(doca_devinfo_destroy_list(list));
 	memcpy(both, src, sizeof(src));

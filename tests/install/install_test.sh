@@ -15,11 +15,11 @@ for p in dpu host default; do
 	[ $p = default ] || pcdir=$pcdir/$p
 	export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$pcdir
 	ver=$(pkg-config --modversion doca-dma)
-	for m in doca-common doca-argp doca-comch doca-flow; do
+	for m in doca-common doca-argp doca-comch doca-flow doca-eth; do
 		[ "$ver" = "$(pkg-config --modversion $m)" ] || { echo "FAIL: doca-dma $ver != $m"; exit 1; }
 	done
 	case $ver in 3.3.*) ;; *) echo "FAIL: doca-dma version $ver is not 3.3.x"; exit 1 ;; esac
-	flags=$(pkg-config --cflags --libs doca-common doca-dma doca-argp doca-comch doca-flow)
+	flags=$(pkg-config --cflags --libs doca-common doca-dma doca-argp doca-comch doca-flow doca-eth)
 	$cc -std=c11 -DDOCA_ALLOW_EXPERIMENTAL_API -Wall -Wextra -Werror -o "$root/consumer-$p" "$src" $flags
 	out=$(LD_LIBRARY_PATH=$root$libdir "$root/consumer-$p")
 	echo "$p: $(echo "$out" | tr '\n' ' ')"

@@ -1,0 +1,193 @@
+/*
+ * eth_rxq_regular_receive_sample.c - receive Ethernet frames with a REGULAR DOCA Ethernet receive
+ * queue: the application posts receive tasks with bufs of its own; each completed task carries
+ * one frame, is logged and posted again.
+ *
+ *   doca_eth_rxq (REGULAR) ── start ── apply_queue_id(0) (what DOCA Flow steers to)
+ *   NB_TASKS receive tasks, each over a max-packet-size slot of one mmap ── progress
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_eth_rxq.h>
+#include <doca_eth_rxq_cpu_data_path.h>
+#include <doca_log.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+#include "eth_examples.h"
+
+DOCA_LOG_REGISTER(ETH_RXQ_REGULAR_RECEIVE);
+
+#define NB_TASKS 32
+#define MAX_PKT	 ETH_EXAMPLE_MAX_FRAME
+
+struct recv_state {
+	uint32_t received;
+	uint32_t wanted;
+	doca_error_t status;
+};
+
+static void recv_done(struct doca_eth_rxq_task_recv *task, union doca_data task_user_data,
+		      union doca_data ctx_user_data)
+{
+	struct recv_state *st = ctx_user_data.ptr;
+	struct doca_buf *pkt = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	uint64_t ts = 0;
+
+	(void)task_user_data;
+	doca_eth_rxq_task_recv_get_pkt(task, &pkt);
+	doca_buf_get_data(pkt, (void **)&data);
+	doca_buf_get_data_len(pkt, &len);
+	doca_eth_rxq_task_recv_get_timestamp(task, &ts);
+	DOCA_LOG_INFO("frame %u: %zu bytes, EtherType 0x%02x%02x, at %llu ns", st->received, len, data[12], data[13],
+		      (unsigned long long)ts);
+	st->received++;
+	/* Post the task again, its buf emptied, while more frames are wanted. */
+	if (st->received < st->wanted) {
+		doca_buf_reset_data_len(pkt);
+		if (doca_task_submit(doca_eth_rxq_task_recv_as_doca_task(task)) == DOCA_SUCCESS)
+			return;
+	}
+	doca_buf_dec_refcount(pkt, NULL);
+	doca_task_free(doca_eth_rxq_task_recv_as_doca_task(task));
+}
+
+static void recv_failed(struct doca_eth_rxq_task_recv *task, union doca_data task_user_data,
+			union doca_data ctx_user_data)
+{
+	struct recv_state *st = ctx_user_data.ptr;
+	struct doca_buf *pkt = NULL;
+	doca_error_t status = doca_task_get_status(doca_eth_rxq_task_recv_as_doca_task(task));
+
+	(void)task_user_data;
+	/* Stopping the queue flushes the posted tasks: not an error of the program. */
+	if (status != DOCA_ERROR_IO_FAILED && st->status == DOCA_SUCCESS)
+		st->status = status;
+	doca_eth_rxq_task_recv_get_pkt(task, &pkt);
+	doca_buf_dec_refcount(pkt, NULL);
+	doca_task_free(doca_eth_rxq_task_recv_as_doca_task(task));
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+doca_error_t eth_rxq_regular_receive(const char *pci_addr, uint32_t nb_frames, uint32_t timeout_ms, uint32_t *received)
+{
+	struct recv_state st = {.wanted = nb_frames};
+	struct doca_dev *dev = NULL;
+	struct doca_pe *pe = NULL;
+	struct doca_mmap *mmap = NULL;
+	struct doca_buf_inventory *inv = NULL;
+	struct doca_eth_rxq *rxq = NULL;
+	uint8_t *mem = NULL;
+	uint32_t max_burst = 0, last = 0;
+	uint64_t deadline;
+	doca_error_t ret, tmp;
+
+	*received = 0;
+	ret = eth_example_open_device(pci_addr, &dev);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = doca_eth_rxq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), &max_burst);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	mem = calloc(NB_TASKS, MAX_PKT);
+	if (mem == NULL) {
+		ret = DOCA_ERROR_NO_MEMORY;
+		goto out;
+	}
+	ret = doca_mmap_create(&mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_memrange(mmap, mem, (size_t)NB_TASKS * MAX_PKT);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_add_dev(mmap, dev);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_start(mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_buf_inventory_create(NB_TASKS, &inv);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_buf_inventory_start(inv);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_pe_create(&pe);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_create(dev, max_burst < NB_TASKS ? max_burst : NB_TASKS, MAX_PKT, &rxq);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_REGULAR);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_set_timestamp(rxq, 1);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_task_recv_set_conf(rxq, recv_done, recv_failed, NB_TASKS);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_ctx_set_user_data(doca_eth_rxq_as_doca_ctx(rxq), (union doca_data){.ptr = &st});
+	if (ret == DOCA_SUCCESS)
+		ret = doca_pe_connect_ctx(pe, doca_eth_rxq_as_doca_ctx(rxq));
+	if (ret == DOCA_SUCCESS)
+		ret = doca_ctx_start(doca_eth_rxq_as_doca_ctx(rxq));
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_apply_queue_id(rxq, 0);
+	for (uint32_t i = 0; i < NB_TASKS && ret == DOCA_SUCCESS; i++) {
+		struct doca_eth_rxq_task_recv *task;
+		struct doca_buf *pkt;
+
+		ret = doca_buf_inventory_buf_get_by_addr(inv, mmap, mem + (size_t)i * MAX_PKT, MAX_PKT, &pkt);
+		if (ret != DOCA_SUCCESS)
+			break;
+		ret = doca_eth_rxq_task_recv_allocate_init(rxq, pkt, (union doca_data){.u64 = i}, &task);
+		if (ret == DOCA_SUCCESS)
+			ret = doca_task_submit(doca_eth_rxq_task_recv_as_doca_task(task));
+		if (ret != DOCA_SUCCESS)
+			doca_buf_dec_refcount(pkt, NULL);
+	}
+	if (ret != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("cannot set up the receive queue: %s", doca_error_get_descr(ret));
+		goto stop;
+	}
+	deadline = now_ms() + timeout_ms;
+	while (st.received < nb_frames && st.status == DOCA_SUCCESS && now_ms() < deadline) {
+		doca_pe_progress(pe);
+		if (st.received != last) {
+			last = st.received;
+			deadline = now_ms() + timeout_ms; /* the timeout counts from the last frame */
+		}
+	}
+	ret = st.status;
+	DOCA_LOG_INFO("%u of %u frames received on %s", st.received, nb_frames, pci_addr);
+stop:
+	if (rxq != NULL) {
+		tmp = doca_ctx_stop(doca_eth_rxq_as_doca_ctx(rxq));
+		if (tmp != DOCA_SUCCESS && tmp != DOCA_ERROR_IN_PROGRESS && ret == DOCA_SUCCESS)
+			ret = tmp;
+		eth_example_wait_idle(pe, doca_eth_rxq_as_doca_ctx(rxq));
+	}
+out:
+	*received = st.received;
+	if (rxq != NULL)
+		doca_eth_rxq_destroy(rxq);
+	if (pe != NULL)
+		doca_pe_destroy(pe);
+	if (inv != NULL) {
+		doca_buf_inventory_stop(inv);
+		doca_buf_inventory_destroy(inv);
+	}
+	if (mmap != NULL) {
+		doca_mmap_stop(mmap);
+		doca_mmap_destroy(mmap);
+	}
+	free(mem);
+	doca_dev_close(dev);
+	return ret;
+}

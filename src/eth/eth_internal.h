@@ -1,0 +1,163 @@
+/*
+ * eth_internal.h - libdoca_eth's private declarations: the per-port receive dispatch shared by
+ * the receive queues of one process, the frame parser and the checksum helpers.
+ *
+ *   port (nic.h medium) ──rx_burst──▶ eth_port_drain() ──parse──▶ priv_doca_nic_steer()
+ *                                          │                         │ verdict: queue id
+ *                                          ▼                         ▼
+ *                                   drop counters            rxq bound to that id
+ *                                                             (eth_rxq_place: copy into a
+ *                                                              posted task buf or a stride)
+ *
+ * Threading: one struct eth_port per device and process. Its lock serialises draining and the
+ * queue-id table; whichever receive queue progresses drains the port for all of them (a trylock:
+ * a second drainer returns at once). Placement is the only step that touches another queue,
+ * through that queue's single-producer rings (the lock makes the drainers one producer).
+ */
+#ifndef SD_ETH_INTERNAL_H_
+#define SD_ETH_INTERNAL_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "core.h"
+#include "nic.h"
+
+#define ETH_COMP "eth"
+
+/* Receive queues one port dispatches to in one process. */
+#define ETH_MAX_RXQS_PER_PORT 64
+/* Frames one progress call drains from a port. */
+#define ETH_RX_BUDGET 64
+/* Frames one progress call hands to a port (one tx_burst). */
+#define ETH_TX_BURST 32
+/* Largest header an LSO send, or a checksum-offloaded send, may have. */
+#define ETH_MAX_HDR 256
+/* Longest buf list one frame may be made of. */
+#define ETH_MAX_LIST 32
+/* Largest LSO payload. */
+#define ETH_MAX_LSO_MSG (256u * 1024u)
+/* Largest metadata words per frame. */
+#define ETH_MAX_METADATA 8
+
+struct doca_eth_rxq;
+
+struct eth_port {
+	struct doca_dev *dev;
+	const struct nic_port_ops *ops;
+	void *port;
+	pthread_mutex_t lock;
+	uint32_t nb_rxqs;
+	struct {
+		uint16_t id;
+		struct doca_eth_rxq *q;
+	} rxqs[ETH_MAX_RXQS_PER_PORT];
+	/* PEs that watch the medium's rx fd for this port's receive queues, with how many queues each. */
+	struct {
+		struct doca_pe *pe;
+		uint32_t refs;
+	} watchers[ETH_MAX_RXQS_PER_PORT];
+	/* Frames dropped before any queue: bad, steered to a drop or to no pipe, id not applied. */
+	atomic_uint_fast64_t drop_bad, drop_steer, drop_miss, drop_no_queue;
+};
+
+/* The process's dispatch of @dev's port; NOT_FOUND (logged, naming @call) when it has no medium. */
+doca_error_t eth_port_get(struct doca_dev *dev, const char *call, struct eth_port **out);
+doca_error_t eth_port_bind(struct eth_port *p, uint16_t id, struct doca_eth_rxq *q);
+void eth_port_unbind(struct eth_port *p, struct doca_eth_rxq *q);
+/* The medium's rx fd in @pe's notification handle while a receive queue of @pe needs it. */
+doca_error_t eth_port_watch(struct eth_port *p, struct doca_pe *pe);
+void eth_port_unwatch(struct eth_port *p, struct doca_pe *pe);
+/* Receives up to @budget frames and places each; returns how many were received. Any thread. */
+unsigned int eth_port_drain(struct eth_port *p, unsigned int budget);
+
+/* What the steering decided for a frame, handed to its queue. */
+struct eth_rx_meta {
+	uint64_t timestamp;
+	uint32_t pkt_meta;
+	uint32_t rss_hash;
+	uint8_t l3_ok, l4_ok;
+};
+
+/* rxq.c: places one frame into @q; called under the port lock (any thread). */
+void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m);
+
+/*
+ * Minimal parser for libdoca_eth's own needs (checksums, LSO, l3_ok/l4_ok): Ethernet, up to two
+ * VLAN tags, IPv4 / IPv6 without extension headers, TCP / UDP. It stands in until the software
+ * NIC's priv_doca_nic_frame_parse() exists and fills the same struct. Returns 0 or -EINVAL
+ * (shorter than an Ethernet header).
+ */
+
+/* ---- checksums (RFC 1071), over bytes in network order ---- */
+
+static inline uint32_t eth_csum_add(uint32_t sum, const uint8_t *p, size_t len, bool *odd)
+{
+	size_t i = 0;
+
+	if (*odd && len > 0) {
+		sum += p[0];
+		i = 1;
+		*odd = false;
+	}
+	for (; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (i < len) {
+		sum += (uint32_t)p[i] << 8;
+		*odd = true;
+	}
+	return sum;
+}
+
+static inline uint16_t eth_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* Sum of the TCP/UDP pseudo header of the packet whose L3 header is at @l3 (not folded). */
+static inline uint32_t eth_csum_pseudo(const uint8_t *l3, bool ipv6, uint8_t proto, uint32_t l4_len)
+{
+	bool odd = false;
+	uint32_t sum = 0;
+
+	if (ipv6)
+		sum = eth_csum_add(sum, l3 + 8, 32, &odd);
+	else
+		sum = eth_csum_add(sum, l3 + 12, 8, &odd);
+	return sum + proto + (l4_len >> 16) + (l4_len & 0xffff);
+}
+
+static inline void eth_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline uint16_t eth_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t eth_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void eth_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* Capabilities shared by both queues. */
+doca_error_t eth_devinfo_caps(const struct doca_devinfo *devinfo, const char *call, const struct topo_caps_eth **caps);
+
+#endif /* SD_ETH_INTERNAL_H_ */
