@@ -61,8 +61,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_dmabuf_fd(struct doca_gpu *gpu_dev, void
 						  int *dmabuf_fd);
 
 /** A stopped semaphore on @gpu (CPU_GPU memory, no items yet). INVALID_VALUE; NO_MEMORY. */
-DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_create(struct doca_gpu *gpu,
-							 struct doca_gpu_semaphore **semaphore);
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_create(struct doca_gpu *gpu, struct doca_gpu_semaphore **semaphore);
 /** Stops (if needed) and frees. INVALID_VALUE for NULL. */
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_destroy(struct doca_gpu_semaphore *semaphore);
 /** Memory of the status words. INVALID_VALUE; BAD_STATE once started. */
@@ -72,8 +71,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_memory_type(struct doca_gp
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_items_num(struct doca_gpu_semaphore *semaphore,
 								uint32_t num_items);
 /** @nbytes (> 0) of custom info per item, in memory of @type. INVALID_VALUE; BAD_STATE once started. */
-DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_custom_info(struct doca_gpu_semaphore *semaphore,
-								  uint32_t nbytes, enum doca_gpu_mem_type type);
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_custom_info(struct doca_gpu_semaphore *semaphore, uint32_t nbytes,
+								  enum doca_gpu_mem_type type);
 /** Allocates the items, all FREE. INVALID_VALUE; BAD_STATE when started or without items; NO_MEMORY. */
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_start(struct doca_gpu_semaphore *semaphore);
 /** Frees the items (the GPU handle becomes invalid). INVALID_VALUE; BAD_STATE unless started. */

@@ -32,8 +32,8 @@ struct doca_buf_arr {
 	size_t elem_size;
 	uint64_t start_offset;
 	bool started;
-	uint8_t *base;		      /* first element, while started */
-	struct doca_gpu *gpu;	      /* GPU target, NULL if none */
+	uint8_t *base;			    /* first element, while started */
+	struct doca_gpu *gpu;		    /* GPU target, NULL if none */
 	struct doca_gpu_buf_arr *gpu_table; /* in the GPU's memory, while started with a GPU target */
 };
 
@@ -263,10 +263,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (buf_arr->gpu_table == NULL)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "%s: buf array %p has no GPU table: it was started without a GPU target; stop it, call "
-				 "doca_buf_arr_set_target_gpu() and start it again",
-				 call, (const void *)buf_arr);
+		return SD_REJECT(
+		    DOCA_ERROR_BAD_STATE, COMP,
+		    "%s: buf array %p has no GPU table: it was started without a GPU target; stop it, call "
+		    "doca_buf_arr_set_target_gpu() and start it again",
+		    call, (const void *)buf_arr);
 	*gpu_buf_arr = buf_arr->gpu_table;
 	return DOCA_SUCCESS;
 }

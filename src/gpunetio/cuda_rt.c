@@ -16,12 +16,12 @@
 #include "gpunetio_internal.h"
 
 static const char *const cudart_names[] = {
-	"libcudart.so.13",
-	"libcudart.so.12",
-	"/usr/local/cuda/lib64/libcudart.so.13",
-	"/usr/local/cuda/lib64/libcudart.so.12",
-	"/usr/local/cuda/lib64/libcudart.so",
-	"libcudart.so",
+    "libcudart.so.13",
+    "libcudart.so.12",
+    "/usr/local/cuda/lib64/libcudart.so.13",
+    "/usr/local/cuda/lib64/libcudart.so.12",
+    "/usr/local/cuda/lib64/libcudart.so",
+    "libcudart.so",
 };
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -36,18 +36,18 @@ static bool resolve(void *h, const char *path)
 		size_t off;
 	} syms[] = {
 #define SYM(n, f) {n, offsetof(struct cuda_rt, f)}
-		SYM("cudaGetDeviceCount", get_device_count),
-		SYM("cudaDeviceGetByPCIBusId", device_get_by_pci_bus_id),
-		SYM("cudaSetDevice", set_device),
-		SYM("cudaDeviceGetAttribute", device_get_attribute),
-		SYM("cudaMalloc", dev_malloc),
-		SYM("cudaFree", dev_free),
-		SYM("cudaHostAlloc", host_alloc),
-		SYM("cudaFreeHost", free_host),
-		SYM("cudaHostGetDevicePointer", host_get_device_pointer),
-		SYM("cudaMemcpy", copy),
-		SYM("cudaMemset", fill),
-		SYM("cudaGetErrorName", get_error_name),
+	    SYM("cudaGetDeviceCount", get_device_count),
+	    SYM("cudaDeviceGetByPCIBusId", device_get_by_pci_bus_id),
+	    SYM("cudaSetDevice", set_device),
+	    SYM("cudaDeviceGetAttribute", device_get_attribute),
+	    SYM("cudaMalloc", dev_malloc),
+	    SYM("cudaFree", dev_free),
+	    SYM("cudaHostAlloc", host_alloc),
+	    SYM("cudaFreeHost", free_host),
+	    SYM("cudaHostGetDevicePointer", host_get_device_pointer),
+	    SYM("cudaMemcpy", copy),
+	    SYM("cudaMemset", fill),
+	    SYM("cudaGetErrorName", get_error_name),
 #undef SYM
 	};
 

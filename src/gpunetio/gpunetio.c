@@ -85,9 +85,9 @@ static void hook_mem_free(struct doca_gpu *gpu, void *gpu_ptr)
 }
 
 static const struct priv_doca_gpu_ops gpu_ops = {
-	.mem_alloc = hook_mem_alloc,
-	.copy_to_gpu = hook_copy_to_gpu,
-	.mem_free = hook_mem_free,
+    .mem_alloc = hook_mem_alloc,
+    .copy_to_gpu = hook_copy_to_gpu,
+    .mem_free = hook_mem_free,
 };
 
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
@@ -112,12 +112,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct do
 		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP, "%s: GPU %s: %s", call, gpu_bus_id, why);
 	err = rt->device_get_by_pci_bus_id(&dev, gpu_bus_id);
 	if (err != SD_CUDA_SUCCESS)
-		return SD_REJECT(cuda_to_doca(err), COMP,
-				 "%s: GPU %s: cudaDeviceGetByPCIBusId failed with %s; %s", call, gpu_bus_id,
-				 cuda_rt_err(rt, err),
+		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaDeviceGetByPCIBusId failed with %s; %s",
+				 call, gpu_bus_id, cuda_rt_err(rt, err),
 				 err == SD_CUDA_ERROR_INSUFFICIENT_DRIVER
-					 ? "there is no usable NVIDIA driver on this machine"
-					 : "check the address with nvidia-smi (CUDA_VISIBLE_DEVICES may hide it)");
+				     ? "there is no usable NVIDIA driver on this machine"
+				     : "check the address with nvidia-smi (CUDA_VISIBLE_DEVICES may hide it)");
 	err = rt->set_device(dev);
 	if (err != SD_CUDA_SUCCESS)
 		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s (CUDA device %d): cudaSetDevice failed with %s",
@@ -200,8 +199,9 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 	} else {
 		err = rt->host_alloc(&base, total, SD_CUDA_HOST_ALLOC_MAPPED | SD_CUDA_HOST_ALLOC_PORTABLE);
 		if (err != SD_CUDA_SUCCESS) {
-			ret = SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaHostAlloc(%zu, mapped) failed with %s",
-					call, gpu->bus_id, total, cuda_rt_err(rt, err));
+			ret =
+			    SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaHostAlloc(%zu, mapped) failed with %s",
+				      call, gpu->bus_id, total, cuda_rt_err(rt, err));
 			goto fail;
 		}
 		err = rt->host_get_device_pointer(&dbase, base, 0);
@@ -248,8 +248,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_mem_alloc(struct doca_gpu *gpu_dev, size
 				 gpu_dev->bus_id, alignment);
 	if (mtype != DOCA_GPU_MEM_TYPE_GPU && mtype != DOCA_GPU_MEM_TYPE_GPU_CPU && mtype != DOCA_GPU_MEM_TYPE_CPU_GPU)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: GPU %s: memory type %d is none of DOCA_GPU_MEM_TYPE_GPU, _GPU_CPU, _CPU_GPU", call,
-				 gpu_dev->bus_id, (int)mtype);
+				 "%s: GPU %s: memory type %d is none of DOCA_GPU_MEM_TYPE_GPU, _GPU_CPU, _CPU_GPU",
+				 call, gpu_dev->bus_id, (int)mtype);
 	if (mtype != DOCA_GPU_MEM_TYPE_GPU && memptr_cpu == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: GPU %s: NULL memptr_cpu; memory of type %s has a CPU pointer, pass where to "
@@ -295,8 +295,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_mem_free(struct doca_gpu *gpu_dev, void 
 	return gpunetio_mem_free(gpu_dev, memptr_gpu, call);
 }
 
-doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind,
-			     const char *call)
+doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call)
 {
 	int err = gpu->rt->copy(dst, src, len, kind);
 
@@ -326,7 +325,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_dmabuf_fd(struct doca_gpu *gpu_dev, void
 		return ret;
 	if (memptr_gpu == NULL || dmabuf_fd == NULL || size == 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: GPU %s: %s", call, gpu_dev->bus_id,
-				 memptr_gpu == NULL ? "NULL memptr_gpu"
+				 memptr_gpu == NULL  ? "NULL memptr_gpu"
 				 : dmabuf_fd == NULL ? "NULL output argument"
 						     : "size 0");
 	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,

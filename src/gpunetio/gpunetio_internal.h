@@ -83,8 +83,7 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 				void **gpu_ptr, void **cpu_ptr, const char *call);
 doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call);
 /* cudaMemcpy of @len bytes, @kind a CUDA_MEMCPY_* value. */
-doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind,
-			     const char *call);
+doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call);
 doca_error_t gpunetio_memset(struct doca_gpu *gpu, void *gpu_ptr, size_t len, const char *call);
 
 #endif /* SD_GPUNETIO_INTERNAL_H_ */

@@ -73,7 +73,8 @@ static doca_error_t check_configurable(const struct doca_gpu_semaphore *s, const
 static doca_error_t check_started(const struct doca_gpu_semaphore *s, const void *out, const char *call)
 {
 	if (s == NULL || out == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call, s == NULL ? "semaphore" : "output");
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
+				 s == NULL ? "semaphore" : "output");
 	if (!s->started)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: semaphore %p is not started; call doca_gpu_semaphore_start() first", call,
@@ -103,9 +104,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_memory_type(struct doca_gp
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (!valid_mem_type(type))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: semaphore %p: memory type %d is none of DOCA_GPU_MEM_TYPE_GPU, _GPU_CPU, _CPU_GPU",
-				 call, (void *)semaphore, (int)type);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP,
+		    "%s: semaphore %p: memory type %d is none of DOCA_GPU_MEM_TYPE_GPU, _GPU_CPU, _CPU_GPU", call,
+		    (void *)semaphore, (int)type);
 	semaphore->status_type = type;
 	return DOCA_SUCCESS;
 }
@@ -125,8 +127,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_items_num(struct doca_gpu_
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_custom_info(struct doca_gpu_semaphore *semaphore,
-								  uint32_t nbytes, enum doca_gpu_mem_type type)
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_custom_info(struct doca_gpu_semaphore *semaphore, uint32_t nbytes,
+								  enum doca_gpu_mem_type type)
 {
 	const char *call = "doca_gpu_semaphore_set_custom_info";
 	doca_error_t ret = check_configurable(semaphore, call);
@@ -138,9 +140,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_set_custom_info(struct doca_gp
 				 "%s: semaphore %p: 0 bytes of custom info; pass the size of one item's info", call,
 				 (void *)semaphore);
 	if (!valid_mem_type(type))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: semaphore %p: memory type %d is none of DOCA_GPU_MEM_TYPE_GPU, _GPU_CPU, _CPU_GPU",
-				 call, (void *)semaphore, (int)type);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP,
+		    "%s: semaphore %p: memory type %d is none of DOCA_GPU_MEM_TYPE_GPU, _GPU_CPU, _CPU_GPU", call,
+		    (void *)semaphore, (int)type);
 	semaphore->info_size = nbytes;
 	semaphore->info_type = type;
 	return DOCA_SUCCESS;
@@ -163,8 +166,8 @@ static void release(struct doca_gpu_semaphore *s)
 }
 
 /* One zeroed region of @type: through the CPU pointer when there is one, else cudaMemset. */
-static doca_error_t alloc_zeroed(struct doca_gpu_semaphore *s, size_t size, enum doca_gpu_mem_type type,
-				 void **gpu_ptr, void **cpu_ptr, const char *call)
+static doca_error_t alloc_zeroed(struct doca_gpu_semaphore *s, size_t size, enum doca_gpu_mem_type type, void **gpu_ptr,
+				 void **cpu_ptr, const char *call)
 {
 	doca_error_t ret = gpunetio_mem_alloc(s->gpu, size, 64, type, gpu_ptr, cpu_ptr, call);
 
@@ -198,8 +201,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_start(struct doca_gpu_semaphor
 	semaphore->status_gpu = g;
 	semaphore->status_cpu = c;
 	if (semaphore->info_size > 0) {
-		ret = alloc_zeroed(semaphore, (size_t)semaphore->num_items * semaphore->info_size,
-				   semaphore->info_type, &g, &c, call);
+		ret = alloc_zeroed(semaphore, (size_t)semaphore->num_items * semaphore->info_size, semaphore->info_type,
+				   &g, &c, call);
 		if (ret != DOCA_SUCCESS)
 			goto fail;
 		semaphore->info_gpu = g;
@@ -213,8 +216,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_semaphore_start(struct doca_gpu_semaphor
 	h.info = semaphore->info_gpu;
 	h.num_items = semaphore->num_items;
 	h.info_size = semaphore->info_size;
-	ret = gpunetio_memcpy(semaphore->gpu, semaphore->handle_gpu, &h, sizeof(h), SD_CUDA_MEMCPY_HOST_TO_DEVICE,
-			      call);
+	ret =
+	    gpunetio_memcpy(semaphore->gpu, semaphore->handle_gpu, &h, sizeof(h), SD_CUDA_MEMCPY_HOST_TO_DEVICE, call);
 	if (ret != DOCA_SUCCESS)
 		goto fail;
 	semaphore->started = true;

@@ -60,18 +60,18 @@ int main(int argc, char **argv)
 	close(fd);
 
 	const struct env_case refused[] = {
-		{"libfakecudart.so", DOCA_ERROR_NOT_FOUND, "must be an absolute path"},
-		{"", DOCA_ERROR_NOT_FOUND, "must be an absolute path"},
-		{"/nonexistent/libcudart.so.13", DOCA_ERROR_NOT_FOUND, "no regular file there"},
-		{"/tmp", DOCA_ERROR_NOT_FOUND, "no regular file there"},
-		{regular, DOCA_ERROR_NOT_FOUND, "SOFTDOCA_CUDART="},
-		{not_cudart_path, DOCA_ERROR_NOT_FOUND, "has no symbol cuda"},
+	    {"libfakecudart.so", DOCA_ERROR_NOT_FOUND, "must be an absolute path"},
+	    {"", DOCA_ERROR_NOT_FOUND, "must be an absolute path"},
+	    {"/nonexistent/libcudart.so.13", DOCA_ERROR_NOT_FOUND, "no regular file there"},
+	    {"/tmp", DOCA_ERROR_NOT_FOUND, "no regular file there"},
+	    {regular, DOCA_ERROR_NOT_FOUND, "SOFTDOCA_CUDART="},
+	    {not_cudart_path, DOCA_ERROR_NOT_FOUND, "has no symbol cuda"},
 	};
 	for (size_t i = 0; i < N_ELEMS(refused); i++) {
 		int rc = check_run_child_output(run_case, (void *)&refused[i], "refused", out, sizeof(out));
 
-		if (rc != T_EXIT_PASS || strstr(out, refused[i].says) == NULL || strstr(out, "SOFTDOCA_CUDART") == NULL ||
-		    count_lines(out, "doca_gpu_create") != 1) {
+		if (rc != T_EXIT_PASS || strstr(out, refused[i].says) == NULL ||
+		    strstr(out, "SOFTDOCA_CUDART") == NULL || count_lines(out, "doca_gpu_create") != 1) {
 			fprintf(stderr, "SOFTDOCA_CUDART=\"%s\": want %s and one line saying \"%s\"; got rc %d:\n%s\n",
 				refused[i].value, doca_error_get_name(refused[i].want), refused[i].says, rc, out);
 			return T_EXIT_FAIL;

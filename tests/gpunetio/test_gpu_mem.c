@@ -62,7 +62,7 @@ int main(void)
 				CHECK(c == NULL);
 			} else {
 				CHECK(c != NULL);
-				memset(c, 0xa5, 1000); /* the CPU may write all of it */
+				memset(c, 0xa5, 1000);		     /* the CPU may write all of it */
 				CHECK_EQ(((uint8_t *)g)[999], 0xa5); /* and the GPU sees it (unified addressing) */
 			}
 			CHECK_EQ(fake.live_allocations(), 1);
