@@ -7,9 +7,10 @@
  * Element i covers [offset + i * elem_size, + elem_size) of the mmap's range, which must be
  * started before the array starts and large enough for all n elements.
  *
- * softdoca: GPU and DPA targets are not supported yet (they come with GPUNetIO); an array
- * started without a target holds its element table in host memory for softdoca's CPU data
- * paths (DOCA itself requires a target).
+ * softdoca: a GPU target (a struct doca_gpu from doca_gpu_create) puts a copy of the element
+ * table in that GPU's memory at start, read by doca_gpunetio_dev_buf.cuh; DPA targets are not
+ * supported. An array started without a target holds its element table in host memory only,
+ * for softdoca's CPU data paths (DOCA itself requires a target).
  */
 #ifndef DOCA_BUF_ARRAY_H_
 #define DOCA_BUF_ARRAY_H_
@@ -35,7 +36,7 @@ typedef uint64_t doca_dpa_dev_buf_arr_t;
 
 /** An array of @num_elem (> 0) elements. INVALID_VALUE; NO_MEMORY. */
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_buf_arr **buf_arr);
-/** Builds the element table in @gpu_handler's memory. INVALID_VALUE; BAD_STATE once started. */
+/** Also builds the element table in @gpu_handler's memory at start. INVALID_VALUE; BAD_STATE once started. */
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *buf_arr, struct doca_gpu *gpu_handler);
 /** Builds the element table in @dpa_handler's memory. INVALID_VALUE; BAD_STATE once started. */
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr, struct doca_dpa *dpa_handler);
@@ -52,7 +53,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_start(struct doca_buf_arr *buf_arr);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_stop(struct doca_buf_arr *buf_arr);
 /** Stops and frees. INVALID_VALUE for NULL. */
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr);
-/** The table in GPU memory. INVALID_VALUE; BAD_STATE unless started. */
+/** The table in GPU memory. INVALID_VALUE; BAD_STATE unless started with a GPU target. */
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf_arr *buf_arr,
 							   struct doca_gpu_buf_arr **gpu_buf_arr);
 /** The table in DPA memory. INVALID_VALUE; BAD_STATE unless started. */

@@ -45,6 +45,7 @@ int main(void)
 	struct doca_buf_arr *arr = NULL;
 	struct doca_gpu_buf_arr *gpu = NULL;
 	doca_dpa_dev_buf_arr_t dpa = 0;
+	uint64_t not_a_gpu[4] = {0};
 	void *addr;
 	size_t len;
 
@@ -65,9 +66,9 @@ int main(void)
 	CHECK_ERR(doca_buf_arr_set_params(arr, NULL, ELEM, OFF), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_buf_arr_set_params(arr, mm, 0, OFF), DOCA_ERROR_INVALID_VALUE);
 
-	/* GPU and DPA targets: not yet; NULL handlers are INVALID_VALUE first */
+	/* GPU target: only a GPU from doca_gpu_create() (tests/gpunetio); DPA: not supported */
 	CHECK_ERR(doca_buf_arr_set_target_gpu(arr, NULL), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_buf_arr_set_target_gpu(arr, (struct doca_gpu *)(uintptr_t)0x1000), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_ERR(doca_buf_arr_set_target_gpu(arr, (struct doca_gpu *)(void *)not_a_gpu), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_buf_arr_set_target_dpa(arr, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_buf_arr_set_target_dpa(arr, (struct doca_dpa *)(uintptr_t)0x1000), DOCA_ERROR_NOT_SUPPORTED);
 
@@ -97,11 +98,11 @@ int main(void)
 	}
 	CHECK_ERR(priv_doca_buf_arr_elem(arr, ELEMS, &addr, &len), DOCA_ERROR_INVALID_VALUE);
 
-	/* Started: no reconfiguration, no second start; handles are NOT_SUPPORTED. */
+	/* Started: no reconfiguration, no second start; no GPU table without a GPU target, no DPA. */
 	CHECK_ERR(doca_buf_arr_start(arr), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_buf_arr_set_params(arr, mm, ELEM, 0), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_buf_arr_set_target_gpu(arr, (struct doca_gpu *)(uintptr_t)0x1000), DOCA_ERROR_BAD_STATE);
-	CHECK_ERR(doca_buf_arr_get_gpu_handle(arr, &gpu), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_ERR(doca_buf_arr_get_gpu_handle(arr, &gpu), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_buf_arr_get_gpu_handle(arr, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_buf_arr_get_gpu_handle(NULL, &gpu), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_buf_arr_get_dpa_handle(arr, &dpa), DOCA_ERROR_NOT_SUPPORTED);

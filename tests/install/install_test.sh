@@ -15,7 +15,7 @@ for p in dpu host default; do
 	[ $p = default ] || pcdir=$pcdir/$p
 	export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$pcdir
 	ver=$(pkg-config --modversion doca-dma)
-	for m in doca-common doca-argp doca-comch doca-flow doca-eth; do
+	for m in doca-common doca-argp doca-comch doca-flow doca-eth doca-gpunetio; do
 		[ "$ver" = "$(pkg-config --modversion $m)" ] || { echo "FAIL: doca-dma $ver != $m"; exit 1; }
 	done
 	case $ver in 3.3.*) ;; *) echo "FAIL: doca-dma version $ver is not 3.3.x"; exit 1 ;; esac
@@ -26,6 +26,13 @@ for p in dpu host default; do
 	want=$p; [ $p = default ] && want=dpu
 	echo "$out" | grep -q "personality $want" || { echo "FAIL: $p built with the wrong personality"; exit 1; }
 	echo "$out" | grep -q "copied: installed softdoca copies bytes" || { echo "FAIL: $p consumer did not copy"; exit 1; }
+	# GPUNetIO links and loads without CUDA; its device headers are installed beside the host one.
+	printf '%s\n' '#include <doca_gpunetio.h>' '#include <doca_gpunetio_dev_sem.cuh>' \
+		'int main(void) { struct doca_gpu *g; return doca_gpu_create("not-a-pci", &g) == DOCA_ERROR_INVALID_VALUE ? 0 : 1; }' \
+		> "$root/gpu.c"
+	$cc -std=c11 -DDOCA_ALLOW_EXPERIMENTAL_API -Wall -Wextra -Werror -o "$root/gpu-$p" "$root/gpu.c" \
+		$(pkg-config --cflags --libs doca-gpunetio)
+	LD_LIBRARY_PATH=$root$libdir "$root/gpu-$p" 2>/dev/null || { echo "FAIL: $p doca-gpunetio consumer"; exit 1; }
 done
 unset LD_LIBRARY_PATH
 case $bindir in /*) ;; *) bindir=$prefix/$bindir ;; esac

@@ -1,0 +1,39 @@
+/*
+ * gpu_hook.h - what the core (buf arrays) may ask of a struct doca_gpu, which libdoca_gpunetio
+ * owns: libdoca_common cannot link against the library above it, so a GPU object starts with
+ * this header and its ops. Control path only, on the application's thread.
+ */
+#ifndef SD_GPU_HOOK_H_
+#define SD_GPU_HOOK_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+struct doca_gpu;
+
+struct priv_doca_gpu_ops {
+	/* @size bytes of GPU-only memory (DOCA_GPU_MEM_TYPE_GPU); logs its own rejection. */
+	doca_error_t (*mem_alloc)(struct doca_gpu *gpu, size_t size, void **gpu_ptr);
+	/* Copies @len host bytes to GPU memory from mem_alloc; logs its own rejection. */
+	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len);
+	void (*mem_free)(struct doca_gpu *gpu, void *gpu_ptr);
+};
+
+#define PRIV_DOCA_GPU_MAGIC 0x53444750u /* "SDGP" */
+
+/* The first member of struct doca_gpu. */
+struct priv_doca_gpu_base {
+	uint32_t magic;
+	const struct priv_doca_gpu_ops *ops;
+};
+
+static inline const struct priv_doca_gpu_base *priv_doca_gpu_base(const struct doca_gpu *gpu)
+{
+	const struct priv_doca_gpu_base *b = (const struct priv_doca_gpu_base *)(const void *)gpu;
+
+	return b->magic == PRIV_DOCA_GPU_MAGIC ? b : NULL;
+}
+
+#endif /* SD_GPU_HOOK_H_ */

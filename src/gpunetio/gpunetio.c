@@ -1,0 +1,335 @@
+/*
+ * gpunetio.c - struct doca_gpu and its memory.
+ *
+ * Where each memory type lives (README "DOCA GPUNetIO"):
+ *   GPU      cudaMalloc: device memory, no CPU pointer;
+ *   CPU_GPU  cudaHostAlloc(Mapped|Portable): pinned host memory, GPU pointer from
+ *            cudaHostGetDevicePointer;
+ *   GPU_CPU  the same as CPU_GPU: exposing device memory to the CPU needs GDRCopy-style BAR
+ *            mappings softdoca does not use; both sides still reach it through their pointers.
+ * Each allocation is recorded on its GPU so mem_free finds it by GPU pointer and destroy can
+ * refuse while memory is live.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_gpunetio.h>
+
+#include "gpunetio_internal.h"
+
+#define CUDA_MIN_ALIGN 256 /* what cudaMalloc guarantees */
+
+static doca_error_t cuda_to_doca(int err)
+{
+	switch (err) {
+	case SD_CUDA_ERROR_MEMORY_ALLOCATION:
+		return DOCA_ERROR_NO_MEMORY;
+	case SD_CUDA_ERROR_INSUFFICIENT_DRIVER:
+	case SD_CUDA_ERROR_NO_DEVICE:
+	case SD_CUDA_ERROR_INVALID_DEVICE:
+		return DOCA_ERROR_NOT_FOUND;
+	default:
+		return DOCA_ERROR_DRIVER;
+	}
+}
+
+doca_error_t gpunetio_check_gpu(const struct doca_gpu *gpu, const char *call)
+{
+	if (gpu == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL GPU", call);
+	if (priv_doca_gpu_base(gpu) == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: %p is not a GPU from doca_gpu_create() (destroyed, or another object)", call,
+				 (const void *)gpu);
+	return DOCA_SUCCESS;
+}
+
+/* "BB:DD.F" or "DDDD:BB:DD.F", hex digits, function 0..7. */
+static bool valid_bus_id(const char *s)
+{
+	static const char *const shapes[] = {"xx:xx.f", "xxxx:xx:xx.f"};
+
+	for (size_t i = 0; i < SD_ARRAY_SIZE(shapes); i++) {
+		const char *p = shapes[i];
+		const char *q = s;
+
+		for (; *p != '\0' && *q != '\0'; p++, q++) {
+			if (*p == 'x' && !isxdigit((unsigned char)*q))
+				break;
+			if (*p == 'f' && !(*q >= '0' && *q <= '7'))
+				break;
+			if ((*p == ':' || *p == '.') && *q != *p)
+				break;
+		}
+		if (*p == '\0' && *q == '\0')
+			return true;
+	}
+	return false;
+}
+
+static doca_error_t hook_mem_alloc(struct doca_gpu *gpu, size_t size, void **gpu_ptr)
+{
+	return gpunetio_mem_alloc(gpu, size, 0, DOCA_GPU_MEM_TYPE_GPU, gpu_ptr, NULL, "doca_buf_arr_start");
+}
+
+static doca_error_t hook_copy_to_gpu(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len)
+{
+	return gpunetio_memcpy(gpu, gpu_dst, src, len, SD_CUDA_MEMCPY_HOST_TO_DEVICE, "doca_buf_arr_start");
+}
+
+static void hook_mem_free(struct doca_gpu *gpu, void *gpu_ptr)
+{
+	(void)gpunetio_mem_free(gpu, gpu_ptr, "doca_buf_arr_stop");
+}
+
+static const struct priv_doca_gpu_ops gpu_ops = {
+    .mem_alloc = hook_mem_alloc,
+    .copy_to_gpu = hook_copy_to_gpu,
+    .mem_free = hook_mem_free,
+};
+
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
+{
+	const char *call = "doca_gpu_create";
+	const struct cuda_rt *rt;
+	const char *why = NULL;
+	struct doca_gpu *gpu;
+	int dev = -1;
+	int err;
+
+	if (gpu_bus_id == NULL || gpu_dev == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
+				 gpu_bus_id == NULL ? "PCI bus id" : "output argument");
+	if (!valid_bus_id(gpu_bus_id))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: \"%.32s\" is not a PCI address; pass the GPU's as BB:DD.F or DDDD:BB:DD.F "
+				 "(nvidia-smi --query-gpu=pci.bus_id --format=csv)",
+				 call, gpu_bus_id);
+	rt = cuda_rt_get(&why);
+	if (rt == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP, "%s: GPU %s: %s", call, gpu_bus_id, why);
+	err = rt->device_get_by_pci_bus_id(&dev, gpu_bus_id);
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaDeviceGetByPCIBusId failed with %s; %s",
+				 call, gpu_bus_id, cuda_rt_err(rt, err),
+				 err == SD_CUDA_ERROR_INSUFFICIENT_DRIVER
+				     ? "there is no usable NVIDIA driver on this machine"
+				     : "check the address with nvidia-smi (CUDA_VISIBLE_DEVICES may hide it)");
+	err = rt->set_device(dev);
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s (CUDA device %d): cudaSetDevice failed with %s",
+				 call, gpu_bus_id, dev, cuda_rt_err(rt, err));
+	gpu = calloc(1, sizeof(*gpu));
+	if (gpu == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu_bus_id);
+	gpu->hdr.magic = PRIV_DOCA_GPU_MAGIC;
+	gpu->hdr.ops = &gpu_ops;
+	gpu->rt = rt;
+	gpu->cuda_dev = dev;
+	snprintf(gpu->bus_id, sizeof(gpu->bus_id), "%s", gpu_bus_id);
+	SD_DBG(COMP, "GPU %s is CUDA device %d", gpu->bus_id, dev);
+	*gpu_dev = gpu;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_destroy(struct doca_gpu *gpu_dev)
+{
+	const char *call = "doca_gpu_destroy";
+	doca_error_t ret = gpunetio_check_gpu(gpu_dev, call);
+	unsigned int n = 0;
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	for (const struct gpu_alloc *a = gpu_dev->allocs; a != NULL; a = a->next)
+		n++;
+	if (n > 0 || gpu_dev->nb_sems > 0)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: GPU %s still has %u allocations and %u semaphores; free them "
+				 "(doca_gpu_mem_free, doca_gpu_semaphore_destroy, doca_buf_arr_stop) first",
+				 call, gpu_dev->bus_id, n, gpu_dev->nb_sems);
+	gpu_dev->hdr.magic = 0;
+	free(gpu_dev);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t set_device(struct doca_gpu *gpu, const char *call)
+{
+	int err = gpu->rt->set_device(gpu->cuda_dev);
+
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaSetDevice failed with %s", call, gpu->bus_id,
+				 cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align, enum doca_gpu_mem_type type,
+				void **gpu_ptr, void **cpu_ptr, const char *call)
+{
+	const struct cuda_rt *rt = gpu->rt;
+	struct gpu_alloc *a;
+	size_t pad, total;
+	uintptr_t g;
+	void *base = NULL;
+	void *dbase = NULL;
+	doca_error_t ret;
+	int err;
+
+	if (align == 0)
+		align = CUDA_MIN_ALIGN;
+	pad = align > CUDA_MIN_ALIGN ? align - 1 : 0;
+	if (__builtin_add_overflow(size, pad, &total))
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: %zu bytes aligned to %zu overflow", call,
+				 gpu->bus_id, size, align);
+	a = calloc(1, sizeof(*a));
+	if (a == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu->bus_id);
+	ret = set_device(gpu, call);
+	if (ret != DOCA_SUCCESS)
+		goto fail;
+	if (type == DOCA_GPU_MEM_TYPE_GPU) {
+		err = rt->dev_malloc(&base, total);
+		if (err != SD_CUDA_SUCCESS) {
+			ret = SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaMalloc(%zu) failed with %s", call,
+					gpu->bus_id, total, cuda_rt_err(rt, err));
+			goto fail;
+		}
+		dbase = base;
+	} else {
+		err = rt->host_alloc(&base, total, SD_CUDA_HOST_ALLOC_MAPPED | SD_CUDA_HOST_ALLOC_PORTABLE);
+		if (err != SD_CUDA_SUCCESS) {
+			ret =
+			    SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaHostAlloc(%zu, mapped) failed with %s",
+				      call, gpu->bus_id, total, cuda_rt_err(rt, err));
+			goto fail;
+		}
+		err = rt->host_get_device_pointer(&dbase, base, 0);
+		if (err != SD_CUDA_SUCCESS) {
+			ret = SD_REJECT(cuda_to_doca(err), COMP,
+					"%s: GPU %s: cudaHostGetDevicePointer failed with %s; the GPU cannot map host "
+					"memory, use DOCA_GPU_MEM_TYPE_GPU",
+					call, gpu->bus_id, cuda_rt_err(rt, err));
+			rt->free_host(base);
+			goto fail;
+		}
+	}
+	g = ((uintptr_t)dbase + align - 1) & ~(uintptr_t)(align - 1);
+	a->gpu = (void *)g;
+	a->base = base;
+	a->type = type;
+	a->next = gpu->allocs;
+	gpu->allocs = a;
+	*gpu_ptr = a->gpu;
+	if (cpu_ptr != NULL)
+		*cpu_ptr = type == DOCA_GPU_MEM_TYPE_GPU ? NULL : (uint8_t *)base + (g - (uintptr_t)dbase);
+	return DOCA_SUCCESS;
+fail:
+	free(a);
+	return ret;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_mem_alloc(struct doca_gpu *gpu_dev, size_t size, size_t alignment,
+						  enum doca_gpu_mem_type mtype, void **memptr_gpu, void **memptr_cpu)
+{
+	const char *call = "doca_gpu_mem_alloc";
+	doca_error_t ret = gpunetio_check_gpu(gpu_dev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (memptr_gpu == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: GPU %s: NULL memptr_gpu", call, gpu_dev->bus_id);
+	if (size == 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: GPU %s: size 0; allocate at least one byte", call,
+				 gpu_dev->bus_id);
+	if ((alignment & (alignment - 1)) != 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: GPU %s: alignment %zu is not a power of two; pass 0 or a power of two", call,
+				 gpu_dev->bus_id, alignment);
+	if (mtype != DOCA_GPU_MEM_TYPE_GPU && mtype != DOCA_GPU_MEM_TYPE_GPU_CPU && mtype != DOCA_GPU_MEM_TYPE_CPU_GPU)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: GPU %s: memory type %d is none of DOCA_GPU_MEM_TYPE_GPU, _GPU_CPU, _CPU_GPU",
+				 call, gpu_dev->bus_id, (int)mtype);
+	if (mtype != DOCA_GPU_MEM_TYPE_GPU && memptr_cpu == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: GPU %s: NULL memptr_cpu; memory of type %s has a CPU pointer, pass where to "
+				 "store it",
+				 call, gpu_dev->bus_id, mtype == DOCA_GPU_MEM_TYPE_GPU_CPU ? "GPU_CPU" : "CPU_GPU");
+	return gpunetio_mem_alloc(gpu_dev, size, alignment, mtype, memptr_gpu, memptr_cpu, call);
+}
+
+doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call)
+{
+	struct gpu_alloc **pp = &gpu->allocs;
+	struct gpu_alloc *a;
+	const char *what;
+	int err;
+
+	while (*pp != NULL && (*pp)->gpu != gpu_ptr)
+		pp = &(*pp)->next;
+	a = *pp;
+	if (a == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: GPU %s: %p is not the GPU pointer of a live doca_gpu_mem_alloc() allocation "
+				 "(freed already, or another GPU's)",
+				 call, gpu->bus_id, gpu_ptr);
+	*pp = a->next;
+	what = a->type == DOCA_GPU_MEM_TYPE_GPU ? "cudaFree" : "cudaFreeHost";
+	err = a->type == DOCA_GPU_MEM_TYPE_GPU ? gpu->rt->dev_free(a->base) : gpu->rt->free_host(a->base);
+	free(a);
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: %s of %p failed with %s", call, gpu->bus_id,
+				 what, gpu_ptr, cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_mem_free(struct doca_gpu *gpu_dev, void *memptr_gpu)
+{
+	const char *call = "doca_gpu_mem_free";
+	doca_error_t ret = gpunetio_check_gpu(gpu_dev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (memptr_gpu == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: GPU %s: NULL memptr_gpu", call, gpu_dev->bus_id);
+	return gpunetio_mem_free(gpu_dev, memptr_gpu, call);
+}
+
+doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call)
+{
+	int err = gpu->rt->copy(dst, src, len, kind);
+
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: cudaMemcpy of %zu bytes failed with %s", call,
+				 gpu->bus_id, len, cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+doca_error_t gpunetio_memset(struct doca_gpu *gpu, void *gpu_ptr, size_t len, const char *call)
+{
+	int err = gpu->rt->fill(gpu_ptr, 0, len);
+
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: cudaMemset of %zu bytes failed with %s", call,
+				 gpu->bus_id, len, cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_gpu_dmabuf_fd(struct doca_gpu *gpu_dev, void *memptr_gpu, size_t size,
+						  int *dmabuf_fd)
+{
+	const char *call = "doca_gpu_dmabuf_fd";
+	doca_error_t ret = gpunetio_check_gpu(gpu_dev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (memptr_gpu == NULL || dmabuf_fd == NULL || size == 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: GPU %s: %s", call, gpu_dev->bus_id,
+				 memptr_gpu == NULL  ? "NULL memptr_gpu"
+				 : dmabuf_fd == NULL ? "NULL output argument"
+						     : "size 0");
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "%s: GPU %s: softdoca exports no dmabuf (its NIC is software and reads the memory through "
+			 "its pointer); register the memory with doca_mmap_set_memrange() instead",
+			 call, gpu_dev->bus_id);
+}

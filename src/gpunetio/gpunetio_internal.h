@@ -1,0 +1,89 @@
+/*
+ * gpunetio_internal.h - libdoca_gpunetio's private declarations.
+ *
+ *   application ──doca_gpu_*──> gpunetio.c (GPU handle, memory) ──> cuda_rt.c ──dlopen──> libcudart
+ *                 doca_gpu_semaphore_* ──> sem.c ─────────────────────┘
+ *   core (buf_array.c) ──priv_doca_gpu_ops (gpu_hook.h)──> gpunetio.c
+ *
+ * libcudart is never linked: cuda_rt.c loads it at the first doca_gpu_create() (or the library
+ * SOFTDOCA_CUDART names) and resolves the few functions used into a table. CUDA's types are
+ * not included (CI may lack the toolkit): errors are ints, enums are the documented values.
+ * All of it runs on the control path, on the application's thread.
+ */
+#ifndef SD_GPUNETIO_INTERNAL_H_
+#define SD_GPUNETIO_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <doca_gpunetio.h>
+
+#include "gpu_hook.h"
+#include "sd_internal.h"
+
+#define COMP "gpunetio"
+
+/* CUDA runtime values used here (cuda_runtime_api.h / driver_types.h). */
+enum {
+	SD_CUDA_SUCCESS = 0,
+	SD_CUDA_ERROR_MEMORY_ALLOCATION = 2,
+	SD_CUDA_ERROR_INSUFFICIENT_DRIVER = 35,
+	SD_CUDA_ERROR_NO_DEVICE = 100,
+	SD_CUDA_ERROR_INVALID_DEVICE = 101,
+	SD_CUDA_MEMCPY_HOST_TO_DEVICE = 1,
+	SD_CUDA_MEMCPY_DEVICE_TO_HOST = 2,
+	SD_CUDA_MEMCPY_DEFAULT = 4,
+	SD_CUDA_HOST_ALLOC_PORTABLE = 1,
+	SD_CUDA_HOST_ALLOC_MAPPED = 2,
+};
+
+struct cuda_rt {
+	int (*get_device_count)(int *count);
+	int (*device_get_by_pci_bus_id)(int *device, const char *pci_bus_id);
+	int (*set_device)(int device);
+	int (*device_get_attribute)(int *value, int attr, int device);
+	int (*dev_malloc)(void **ptr, size_t size);
+	int (*dev_free)(void *ptr);
+	int (*host_alloc)(void **ptr, size_t size, unsigned int flags);
+	int (*free_host)(void *ptr);
+	int (*host_get_device_pointer)(void **dptr, void *hptr, unsigned int flags);
+	int (*copy)(void *dst, const void *src, size_t count, int kind);
+	int (*fill)(void *ptr, int value, size_t count);
+	const char *(*get_error_name)(int err);
+};
+
+/*
+ * The loaded runtime, or NULL with *why set to one sentence (library not found, SOFTDOCA_CUDART
+ * refused, a symbol missing). Loads once per process; thread-safe.
+ */
+const struct cuda_rt *cuda_rt_get(const char **why);
+/* "cudaErrorNoDevice (100)" for @err; a static buffer per thread. */
+const char *cuda_rt_err(const struct cuda_rt *rt, int err);
+
+struct gpu_alloc {
+	struct gpu_alloc *next;
+	void *gpu;  /* what the application got */
+	void *base; /* what CUDA returned (alignment padding before gpu) */
+	enum doca_gpu_mem_type type;
+};
+
+struct doca_gpu {
+	struct priv_doca_gpu_base hdr; /* first: the core reads it (gpu_hook.h) */
+	const struct cuda_rt *rt;
+	int cuda_dev;
+	char bus_id[16];
+	struct gpu_alloc *allocs;
+	unsigned int nb_sems;
+};
+
+/* Validates @gpu for @call (logs the rejection). */
+doca_error_t gpunetio_check_gpu(const struct doca_gpu *gpu, const char *call);
+/* doca_gpu_mem_alloc's body, logging under @call. */
+doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align, enum doca_gpu_mem_type type,
+				void **gpu_ptr, void **cpu_ptr, const char *call);
+doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call);
+/* cudaMemcpy of @len bytes, @kind a CUDA_MEMCPY_* value. */
+doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call);
+doca_error_t gpunetio_memset(struct doca_gpu *gpu, void *gpu_ptr, size_t len, const char *call);
+
+#endif /* SD_GPUNETIO_INTERNAL_H_ */

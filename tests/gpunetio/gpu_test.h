@@ -1,0 +1,43 @@
+/*
+ * gpu_test.h - helpers of the GPUNetIO tests: the fake CUDA runtime's controls
+ * (fake_cudart.c), reached through the library SOFTDOCA_CUDART names.
+ */
+#ifndef GPU_TEST_H_
+#define GPU_TEST_H_
+
+#include <dlfcn.h>
+
+#include <doca_gpunetio.h>
+
+#include "../common/sd_test.h"
+
+#define FAKE_GPU_PCI "17:00.0"
+#define N_ELEMS(a)   (sizeof(a) / sizeof((a)[0]))
+
+struct fake_cuda {
+	int (*live_allocations)(void);
+	void (*fail_next_alloc)(int err);
+	int (*current_device)(void);
+};
+
+/* The fake's controls; call after doca_gpu_create() loaded it. Dies if it is not loaded. */
+static inline struct fake_cuda fake_cuda_get(void)
+{
+	const char *path = getenv("SOFTDOCA_CUDART");
+	struct fake_cuda f;
+	void *h;
+
+	if (path == NULL)
+		sd_die_at(__FILE__, __LINE__, "SOFTDOCA_CUDART is not set: run through meson test");
+	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	if (h == NULL)
+		sd_die_at(__FILE__, __LINE__, "%s is not loaded: %s", path, dlerror());
+	*(void **)&f.live_allocations = dlsym(h, "fake_cuda_live_allocations");
+	*(void **)&f.fail_next_alloc = dlsym(h, "fake_cuda_fail_next_alloc");
+	*(void **)&f.current_device = dlsym(h, "fake_cuda_current_device");
+	if (f.live_allocations == NULL || f.fail_next_alloc == NULL || f.current_device == NULL)
+		sd_die_at(__FILE__, __LINE__, "%s is not the fake CUDA runtime", path);
+	return f;
+}
+
+#endif /* GPU_TEST_H_ */

@@ -1,0 +1,121 @@
+/*
+ * doca_gpu_create / destroy / mem_alloc / mem_free / dmabuf_fd against the fake CUDA runtime:
+ * every memory type and alignment, the pointers each type returns, rejections, and that every
+ * CUDA allocation is given back.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gpu_test.h"
+
+static struct doca_gpu *gpu;
+
+static void *alloc_on_other_thread(void *arg)
+{
+	void **p = arg;
+
+	/* The library makes the GPU current on the calling thread before allocating. */
+	if (doca_gpu_mem_alloc(gpu, 64, 0, DOCA_GPU_MEM_TYPE_GPU, p, NULL) != DOCA_SUCCESS)
+		*p = NULL;
+	return NULL;
+}
+
+int main(void)
+{
+	static const enum doca_gpu_mem_type types[] = {DOCA_GPU_MEM_TYPE_GPU, DOCA_GPU_MEM_TYPE_GPU_CPU,
+						       DOCA_GPU_MEM_TYPE_CPU_GPU};
+	static const size_t aligns[] = {0, 1, 64, 256, 4096, 1 << 16};
+	struct doca_gpu *other = NULL;
+	struct fake_cuda fake;
+	void *g = NULL;
+	void *c = NULL;
+	pthread_t t;
+	int fd = -1;
+
+	/* Arguments, before any CUDA is touched. */
+	CHECK_ERR(doca_gpu_create(NULL, &gpu), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_create(FAKE_GPU_PCI, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_create("17:00", &gpu), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_create("17:00.8", &gpu), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_create("17:00.0 ", &gpu), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_create("zz:00.0", &gpu), DOCA_ERROR_INVALID_VALUE);
+
+	/* No GPU at that address; then the fake's one, in both spellings. */
+	CHECK_ERR(doca_gpu_create("18:00.0", &gpu), DOCA_ERROR_NOT_FOUND);
+	CHECK_OK(doca_gpu_create("0000:17:00.0", &other));
+	CHECK_OK(doca_gpu_create(FAKE_GPU_PCI, &gpu));
+	fake = fake_cuda_get();
+	CHECK_EQ(fake.live_allocations(), 0);
+
+	/* Every type and alignment: aligned GPU pointer; a CPU pointer exactly for the mapped types. */
+	for (size_t i = 0; i < N_ELEMS(types); i++) {
+		for (size_t j = 0; j < N_ELEMS(aligns); j++) {
+			size_t a = aligns[j] == 0 ? 1 : aligns[j];
+
+			g = NULL;
+			c = (void *)&g; /* must be overwritten */
+			CHECK_OK(doca_gpu_mem_alloc(gpu, 1000, aligns[j], types[i], &g, &c));
+			CHECK(g != NULL);
+			CHECK_EQ((uintptr_t)g % a, 0);
+			if (types[i] == DOCA_GPU_MEM_TYPE_GPU) {
+				CHECK(c == NULL);
+			} else {
+				CHECK(c != NULL);
+				memset(c, 0xa5, 1000);		     /* the CPU may write all of it */
+				CHECK_EQ(((uint8_t *)g)[999], 0xa5); /* and the GPU sees it (unified addressing) */
+			}
+			CHECK_EQ(fake.live_allocations(), 1);
+			CHECK_OK(doca_gpu_mem_free(gpu, g));
+			CHECK_EQ(fake.live_allocations(), 0);
+		}
+	}
+
+	/* GPU memory without a CPU pointer argument is fine; mapped types need one. */
+	CHECK_OK(doca_gpu_mem_alloc(gpu, 16, 0, DOCA_GPU_MEM_TYPE_GPU, &g, NULL));
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 16, 0, DOCA_GPU_MEM_TYPE_CPU_GPU, &c, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 16, 0, DOCA_GPU_MEM_TYPE_GPU_CPU, &c, NULL), DOCA_ERROR_INVALID_VALUE);
+
+	/* Rejections. */
+	CHECK_ERR(doca_gpu_mem_alloc(NULL, 16, 0, DOCA_GPU_MEM_TYPE_GPU, &c, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 0, 0, DOCA_GPU_MEM_TYPE_GPU, &c, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 16, 3, DOCA_GPU_MEM_TYPE_GPU, &c, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 16, 0, (enum doca_gpu_mem_type)3, &c, &c), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 16, 0, DOCA_GPU_MEM_TYPE_GPU, NULL, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, SIZE_MAX, 4096, DOCA_GPU_MEM_TYPE_GPU, &c, NULL), DOCA_ERROR_NO_MEMORY);
+	CHECK_EQ(fake.live_allocations(), 1);
+
+	/* A CUDA allocation failure is NO_MEMORY and leaves nothing behind. */
+	fake.fail_next_alloc(2 /* cudaErrorMemoryAllocation */);
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 16, 0, DOCA_GPU_MEM_TYPE_CPU_GPU, &c, &c), DOCA_ERROR_NO_MEMORY);
+	CHECK_EQ(fake.live_allocations(), 1);
+
+	/* Free: by GPU pointer of a live allocation of that GPU only. */
+	CHECK_ERR(doca_gpu_mem_free(gpu, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_free(NULL, g), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_free(other, g), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_mem_free(gpu, (uint8_t *)g + 1), DOCA_ERROR_INVALID_VALUE);
+
+	/* dmabuf: validated, then not supported. */
+	CHECK_ERR(doca_gpu_dmabuf_fd(gpu, g, 16, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_dmabuf_fd(gpu, NULL, 16, &fd), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_dmabuf_fd(gpu, g, 16, &fd), DOCA_ERROR_NOT_SUPPORTED);
+
+	/* Destroy refuses while memory is live, then works. */
+	CHECK_ERR(doca_gpu_destroy(gpu), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_gpu_mem_free(gpu, g));
+	CHECK_ERR(doca_gpu_mem_free(gpu, g), DOCA_ERROR_INVALID_VALUE);
+
+	/* Another thread: the library sets the device there itself. */
+	g = NULL;
+	CHECK(pthread_create(&t, NULL, alloc_on_other_thread, &g) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK(g != NULL);
+	CHECK_OK(doca_gpu_mem_free(gpu, g));
+
+	CHECK_EQ(fake.live_allocations(), 0);
+	CHECK_ERR(doca_gpu_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_gpu_destroy(gpu));
+	CHECK_OK(doca_gpu_destroy(other));
+	return T_EXIT_PASS;
+}
