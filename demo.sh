@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # softdoca's main job: on a fresh machine, install what the build needs, build softdoca, and
 # copy a generated file from the emulated host to the emulated DPU and back with the DMA Copy
 # application (two processes talking over DOCA Comch, the DPU side moving the bytes with DOCA

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # softdoca's test command: installs build dependencies if needed, then builds and runs the
 # test suite with gcc (warnings are errors), with clang, under ASan+UBSan and under TSan (every
 # suite that starts threads or processes).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_util.h - timing and memory helpers shared by the benchmark programs.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comch_bench.c - the comch fast path across processes against a raw process_vm_writev.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_bench - softdoca DMA throughput, latency and CPU cost, against glibc memcpy and (when
  * built with DPDK) DPDK's software dmadev `dma_skeleton`, all measured in the same run.

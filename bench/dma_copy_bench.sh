@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # doca_dma_copy against cp, same file, same run: median (min-max) of RUNS copies each.
 # The source is read once first so the page cache is warm for both.
 #   bench/dma_copy_bench.sh <build dir> [SIZE_MIB] [RUNS]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dpdk_skeleton.c - the baseline: DPDK's software DMA device (dma_skeleton), driven through
  * rte_dma_copy / rte_dma_submit / rte_dma_completed, its copy thread on the other core.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * flow_bench.c - DOCA Flow's classifier cost per received frame: frames steered through
  * priv_doca_nic_steer() on a started port whose root pipe holds N entries.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hotpath - a fixed amount of DMA work for instruction counting:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * common.h - small helpers shared by softdoca's examples: open a DMA-capable device by PCI
  * address, and the argp flag for it. Examples are written like DOCA's samples so they double as

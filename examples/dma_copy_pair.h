@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_copy_pair.h - what dma_copy_host and dma_copy_dpu share: their command line (the flags
  * of DOCA's dma_copy_host / dma_copy_dpu samples) and the two files that carry the export from

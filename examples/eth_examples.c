@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_examples.c - helpers of the DOCA Ethernet examples (eth_examples.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_examples.h - what softdoca's DOCA Ethernet examples share: the sample functions (each
  * example is a sample file plus a main, as DOCA's samples are, so a test can call them on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_argp.h - DOCA's argument parser: program flags from the command line or a JSON file.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_bitfield.h - byte-order conversion and bitfield helpers for device-format words.
  *

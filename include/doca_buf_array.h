@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_buf_array.h - an array of equal-sized bufs carved from one mmap, for device data paths.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_buf_inventory.h - fixed-size pools of doca_buf descriptors, usable with any mmap.
  */

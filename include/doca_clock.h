@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_clock.h - reading device and host clocks, and cross timestamps between them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_comch.h - DOCA Comch: a message channel between a server on the DPU and clients on the
  * host.

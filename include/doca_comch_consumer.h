@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_comch_consumer.h - DOCA Comch consumer: the receiving end of the fast data path.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_comch_producer.h - DOCA Comch producer: the sending end of the fast data path.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_common_defines.h - small helper macros shared by the DOCA headers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_compat.h - symbol attributes shared by every softdoca public header.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_config.h - build-time configuration seen by every DOCA header.
  *

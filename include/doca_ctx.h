@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_ctx.h - the context every DOCA library object (DMA, Comch, ...) exposes.
  *

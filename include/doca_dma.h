@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_dma.h - DOCA DMA: asynchronous memcpy tasks between doca_mmap regions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_eth_rxq.h - DOCA Ethernet receive queue: control path.
  *

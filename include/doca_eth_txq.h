@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_eth_txq.h - DOCA Ethernet send queue: control path.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_eth_txq_cpu_data_path.h - DOCA Ethernet send queue: the CPU data path.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_flow.h - DOCA Flow: packet steering pipes on a port.
  *

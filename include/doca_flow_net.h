@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_flow_net.h - DOCA Flow's packet header structures: what a doca_flow_match or
  * doca_flow_actions holds for each layer. Multi-byte fields are in network byte order

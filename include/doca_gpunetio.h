@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_gpunetio.h - DOCA GPUNetIO host API: a CUDA GPU, its memory, and semaphores shared by
  * CPU and GPU.

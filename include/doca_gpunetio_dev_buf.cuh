@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_gpunetio_dev_buf.cuh - GPU buf arrays, device side (doca_buf_arr_get_gpu_handle).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_gpunetio_dev_sem.cuh - GPUNetIO semaphores, device side.
  *

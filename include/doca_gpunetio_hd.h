@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_gpunetio_hd.h - softdoca's host/device core under the GPUNetIO device headers (DOCA has
  * no header of this name; programs do not include it themselves).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_graph.h - task graphs: context nodes (one task of a started context) and user nodes
  * (a callback) linked by dependencies, instantiated and submitted to a progress engine as one

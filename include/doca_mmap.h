@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_mmap.h - memory maps: one memory range, the devices allowed to reach it, and the rights.
  *

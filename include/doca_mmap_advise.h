@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_mmap_advise.h - DOCA mmap advise: hints about how memory will be used.
  *

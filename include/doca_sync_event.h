@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_sync_event.h - DOCA Sync Event: a 64-bit value that several execution units update,
  * read and wait on.

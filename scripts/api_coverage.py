@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Which DOCA symbols of a reference softdoca still lacks.
 
 usage: scripts/api_coverage.py REFERENCE_DIR [--build BUILD_DIR] [--modules core,dma,comch]

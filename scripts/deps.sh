@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what softdoca needs to build and test, on Debian/Ubuntu, when something is missing.
 # Runs apt-get directly as root, through sudo otherwise; prints the command when neither works.
 set -eu

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """help2man.py - a program's --help text becomes its man page and its bash completion.
 
     help2man.py man  PROGRAM NAME SECTION VERSION OUT   # troff man page

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * caps_common.c - device facts for softdoca's tools, through the public API.
  */

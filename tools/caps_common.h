@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * caps_common.h - what softdoca's tools know about one device, collected through the public
  * DOCA API only (the tools are DOCA programs like any other).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca-capability-snapshot - per-device capability flags as JSON with stable keys, to save as a
  * baseline and compare later.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_caps - what the (emulated) DOCA devices are and what they can do, with DOCA's tool's
  * flags and, for what DOCA's prints, DOCA's format ("PCI: <address>" blocks of "key value"

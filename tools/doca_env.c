@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca-env - the DOCA environment of this machine as softdoca sees it, as text or JSON.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_env_probe.c - doca-env's backend probes: one 4 KiB DMA copy, verified, with whichever
  * engine SOFTDOCA_ENGINE names; for the transports, the same copy with the source in memory this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * file_util.h - opening the files a user names on softdoca's tools' command lines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * softdoca-trace - summarise a task trace written with SOFTDOCA_TRACE.
  *

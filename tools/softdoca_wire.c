@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * softdoca-wire - puts frames on a software NIC port and watches what arrives, without a DOCA
  * program: a traffic generator and a sniffer for the wires of the topology (src/nic/nic.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * checksum.c - the end-to-end checksum of DMA Copy: four 64-bit lanes of multiply-xor over
  * 32-byte blocks, a tail over 8-byte words and bytes, folded with the length. Not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_dma_copy - copy a file between the host and the DPU with DOCA Comch and DOCA DMA.
  *

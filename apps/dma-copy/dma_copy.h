@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_copy.h - softdoca's DMA Copy application: copy a file between the host and the DPU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * proto.c - checks the messages of doca_dma_copy's protocol (dma_copy.h) before either side
  * reads a field of them. A pure function of its bytes: the other side is another program,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_copy_dpu - the DPU half of a cross-process DMA copy (DOCA's dma_copy_dpu sample does the
  * same): read the descriptor and the buffer's address and length that dma_copy_host wrote,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_copy_host - the host half of a cross-process DMA copy (DOCA's dma_copy_host sample does
  * the same): put a text in a buffer, export the buffer for PCI reads, hand the descriptor and

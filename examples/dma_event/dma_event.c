@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_event - the same copy as dma_local_copy, but the program sleeps in epoll on the progress
  * engine's notification handle instead of polling: drain with doca_pe_progress(), arm with

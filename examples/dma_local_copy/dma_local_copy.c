@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_local_copy - copy a text between two buffers of this process with DOCA DMA, verify it
  * and print it. Polls the progress engine.

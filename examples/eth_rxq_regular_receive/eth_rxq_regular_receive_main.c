@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_rxq_regular_receive - receive -n frames on the device -p with a REGULAR DOCA Ethernet
  * receive queue, logging each; gives up 5 s after the last frame. The device needs Ethernet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_rxq_regular_receive_sample.c - receive Ethernet frames with a REGULAR DOCA Ethernet receive
  * queue: the application posts receive tasks with bufs of its own; each completed task carries

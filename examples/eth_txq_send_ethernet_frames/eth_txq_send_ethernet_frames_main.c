@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_txq_send_ethernet_frames - send -n frames of 1024 bytes on the device -p with a DOCA
  * Ethernet send queue. The device needs Ethernet (eth.supported in its profile) and a port

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_txq_send_ethernet_frames_sample.c - send Ethernet frames with a DOCA Ethernet send queue:
  * one send task per frame, completions from the progress engine.

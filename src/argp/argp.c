@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * argp.c - DOCA's argument parser: program flags from the command line or a JSON file.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comch.c - DOCA Comch: server and client contexts, their configuration, send tasks and the
  * context hooks. The sockets themselves are transport.c's; the model is in comch_internal.h.

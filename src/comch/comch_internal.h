@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comch_internal.h - DOCA Comch on UNIX-domain sockets, driven from doca_pe_progress().
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dp.c - the comch fast data path: consumers post buffers, producers on the other side of the
  * connection write into them at memory speed, across processes, without the message socket.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rundir.c - where comch sockets live and what they are called.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * transport.c - comch over UNIX-domain SOCK_SEQPACKET sockets: listening, connecting, the
  * handshake, reading messages and the send engine. See comch_internal.h for the model.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wire.c - parsing and building comch packets (see wire.h). No I/O, no allocation, no global
  * state: every byte of input is bounds-checked here and nowhere else.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wire.h - the comch wire protocol: what one packet on a comch socket may contain.
  *

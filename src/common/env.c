@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * env.c - the one strict parser behind every SOFTDOCA_* value.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * log.c - DOCA logging: sources, backends, global limits, and softdoca's SDK log.
  *

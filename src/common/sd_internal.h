@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sd_internal.h - helpers shared by every softdoca library (libdoca_common, libdoca_dma,
  * libdoca_argp, ...).

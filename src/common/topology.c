@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topology.c - the embedded default topology and the SOFTDOCA_CONFIG parser.
  *

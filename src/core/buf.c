@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * buf.c - doca_buf_inventory (fixed pools of descriptors) and doca_buf (descriptors, lists).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * buf_array.c - DOCA buf arrays: equal-sized elements carved from one mmap.
  *

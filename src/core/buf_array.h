@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * buf_array.h - what softdoca's data paths read of a started doca_buf_arr (buf_array.c).
  * PE/application thread only, like every DOCA object.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * clock.c - DOCA clock: device and host clock readings and cross timestamps.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * core.h - softdoca's object model, shared by libdoca_common and the library modules
  * (libdoca_dma, later comch, ...).

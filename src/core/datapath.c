@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * datapath.c - what the core offers module data paths (struct ctx_dp_ops, core.h): helpers for
  * ops a module does not need, and, for modules that move bytes, an executor queue of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dev.c - emulated devices from the topology (topology.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * export.c - PCI export and import of mmaps between processes (model and format in export.h).
  *

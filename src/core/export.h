@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * export.h - cross-process memory: the PCI export descriptor, the exporter's export record, and
  * the importer's view of an exporter (from-export mmaps).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * export_desc.c - the PCI export descriptor codec (format in export.h).
  *

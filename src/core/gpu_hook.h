@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_hook.h - what the core (buf arrays) may ask of a struct doca_gpu, which libdoca_gpunetio
  * owns: libdoca_common cannot link against the library above it, so a GPU object starts with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mmap.c - doca_mmap: a memory range, the devices allowed to reach it and the access rights.
  *

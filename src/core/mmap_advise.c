@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mmap_advise.c - DOCA mmap advise: the cache invalidate task on top of the core context.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pe.c - the progress engine: runs completions and state changes of its contexts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync_event.c - DOCA Sync Event: a 64-bit value updated, read and waited on by this process
  * and by a PCIe peer (another process), synchronously or through tasks on a progress engine.

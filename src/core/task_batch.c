@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * task_batch.c - the generic task batch: pool, submission, delivery (see task_batch.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * task_batch.h - task batches: N tasks of one context submitted as one unit.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trace.c - the task trace ring and its Chrome trace-event JSON writer (see trace.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trace.h - task tracing: every task's life as Chrome trace-event JSON (Perfetto and
  * chrome://tracing open it directly).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma.c - DOCA DMA: the memcpy task on top of the core context.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine.c - the backend registry (generated from the list in meson), the choice of an executor
  * and of a transport per memory-domain pair, and the copy helpers every executor uses.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine.h - the boundary between the softdoca core and the backends that move bytes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dispatch.c - the receive side of one device's port in this process (eth_internal.h): which
  * receive queue applied which queue id, draining the medium, steering and placing each frame,

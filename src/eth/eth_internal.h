@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_internal.h - libdoca_eth's private declarations: the per-port receive dispatch shared by
  * the receive queues of one process, the frame parser and the checksum helpers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rxq.c - DOCA Ethernet receive queue (doca_eth_rxq) on the CPU data path.
  *

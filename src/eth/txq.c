@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * txq.c - DOCA Ethernet send queue (doca_eth_txq) on the CPU data path.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * flow.c - DOCA Flow's control path: global configuration, ports, pipes, entries, queries.
  * Every call validates under flow_lock; what the receive path reads is published for

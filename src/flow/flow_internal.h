@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * flow_internal.h - libdoca_flow's private model.
  *

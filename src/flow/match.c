@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * match.c - from DOCA Flow's match structures to masks over the fixed frame key, and from a
  * parsed frame to that key.

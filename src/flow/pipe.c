@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pipe.c - pipes and their entries: configuration, creation, entry add/remove (published for
  * the lock-free receive path, flow_internal.h), processing, queries.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * steer.c - the receive side of DOCA Flow: the steering function a started port registers
  * with the software NIC, pipe lookups, RSS (Toeplitz), and the slot epochs that let control

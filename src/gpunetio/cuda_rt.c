@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cuda_rt.c - the CUDA runtime, loaded with dlopen at first use.
  *

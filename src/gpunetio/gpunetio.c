@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpunetio.c - struct doca_gpu and its memory.
  *

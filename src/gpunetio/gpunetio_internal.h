@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpunetio_internal.h - libdoca_gpunetio's private declarations.
  *

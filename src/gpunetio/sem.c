@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sem.c - GPUNetIO semaphores: items with a status word and optional custom info, shared by
  * CPU and GPU.

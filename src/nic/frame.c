@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * frame.c - the software NIC's frame parser and Internet checksums (nic.h).
  *

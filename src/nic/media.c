@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * media.c - which medium moves a device's frames: the provider port.c asks when a device
  * without a port is first used, reading the device's `medium` from the topology.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nic.h - the software NIC's boundary: what DOCA Ethernet (libdoca_eth) and DOCA Flow
  * (libdoca_flow) see of the NIC that moves their frames. Implemented in libdoca_common

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nic_internal.h - what the software NIC's files share and nothing outside src/nic sees.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pcap.c - SOFTDOCA_PCAP=<dir>: every port writes the frames it sends and receives to
  * <dir>/<pci>.pcap (classic pcap, nanosecond timestamps, LINKTYPE_ETHERNET), for tshark,

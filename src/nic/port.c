@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * port.c - the port registry of the software NIC (nic.h): which medium moves each device's
  * frames. Media install their ports (through the provider, on first use of a device), tests

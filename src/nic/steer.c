@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * steer.c - the steering registry of the software NIC's ports (nic.h): DOCA Flow sets one
  * steering function per port, the receive path asks it where each frame goes.

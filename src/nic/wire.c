@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wire.c - the wire medium: a cable of shared memory between two ports, usable by any two
  * processes of the same user, no privileges needed.

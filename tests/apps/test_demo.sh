@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_demo.sh SRCDIR BUILDDIR - the README's main command, small: `demo.sh 16` under sh (dash on
 # Debian) and under bash exits 0 after verifying both copies, and leaves nothing behind in its
 # TMPDIR. It reuses the test build (SOFTDOCA_BUILD_DIR) instead of building a release of its own.

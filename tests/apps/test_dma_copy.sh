@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # doca_dma_copy end to end: a DPU-side and a host-side process on this machine copy files both
 # ways through Comch and cross-process DMA, and every failure ends cleanly.
 # usage: test_dma_copy.sh <dpu doca_dma_copy> <host doca_dma_copy>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_proto.c - doca_dma_copy's message checks (apps/dma-copy/proto.c): each well-formed
  * message is accepted with its type, each kind of malformed one refused with a reason. And the

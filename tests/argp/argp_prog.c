@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * argp_prog.c - a small DOCA-style program that test_cli runs, for the paths that print the
  * usage text or end the process (-h, -v) and for the messages argp writes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * argp_test.h - helpers shared by the in-process argp tests.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_argp.c - libFuzzer target for doca_argp_start: the command line and the -j JSON file
  * are both untrusted bytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_api.c - argp's lifecycle and registration calls, their states and error codes.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cli.c - runs argp_prog (path in argv[1]) and checks exit status, stdout and stderr:
  * help and version (which end the process), the usage text, and the one-line messages of

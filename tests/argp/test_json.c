@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_json.c - flags read from a -j/--json file: layout, comments, value types, every error
  * path, and the rule that -j is the only flag on the command line.

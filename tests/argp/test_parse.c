@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_parse.c - command-line parsing in-process: forms, types, order, every error path that
  * returns (rather than exits), and what reaches the callbacks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_robust.c - doca_argp_start over many random command lines built from flag names,
  * values and junk (seeded, so a failure replays). Beyond "no crash, no leak" (the sanitizer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comch_test.h - helpers shared by the comch tests: one `struct side` per server or client,
  * with counters its callbacks fill, and a progress loop with a deadline.

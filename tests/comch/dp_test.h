@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dp_test.h - helpers of the comch fast-path tests: a consumer or producer with its own PE
  * and memory, callbacks that check order, content and immediate data.

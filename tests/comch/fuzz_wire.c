@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_wire.c - libFuzzer target for the comch packet parser (src/comch/wire.c), the only code
  * that reads bytes a peer process sent.

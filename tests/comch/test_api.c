@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_api.c - the comch API contract without a second process: capabilities, argument and
  * state checks, the runtime directory's safety rules, server names that need escaping, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_dp_threads.c - the fast path with a consumer and a producer on threads of their own.
  *

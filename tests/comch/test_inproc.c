@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_inproc.c - a comch server and client in one process, each on its own progress engine:
  * the lifecycle, messages both ways, sizes, ordering, connection user data, disconnects from

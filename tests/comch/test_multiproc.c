@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_multiproc.c - comch between processes: the test forks and execs itself in a helper role
  * (a server, a client, or a raw socket peer that breaks the protocol on purpose) and plays the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_profile.c - Comch capabilities come from the device's profile (SOFTDOCA_CONFIG): a
  * smaller comch.max_msg_size is what doca_comch_cap_get_max_msg_size reports, what the

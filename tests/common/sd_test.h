@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sd_test.h - what every softdoca test shares: assertions, exit codes, child processes, a
  * temporary directory, environment settings and the DOCA objects most tests start from.

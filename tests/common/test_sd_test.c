@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_sd_test.c - the test helpers can fail: each failing check runs in a child
  * (check_run_child_output), which must end with the check's exit status and print the check's

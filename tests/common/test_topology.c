@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_topology.c - white-box tests of the topology: the SOFTDOCA_CONFIG parser, the embedded
  * default, topo_parse_pci() and topo_get().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_bitfield.c - doca_bitfield.h: byte order and bitfield macros.
  *

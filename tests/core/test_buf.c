@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_buf.c - doca_buf_inventory pools and doca_buf descriptors: allocation rules, the
  * head/len/data/data_len windows, reference counts and buf lists.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_buf_array.c - doca_buf_array.h: life cycle, parameter checks, the CPU-side element
  * table (read through the internal getter softdoca's data paths use), and the GPU/DPA calls

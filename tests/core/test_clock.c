@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_clock.c - doca_clock.h: capabilities, single readings, cross timestamps.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_ctx_pe.c - the context state machine, the progress engine and generic tasks, with a DMA
  * context as the concrete context, on the inline engine (copies run inside doca_pe_progress,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_datapath_gpu.c - contexts whose data path is not on a progress engine (GPUNetIO queues
  * run on the GPU): the core's state machine with no PE. A small module of the test's own plugs

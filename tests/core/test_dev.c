@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_dev.c - device discovery, properties, opening and representors on the embedded default
  * topology: 03:00.0 and 03:00.1 on the DPU side (representing b1:00.0 and b1:00.1), b1:00.0 and

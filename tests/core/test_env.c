@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_env.c - every SOFTDOCA_* value is used whole or refused whole.
  *

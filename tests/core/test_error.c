@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_error.c - doca_error_get_name/descr and DOCA_ERROR_PROPAGATE.
  *

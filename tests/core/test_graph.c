@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_graph.c - task graphs: two DMA context nodes feeding one user node, the graph's
  * configuration rules, instance limits, and completion versus error reporting.

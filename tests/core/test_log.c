@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_log.c - DOCA logging: application messages through DOCA_LOG_REGISTER / DOCA_LOG_*,
  * backends on pipes with their level windows, the global limits, the SDK world and its

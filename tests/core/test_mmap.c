@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mmap.c - the doca_mmap lifecycle and every configuration rule of doca_mmap.h:
  * configuration only while stopped, one range, start needs a range, and stop/destroy refused

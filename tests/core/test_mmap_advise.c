@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mmap_advise.c - doca_mmap_advise.h: capabilities, configuration, the cache invalidate
  * task's rules (submit reports them through the error callback, try_submit returns them),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_notify.c - event-driven progress through doca_pe_get_notification_handle() and epoll,
  * the loop doca_pe.h documents: drain with doca_pe_progress() until it returns 0, arm with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_notify_wake.c - an armed notification handle wakes for work submitted *after* arming.
  *

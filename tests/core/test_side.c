@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_side.c - a program lists the devices of the side it was built for.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_sync_event.c - doca_sync_event in one process: every call's argument and state checks,
  * the synchronous operations, tasks on a progress engine (in and out of submission order), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_sync_event_xproc.c - a sync event shared by two processes, as a DPU (03:00.0, the
  * exporter) and its host (b1:00.0, the importer): blocking waits both ways, atomic adds from

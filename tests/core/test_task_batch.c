@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_task_batch.c - the generic task batch (doca_pe.h, src/core/task_batch.h).
  *

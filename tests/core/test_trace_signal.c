@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_trace_signal.c - SOFTDOCA_TRACE is written when a program is stopped by SIGINT, SIGTERM
  * or abort(), not only at exit, and a program's own signal handlers are left alone.

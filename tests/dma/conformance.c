@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * conformance.c - what every copy engine must do, checked through the public DMA API.
  *

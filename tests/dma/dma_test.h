@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dma_test.h - helpers shared by the DMA tests (public API only).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mt_stress.c - 200000 small copies through the cpu engine with a queue of 256 entries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * shared_mmap.c - one source and one destination mmap shared by two application threads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * soak.c - long verified runs: mixed-size copies on every engine, checked one by one.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * taxonomy.c - every DMA error class: the code returned (or delivered to the error callback),
  * what happens to the task and the context, and the SDK log line that tells the user the fix.

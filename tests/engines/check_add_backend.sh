@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # check_add_backend.sh SRCDIR - adding a backend is one directory and one meson line.
 #
 # In a scratch copy of the tree (git ls-files), copies tests/engines/null to src/engines/null

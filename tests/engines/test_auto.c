@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_auto.c - how the auto executor places large jobs (src/engines/auto): on the cpu worker
  * while the application sleeps between completions (it waits on the notification eventfd),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cma.c - the cross-process transport (src/engines/cma) on its own: jobs whose source or
  * destination is in a memory domain of kind MEM_DOMAIN_PROCESS, handed to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_executors.c - every executor of the registry, driven through engine.h alone, the way a
  * module's data path drives it: jobs, completion words, notifications, no DOCA objects.

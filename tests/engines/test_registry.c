@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_registry.c - the backend registry generated from src/engines/meson.build: every entry
  * is consistent with its kind, executors and transports are found by what they are, the

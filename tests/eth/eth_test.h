@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_test.h - what libdoca_eth's tests share: a profile with Ethernet on, two devices cabled by
  * the loop medium (loop_port.h), frame builders with correct checksums, and a checksum check.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * loop_port.h - a test medium for the software NIC's ports (nic.h): two devices cabled back to
  * back in one process, each frame copied into the peer's receive ring. Stands in for the real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_api.c - doca_eth_rxq / doca_eth_txq control path: capabilities from the profile, every
  * documented rejection (each one logged line naming the rule), configuration only while IDLE,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_batch.c - task batches of a doca_eth_txq: a batch of sends and a batch of LSO sends
  * leave in order as their frames, one callback per batch with the application's arrays and a

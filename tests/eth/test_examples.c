@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_examples.c - softdoca's DOCA Ethernet examples talk to each other: the send example's
  * frames, over a loop medium between its device and the receive example's, all arrive in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_managed.c - a MANAGED_MEMPOOL doca_eth_rxq carves the application's packet buffer into
  * strides (headroom + max packet + tailroom), raises one managed-receive event per frame with a

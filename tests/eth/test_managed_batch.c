@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_managed_batch.c - batched managed-receive events: frames come in batches of at most the
  * registered maximum, a short batch once the port has nothing more, each with per-frame arrays;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mt.c - two receive queues of one port, each on its own progress engine and thread, with
  * frames steered to them alternately while a third thread sends: whichever thread drains the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_notify.c - an application that sleeps on its PE's notification handle wakes when a frame
  * arrives for its receive queue: the queue puts the medium's rx fd into the handle. Nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_offload.c - what the software NIC's send offloads put on the wire, byte by byte:
  * IPv4 header and TCP/UDP checksums of plain sends (queue-wide and per task), and LSO

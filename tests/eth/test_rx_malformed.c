@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_rx_malformed.c - what arrives on the wire is untrusted: frames cut at every length,
  * IPv4 headers with every IHL, lying total lengths and TCP data offsets reach a REGULAR rxq

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_send_recv.c - frames sent by a doca_eth_txq on one device arrive, byte for byte and in
  * order, in a REGULAR doca_eth_rxq on the device cabled to it (loop medium), with their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * flow_test.h - DOCA Flow test helpers: a started "vnf" port on a device, frames described as
  * struct nic_frame_info (the parser is the NIC's), and steering through priv_doca_nic_steer()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_api.c - DOCA Flow's rules: configuration, init/destroy, port start/stop, pipe and entry
  * validation (INVALID_VALUE for broken rules, NOT_SUPPORTED outside the subset), the entry

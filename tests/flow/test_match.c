@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_match.c - the classifier through the steering a started port registers: BASIC pipes
  * (changeable and constant fields, 1000 entries), CONTROL pipes (masks, priorities), forwards

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_rss.c - RSS forwarding: the Toeplitz hash against the Microsoft RSS verification suite
  * (IPv4 and IPv6, with and without TCP ports, default key), the fields outer_flags selects,

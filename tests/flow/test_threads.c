@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_threads.c - entries added and removed, pipes created and destroyed, the port stopped and
  * started again while another thread steers frames through priv_doca_nic_steer(): every verdict

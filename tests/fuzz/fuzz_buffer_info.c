@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_buffer_info.c - libFuzzer target for the buffer-info file dma_copy_dpu reads
  * (examples/dma_copy_pair.h, pair_parse_buffer_info): any bytes are refused or give an address

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_dma_copy_msg.c - libFuzzer target for doca_dma_copy's protocol messages
  * (apps/dma-copy/proto.c): whatever the other side sends, dc_msg_check() either refuses it with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_env.c - libFuzzer target for the SOFTDOCA_* value parsers (src/common/env.c) and the
  * SOFTDOCA_FAULT setting (src/core/fault.c), values a user or a script hands every program.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_export.c - libFuzzer target for the PCI export descriptor decoder (export_desc_decode),
  * the one parser of bytes that arrive from another process.

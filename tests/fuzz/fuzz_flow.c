@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_flow.c - libFuzzer target for DOCA Flow's spec path: random match templates, masks,
  * forwards and entries through the public API, then random parsed frames through the port's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_frame.c - libFuzzer target for the software NIC's frame parser (src/nic/frame.c), the
  * parser every received frame goes through.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_tool_file.c - libFuzzer harness for a tool that reads a file a user names: the input
  * becomes a memfd and the tool's main() (compiled in, renamed TOOL_MAIN by the build) runs on

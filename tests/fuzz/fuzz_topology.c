@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_topology.c - libFuzzer target for the SOFTDOCA_CONFIG parser (topo_parse) and the PCI
  * address parser (topo_parse_pci).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * replay.c - runs a libFuzzer entry point over every file of a corpus directory.
  *

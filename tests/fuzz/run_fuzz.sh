@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs a libFuzzer target for a bounded time over a scratch copy of its seed corpus, so the
 # inputs it discovers never land in the source tree.
 #   run_fuzz.sh FUZZER SECONDS CORPUS_DIR [libFuzzer options...]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The GPUNetIO device headers compile with nvcc (no GPU needed): each header alone, and a
 # kernel using every device function (nvcc_check.cu) for sm_80 and sm_90; in the sm_90 PTX the
 # semaphore status must be read with ld.acquire.sys and written with st.release.sys.

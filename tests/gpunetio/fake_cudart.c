@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fake_cudart.c - a test-only CUDA runtime: the cuda* functions libdoca_gpunetio resolves,
  * backed by host memory, selected with SOFTDOCA_CUDART=<path of this library>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_test.h - helpers of the GPUNetIO tests: the fake CUDA runtime's controls
  * (fake_cudart.c), reached through the library SOFTDOCA_CUDART names.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Compiled (never run) by check_nvcc.sh: every GPUNetIO device function in a kernel, as the
  * samples call them, so nvcc sees the device headers' real instantiations.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A buf array with a GPU target: the table doca_buf_arr_start builds in GPU memory, read back
  * through doca_gpunetio_dev_buf.cuh (compiled here by the C compiler) - element addresses,

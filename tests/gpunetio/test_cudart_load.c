@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * How libdoca_gpunetio finds the CUDA runtime: SOFTDOCA_CUDART is used or refused whole (no
  * fallback), with one line naming the variable; without it, the system's libcudart, which on a

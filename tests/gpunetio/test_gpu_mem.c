@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_gpu_create / destroy / mem_alloc / mem_free / dmabuf_fd against the fake CUDA runtime:
  * every memory type and alignment, the pointers each type returns, rejections, and that every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * GPUNetIO semaphores: the host API's state machine and rejections, then the protocol between
  * the host API and a CPU thread playing the GPU through doca_gpunetio_dev_sem.cuh (the same

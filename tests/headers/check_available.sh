@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Each public header must make available, on its own, what DOCA's version of it makes available
 # (the libc headers and DOCA headers it includes, see docs/headers.md): available/<header>.c uses
 # them after including only that header; a header without such a file gets available/default.c

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every public header must compile on its own, as C11 and as C++, warning-free.
 # usage: check_headers.sh <cc> <c++> <include dir>...
 set -u

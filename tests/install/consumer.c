@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A program built only through pkg-config against an installed softdoca: reports its
  * personality and copies a few bytes with DMA, using the installed headers and libraries.

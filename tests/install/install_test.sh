@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the build into a temporary root and builds a consumer through pkg-config with each
 # personality (dpu, host, and the default directory), then runs it against the installed libs.
 # Then runs the installed programs with no LD_LIBRARY_PATH (they find the libraries through

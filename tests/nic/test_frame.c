@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_frame.c - the frame parser and checksums (src/nic/frame.c) on hand-built frames: every
  * layer it knows, each malformed and truncated form, and checksums against known vectors.

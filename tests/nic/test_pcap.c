@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_pcap.c - SOFTDOCA_PCAP (src/nic/pcap.c): each port writes what it sends and receives to
  * <dir>/<pci>.pcap; the files are read back with a small pcap reader (classic format,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_steer.c - the port steering registry (src/nic/steer.c): the default without DOCA Flow,
  * one steering per port, and a receiver on another thread that always sees a function with its

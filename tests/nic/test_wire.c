@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_wire.c - the wire medium (src/nic/wire.c) between the default topology's cabled ports
  * 03:00.0 and 03:00.1: in one process, then across processes.

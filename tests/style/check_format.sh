@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The formatter decides layout: every C source and header of src/, include/, tools/, apps/,
 # bench/ and examples/ must be as clang-format (with the repository's .clang-format) leaves it.
 # Fix with: clang-format -i <file>. Skipped (77) where clang-format is not installed.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every tool behaves like the command-line tools DOCA users know: --version prints one line
 # with softdoca's and DOCA's versions and exits 0; an unknown option or a malformed argument is
 # one short line on stderr and exit status 2 (not the whole manual); --help goes to stdout.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # doca_caps output is parsed, not just run: versions agree with the .pc files, the default
 # topology is listed, capabilities follow the config file's profiles, exit codes fit scripts.
 # usage: test_doca_caps.sh <doca_caps> <build dir>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # doca-env: the JSON is parsed; the four-way version check agrees when the .pc files match the
 # library and says mismatch when they do not; every engine is found working; a refused config
 # file is reported; the text form has the same verdict.

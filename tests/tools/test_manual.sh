@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_manual.sh BUILD_DIR - every program's man page and bash completion come from its --help:
 # each option --help lists is in the page and completes in bash; the page renders without
 # warnings (man or groff, when installed); the completion registers for the program's name.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # doca-capability-snapshot: valid JSON with the documented keys, a clean self-diff, and a
 # diff that names exactly what a capability profile changed.
 # usage: test_snapshot.sh <doca-capability-snapshot>

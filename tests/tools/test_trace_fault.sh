@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Task tracing and fault injection, driven through our own example programs:
 # - SOFTDOCA_TRACE writes valid Chrome trace-event JSON with every task's events, and
 #   softdoca-trace summarises it;

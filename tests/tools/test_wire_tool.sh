@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # softdoca-wire: one instance receives on 03:00.0 while another sends on 03:00.1 (the default
 # topology cables them); every frame arrives, each protocol parses as what was sent, the
 # counters add up in `stats`, and bad usage is exit status 2, a missing device 3.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xproc.h - what the cross-process tests share: the byte pattern both processes compute, and
  * (in the tests, not in the exporter) control of an exporter process.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xproc_copy.c - DMA across two processes, both directions, through the public API.
  *

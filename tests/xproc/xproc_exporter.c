@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xproc_exporter - the other process of the cross-process tests: it exports a buffer with
  * doca_mmap_export_pci() and then does what the test tells it, one command per line on stdin,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xproc_fail.c - a cross-process task that cannot be done completes with an error status; it
  * never crashes and never hangs, and one SDK line says why.

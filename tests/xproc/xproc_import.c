@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xproc_import.c - the rules of doca_mmap_export_pci() and doca_mmap_create_from_export():
  * every descriptor an importer must refuse (truncated, corrupted, forged, stale, from another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xproc_pair.c - runs the example pair the way a user does: dma_copy_host in one process
  * (default device b1:00.0) waiting on its stdin, dma_copy_dpu in another (default 03:00.0)

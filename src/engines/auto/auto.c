@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * auto.c - the default engine: small copies run inline at progress time, large ones go to a
  * cpu worker. On a small machine a worker competing with a polling application costs more than

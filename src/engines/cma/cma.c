@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cma.c - the cross-process transport: moves the bytes of jobs between this process and another
  * one on the same machine (a from-export mmap) with process_vm_readv/process_vm_writev (Linux

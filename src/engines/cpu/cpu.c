@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpu.c - the cpu engine: worker threads copy, the submitting thread stays free.
  *

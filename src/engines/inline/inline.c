@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * inline.c - the inline engine: jobs are copied inside doca_pe_progress() on the caller's
  * thread. No threads, deterministic, lowest latency for small copies.

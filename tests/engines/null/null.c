@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * null.c - a test-only executor: every job completes successfully at the next poll without a
  * byte moving. tests/engines/check_add_backend.sh copies this directory to src/engines/null in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What every DOCA header that includes doca_compat.h makes available: DOCA's doca_config.h
  * turns on DOCA_COMPAT_HELPERS, under which doca_compat.h includes <string.h>, <stdint.h>,

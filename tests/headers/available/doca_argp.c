@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_argp.h includes <stdarg.h>, doca_compat.h, doca_error.h, doca_log.h. */
 #include <doca_argp.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_bitfield.h includes <stdlib.h> and doca_types.h (and <intrin.h> on Windows). */
 #include <doca_bitfield.h>
 

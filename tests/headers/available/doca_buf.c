@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_buf.h includes <stdint.h>, <stddef.h>, doca_compat.h, doca_error.h. */
 #include <doca_buf.h>
 

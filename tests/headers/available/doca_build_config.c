@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_build_config.h includes nothing; it says which side and CPU a program is built for. */
 #include <doca_build_config.h>
 

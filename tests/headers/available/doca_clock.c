@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* doca_clock.h (3.2+; no 3.0 reference page): NVIDIA's clock_cross_timestamp sample uses
  * DOCA_DEVINFO_PCI_ADDR_SIZE (doca_dev.h) after including only this header. */
 #include <doca_clock.h>

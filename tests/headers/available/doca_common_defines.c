@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_common_defines.h includes nothing and defines doca_likely()/doca_unlikely(). */
 #include <doca_common_defines.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_compat.h includes doca_config.h and, under DOCA_COMPAT_HELPERS, <string.h>,
  * <stdint.h>, <stdlib.h>, <assert.h> and doca_version.h. */
 #include <doca_compat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_config.h includes doca_build_config.h and defines DOCA_COMPAT_HELPERS. */
 #include <doca_config.h>
 

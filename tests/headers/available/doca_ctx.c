@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_ctx.h includes <stddef.h>, <stdint.h>, doca_error.h, doca_types.h. */
 #include <doca_ctx.h>
 

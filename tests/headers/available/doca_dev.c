@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_dev.h includes <stdint.h>, doca_types.h, doca_compat.h, doca_error.h. */
 #include <doca_dev.h>
 

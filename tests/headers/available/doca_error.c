@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_error.h includes doca_compat.h and doca_common_defines.h. */
 #include <doca_error.h>
 

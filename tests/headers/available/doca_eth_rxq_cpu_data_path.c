@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_eth_rxq_cpu_data_path.h includes doca_compat.h, doca_error.h, doca_pe.h, doca_types.h. */
 #include <doca_eth_rxq_cpu_data_path.h>
 

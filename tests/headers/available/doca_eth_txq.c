@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_eth_txq.h includes <stdint.h>, doca_compat.h, doca_error.h, doca_types.h. */
 #include <doca_eth_txq.h>
 

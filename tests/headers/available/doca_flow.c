@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_flow.h includes <stdio.h>, <stdint.h>, <stdbool.h>, doca_compat.h, doca_error.h, doca_flow_net.h. */
 #include <doca_flow.h>
 

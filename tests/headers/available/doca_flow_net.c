@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_flow_net.h includes <stdint.h>, <stdbool.h>, doca_types.h. */
 #include <doca_flow_net.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_gpunetio.h includes <stdint.h>, doca_compat.h, doca_error.h, doca_types.h. */
 #include <doca_gpunetio.h>
 

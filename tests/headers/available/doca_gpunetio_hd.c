@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* softdoca's own host/device core: <stddef.h>, <stdint.h>; usable from C11 host code. */
 #include <doca_gpunetio_hd.h>
 

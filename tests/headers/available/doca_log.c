@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_log.h includes <stddef.h>, <stdio.h>, <stdint.h>, doca_compat.h, doca_error.h. */
 #include <doca_log.h>
 

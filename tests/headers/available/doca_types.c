@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_types.h includes <stdint.h> and, on Linux, <linux/types.h>. */
 #include <doca_types.h>
 

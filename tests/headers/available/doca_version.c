@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DOCA's doca_version.h includes <stddef.h> and doca_compat.h. */
 #include <doca_version.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Issue: programs that include only the DMA, mmap, buf and PE headers use enum
  * doca_ctx_states (and doca_ctx_get_state()) without including doca_ctx.h themselves.

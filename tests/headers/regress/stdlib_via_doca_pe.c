@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Issue: DOCA's doca_pe.h includes <stdlib.h>; NVIDIA's pe_common.c calls malloc()/free()
  * with no libc include of its own, so a program shaped like it must build with the PE header
