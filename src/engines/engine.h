@@ -126,12 +126,10 @@ struct engine_xfer {
 	/* Copies bytes [off, off+len) of @job's stream; returns the job's status. */
 	doca_error_t (*copy_range)(const struct engine_job *job, uint64_t off, uint64_t len, const char *owner);
 	/*
-	 * Copies @n jobs that are pairwise batchable() in as few operations as it can and stores
+	 * Copies @n jobs that are pairwise engine_job_batchable() in as few operations as it can and stores
 	 * each job's status in @status[i]. NULL: one copy_range() per job.
 	 */
 	void (*copy_batch)(struct engine_job *const *jobs, unsigned int n, doca_error_t *status, const char *owner);
-	/* True when @a and @b may share one operation of copy_batch(). */
-	bool (*batchable)(const struct engine_job *a, const struct engine_job *b);
 };
 
 /*
@@ -225,7 +223,9 @@ static inline bool engine_job_xfer(const struct engine_job *job)
 /* True when jobs @a and @b may be handed to engine_job_copy_batch() together. */
 static inline bool engine_job_batchable(const struct engine_job *a, const struct engine_job *b)
 {
-	return a->xfer != NULL && a->xfer == b->xfer && (a->xfer->batchable == NULL || a->xfer->batchable(a, b));
+	/* Same transport, same source and destination domains: one operation can carry both (for
+	 * cma, one process_vm_readv or process_vm_writev call with the same exporter). */
+	return a->xfer != NULL && a->xfer == b->xfer && a->src_dom == b->src_dom && a->dst_dom == b->dst_dom;
 }
 
 /* Most jobs engine_job_copy_batch() takes at once. */

@@ -1040,7 +1040,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_send_allocate_init(struct doca_
 								    union doca_data user_data,
 								    struct doca_eth_txq_task_send **task_send)
 {
-	struct eth_tx_task *t;
+	struct eth_tx_task *t = NULL;
 	doca_error_t ret = task_alloc(eth_txq, TX_SEND, user_data, &t, "doca_eth_txq_task_send_allocate_init");
 
 	if (ret != DOCA_SUCCESS)
@@ -1054,7 +1054,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_task_lso_send_allocate_init(
     struct doca_eth_txq *eth_txq, struct doca_buf *pkt_payload, struct doca_gather_list *headers,
     union doca_data user_data, struct doca_eth_txq_task_lso_send **task_lso_send)
 {
-	struct eth_tx_task *t;
+	struct eth_tx_task *t = NULL;
 	doca_error_t ret = task_alloc(eth_txq, TX_LSO, user_data, &t, "doca_eth_txq_task_lso_send_allocate_init");
 
 	if (ret != DOCA_SUCCESS)

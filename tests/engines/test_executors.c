@@ -296,7 +296,6 @@ static void fake_batch(struct engine_job *const *jobs, unsigned int n, doca_erro
 static const struct engine_xfer fake_xfer = {
     .copy_range = fake_range,
     .copy_batch = fake_batch,
-    .batchable = NULL,
 };
 
 static void test_transport(const struct engine_ops *ops)

@@ -314,12 +314,6 @@ fail_rest:
 		status[k] = status[i];
 }
 
-/* Same exporter, same direction: one process_vm_readv or process_vm_writev call can carry both. */
-static bool cma_batchable(const struct engine_job *a, const struct engine_job *b)
-{
-	return a->src_dom == b->src_dom && a->dst_dom == b->dst_dom;
-}
-
 /*
  * Usable when the kernel lets this process use process_vm_readv on itself: a kernel without
  * CONFIG_CROSS_MEMORY_ATTACH answers ENOSYS, a seccomp filter (some container runtimes) EPERM.
@@ -353,7 +347,6 @@ static bool cma_probe(char *why, size_t len)
 static const struct engine_xfer cma_xfer = {
     .copy_range = cma_copy_range,
     .copy_batch = cma_copy_batch,
-    .batchable = cma_batchable,
 };
 
 const struct engine_backend engine_backend_cma = {
