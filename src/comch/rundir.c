@@ -38,61 +38,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 
 int comch_rundir_open(char *dir, size_t dir_len)
 {
-	const char *base = secure_getenv("XDG_RUNTIME_DIR");
-	struct stat st;
-	int fd, n;
-
-	if (base != NULL && base[0] == '/')
-		n = snprintf(dir, dir_len, "%s/softdoca", base);
-	else
-		n = snprintf(dir, dir_len, "/tmp/softdoca-%u", (unsigned int)geteuid());
-	if (n < 0 || (size_t)n >= dir_len) {
-		SD_ERR(COMP,
-		       "runtime directory path under XDG_RUNTIME_DIR=%s is too long; set XDG_RUNTIME_DIR to a "
-		       "shorter path",
-		       base);
-		return -ENAMETOOLONG;
-	}
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		int err = errno;
-
-		SD_ERR(COMP,
-		       "cannot create the comch runtime directory %s: %s; check that its parent exists and is "
-		       "writable, or set XDG_RUNTIME_DIR",
-		       dir, strerror(err));
-		return -err;
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		int err = errno;
-
-		SD_ERR(COMP,
-		       "cannot open the comch runtime directory %s: %s (a symlink or not a directory?); remove "
-		       "it so softdoca can create a private one",
-		       dir, strerror(err));
-		return -err;
-	}
-	if (fstat(fd, &st) != 0) {
-		int err = errno;
-
-		close(fd);
-		return -err;
-	}
-	if (st.st_uid != geteuid()) {
-		SD_ERR(COMP,
-		       "comch runtime directory %s belongs to uid %u, not to you (uid %u); someone else could "
-		       "impersonate servers there: remove it or set XDG_RUNTIME_DIR to a directory of yours",
-		       dir, (unsigned int)st.st_uid, (unsigned int)geteuid());
-		close(fd);
-		return -EPERM;
-	}
-	if (st.st_mode & 077) {
-		SD_ERR(COMP, "comch runtime directory %s has mode %04o; it must be private to you: chmod 700 %s", dir,
-		       (unsigned int)(st.st_mode & 07777), dir);
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
+	return priv_sd_rundir_open(dir, dir_len, "comch");
 }
 
 int comch_sock_path(const char *dir, const char *key, const char *name, size_t name_len, char *path, size_t path_len)

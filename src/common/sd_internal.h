@@ -72,4 +72,11 @@ SD_PRIV const char *priv_sd_parse_error(int rc);
 SD_PRIV int priv_doca_log_level_parse(const char *text);
 SD_PRIV const char *priv_doca_log_level_name(uint32_t level);
 
+/*
+ * Opens softdoca's private runtime directory, creating it 0700 when absent; writes its path into
+ * @dir. Returns an O_DIRECTORY fd, or -errno after logging why (too long, not creatable, a
+ * symlink, another owner, not private). @user names who needs it in the log lines ("comch").
+ */
+SD_PRIV int priv_sd_rundir_open(char *dir, size_t dir_len, const char *user);
+
 #endif /* SD_INTERNAL_H_ */

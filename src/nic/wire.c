@@ -165,49 +165,7 @@ static void counter_add(_Atomic uint64_t *c, uint64_t v)
 
 int nic_rundir_open(char *dir, size_t dir_len)
 {
-	const char *base = secure_getenv("XDG_RUNTIME_DIR");
-	struct stat st;
-	int fd, n;
-
-	if (base != NULL && base[0] == '/')
-		n = snprintf(dir, dir_len, "%s/softdoca", base);
-	else
-		n = snprintf(dir, dir_len, "/tmp/softdoca-%u", (unsigned int)geteuid());
-	if (n < 0 || (size_t)n >= dir_len) {
-		SD_ERR(COMP,
-		       "runtime directory path under XDG_RUNTIME_DIR=%s is too long; set XDG_RUNTIME_DIR to a "
-		       "shorter path",
-		       base);
-		return -ENAMETOOLONG;
-	}
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		int err = errno;
-
-		SD_ERR(COMP,
-		       "cannot create the runtime directory %s for wire cables: %s; check that its parent "
-		       "exists and is writable, or set XDG_RUNTIME_DIR",
-		       dir, strerror(err));
-		return -err;
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		int err = errno;
-
-		SD_ERR(COMP,
-		       "cannot open the runtime directory %s: %s (a symlink or not a directory?); remove it "
-		       "so softdoca can create a private one",
-		       dir, strerror(err));
-		return -err;
-	}
-	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077)) {
-		SD_ERR(COMP,
-		       "runtime directory %s is not private to you (owner uid %u, mode %04o); others could "
-		       "tap or cut your wires: chmod 700 it, or remove it",
-		       dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
+	return priv_sd_rundir_open(dir, dir_len, "wire cables");
 }
 
 /* ---- cable files ---- */
