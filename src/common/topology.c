@@ -78,7 +78,7 @@ static const struct topo_profile builtin_profile = {
 	},
     .eth =
 	{
-	    .supported = 0,
+	    .supported = 1,
 	    .max_burst_size = 256,
 	    .max_packet_size = 9216,
 	    .max_queue_size = 8192,

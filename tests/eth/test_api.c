@@ -34,9 +34,10 @@ static void nop_event(struct doca_eth_rxq_event_managed_recv *ev, struct doca_bu
 	doca_buf_dec_refcount(pkt, NULL);
 }
 
-/* The built-in default profile has no Ethernet: capabilities say so, creation is refused. */
+/* A profile without Ethernet: capabilities say so, creation is refused. */
 static int no_eth(void *arg)
 {
+	char *path = sd_tmpfile("no-eth.conf", "[profile default]\neth.supported = no\n");
 	struct doca_devinfo **list = NULL;
 	struct doca_eth_txq *txq;
 	struct doca_eth_rxq *rxq;
@@ -44,6 +45,7 @@ static int no_eth(void *arg)
 	uint32_t n = 0;
 
 	(void)arg;
+	sd_setenv("SOFTDOCA_CONFIG", path);
 	sd_setenv("SOFTDOCA_SIDE", "all");
 	CHECK_OK(doca_devinfo_create_list(&list, &n));
 	CHECK(n > 0);
@@ -59,6 +61,7 @@ static int no_eth(void *arg)
 	CHECK_ERR(doca_eth_txq_create(dev, 32, &txq), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_eth_rxq_create(dev, 32, 1514, &rxq), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_OK(doca_dev_close(dev));
+	free(path);
 	return 0;
 }
 

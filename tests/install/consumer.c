@@ -72,10 +72,10 @@ int main(void)
 #endif
 	printf("compiled against DOCA %s, running %s\n", doca_version(), doca_version_runtime());
 	TRY(doca_devinfo_create_list(&list, &n));
-	/* doca-eth links; the default profile has no Ethernet. */
+	/* doca-eth links; the default profile has Ethernet. */
 	if (doca_eth_txq_cap_is_type_supported(list[0], DOCA_ETH_TXQ_TYPE_REGULAR, DOCA_ETH_TXQ_DATA_PATH_TYPE_CPU) !=
-	    DOCA_ERROR_NOT_SUPPORTED) {
-		fprintf(stderr, "eth: the default profile should have no Ethernet\n");
+	    DOCA_SUCCESS) {
+		fprintf(stderr, "eth: the default profile should have Ethernet\n");
 		return 1;
 	}
 	TRY(doca_dev_open(list[0], &dev));

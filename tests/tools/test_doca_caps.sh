@@ -79,6 +79,7 @@ eth.max_packet_size = 1514
 [profile nodma]
 dma = no
 comch.supported = no
+eth.supported = no
 [device 03:00.0]
 side = dpu
 profile = small
