@@ -66,6 +66,7 @@ struct doca_eth_txq {
 struct tx_hdr {
 	uint16_t l3_off, l4_off, end; /* end: first byte after the L4 (or L3) header */
 	uint8_t ipv6, proto;
+	uint8_t l2_only; /* LSO headers of Ethernet (+ VLAN tags) only: segments get no fix-ups */
 };
 
 struct eth_tx_task {
@@ -139,6 +140,31 @@ static int tx_parse(const uint8_t *p, size_t n, struct tx_hdr *h, bool need_l4)
 		h->l4_off = 0;
 	}
 	return 0;
+}
+
+/*
+ * LSO headers that are only an Ethernet header (with up to two VLAN tags): the payload is cut
+ * at the MSS and each segment carries the header as given, with nothing to fix up (there is no
+ * IP or L4 header to number or checksum). DOCA's own LSO sample sends such a task.
+ */
+static bool l2_header_only(const uint8_t *p, size_t n, struct tx_hdr *h)
+{
+	size_t off = 14;
+	uint16_t type;
+
+	memset(h, 0, sizeof(*h));
+	if (n < 14)
+		return false;
+	type = eth_get16(p + 12);
+	for (int v = 0; v < 2 && (type == 0x8100 || type == 0x88a8) && off + 4 <= n; v++) {
+		type = eth_get16(p + off + 2);
+		off += 4;
+	}
+	if (off != n)
+		return false;
+	h->l3_off = h->l4_off = h->end = (uint16_t)off;
+	h->l2_only = 1;
+	return true;
 }
 
 static void ipv4_fix_csum(uint8_t *ip)
@@ -271,7 +297,9 @@ static void build_frame(struct ctx_dp_queue *q, unsigned int i, struct eth_tx_ta
 		iov[0].iov_base = h;
 		iov[0].iov_len = t->hdr_len;
 		n = 1 + list_range(t->pkt, off, seg, iov + 1, ETH_MAX_LIST);
-		if (hd->ipv6) {
+		if (hd->l2_only) {
+			/* nothing to fix up */
+		} else if (hd->ipv6) {
 			eth_put16(h + hd->l3_off + 4, (uint16_t)(l3_len - 40));
 		} else {
 			uint8_t *ip = h + hd->l3_off;
@@ -288,10 +316,11 @@ static void build_frame(struct ctx_dp_queue *q, unsigned int i, struct eth_tx_ta
 				tcp[13] &= (uint8_t)~0x09; /* FIN and PSH only on the last segment */
 			if (k > 0)
 				tcp[13] &= (uint8_t)~0x80; /* CWR only on the first */
-		} else {
+		} else if (!hd->l2_only) {
 			eth_put16(h + hd->l4_off + 4, (uint16_t)(t->hdr_len - hd->l4_off + seg));
 		}
-		l4_fix_csum(h, hd, iov + 1, n - 1, (uint32_t)(t->hdr_len - hd->l4_off) + seg);
+		if (!hd->l2_only)
+			l4_fix_csum(h, hd, iov + 1, n - 1, (uint32_t)(t->hdr_len - hd->l4_off) + seg);
 		f->len = t->hdr_len + seg;
 	}
 	f->iov = iov;
@@ -527,10 +556,11 @@ static doca_error_t prepare_lso(struct doca_eth_txq *txq, struct eth_tx_task *t)
 		memcpy(t->hdr + hdr, g->addr, g->len);
 		hdr += g->len;
 	}
-	if (tx_parse(t->hdr, hdr, &t->h, true) != 0 || t->h.end != hdr)
+	if ((tx_parse(t->hdr, hdr, &t->h, true) != 0 || t->h.end != hdr) && !l2_header_only(t->hdr, hdr, &t->h))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: LSO task %p: the %llu header bytes are not exactly Ethernet + IPv4/IPv6 "
-				 "(without extension headers) + TCP/UDP; pass exactly those headers",
+				 "%s: LSO task %p: the %llu header bytes are neither exactly Ethernet + IPv4/IPv6 "
+				 "(without extension headers) + TCP/UDP nor an Ethernet header alone; pass exactly "
+				 "those headers",
 				 name, (void *)t, (unsigned long long)hdr);
 	if (len == 0 || len > ETH_MAX_LSO_MSG)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,

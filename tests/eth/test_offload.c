@@ -239,6 +239,44 @@ static void lso_case(struct doca_eth_txq *txq, const uint8_t *hdr, uint32_t hlen
 	CHECK_OK(doca_buf_dec_refcount(h, NULL));
 }
 
+/*
+ * LSO behind an Ethernet header alone (as DOCA's LSO sample sends, EtherType IPv4 but no IP
+ * header): the payload is cut at the MSS, each segment gets the header unchanged. Headers of
+ * Ethernet plus a few stray bytes are refused.
+ */
+static void lso_l2_case(struct doca_eth_txq *txq)
+{
+	uint8_t hdr[17] = {0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 2, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45, 0, 0};
+	struct doca_gather_list g = {.addr = hdr, .len = 14, .next = NULL};
+	struct doca_eth_txq_task_lso_send *t;
+	uint32_t first = pa->nb_sent, payload = 4000, mss = 1460, nseg = 3;
+	struct doca_buf *p;
+	int before = done;
+
+	for (uint32_t i = 0; i < payload; i++)
+		mem[4][i] = (uint8_t)(i * 7 + 3);
+	p = buf_of(mem[4], payload);
+	CHECK_OK(doca_eth_txq_task_lso_send_allocate_init(txq, p, &g, (union doca_data){.u64 = 0}, &t));
+	doca_eth_txq_task_lso_send_set_mss(t, (uint16_t)mss);
+	CHECK_OK(doca_task_submit(doca_eth_txq_task_lso_send_as_doca_task(t)));
+	PROGRESS_UNTIL(pe, done == before + 1, 1000);
+	CHECK_EQ(done, before + 1);
+	CHECK_EQ(pa->nb_sent - first, nseg);
+	for (uint32_t k = 0; k < nseg; k++) {
+		const struct loop_frame *f = &pa->log[first + k];
+		uint32_t seg = k + 1 < nseg ? mss : payload - k * mss;
+
+		CHECK_EQ(f->len, 14 + seg);
+		CHECK_MEM(f->data, hdr, 14);
+		CHECK_MEM(f->data + 14, mem[4] + k * mss, seg);
+	}
+	g.len = sizeof(hdr);
+	CHECK_OK(doca_eth_txq_task_lso_send_allocate_init(txq, p, &g, (union doca_data){.u64 = 0}, &t));
+	CHECK_ERR(doca_task_try_submit(doca_eth_txq_task_lso_send_as_doca_task(t)), DOCA_ERROR_INVALID_VALUE);
+	doca_task_free(doca_eth_txq_task_lso_send_as_doca_task(t));
+	CHECK_OK(doca_buf_dec_refcount(p, NULL));
+}
+
 static void test_lso(struct doca_dev *a)
 {
 	struct doca_eth_txq *txq;
@@ -261,6 +299,7 @@ static void test_lso(struct doca_dev *a)
 	lso_case(txq, hdr4, 54, 6000, 10, 1460);   /* more segments than fit MTU 1514 exactly */
 	lso_case(txq, hdr6, 74, 3001, 2000, 1000); /* IPv6, sequence numbers wrap past 2^32 */
 	lso_case(txq, hudp, 42, 2100, 50, 1000);   /* UDP: lengths per datagram */
+	lso_l2_case(txq);
 
 	/* Headers longer than max_lso_header_size (96), and header + MSS over the MTU: refused. */
 	{
