@@ -126,7 +126,7 @@ static void print_caps_text(const struct dev_caps *c)
 	printf("    comch producer max tasks    %u\n", c->comch_producer_max_num_tasks);
 	printf("    comch consumer max buf size %u\n", c->comch_consumer_max_buf_size);
 	printf("    comch producer max buf size %u\n", c->comch_producer_max_buf_size);
-	printf("    eth                         %s (no eth library yet; from the profile)\n", supported(c->eth));
+	printf("    eth                         %s\n", supported(c->eth));
 	printf("    eth max burst size          %u\n", c->eth_max_burst_size);
 	printf("    eth max packet size         %u\n", c->eth_max_packet_size);
 	printf("    eth max queue size          %u\n", c->eth_max_queue_size);

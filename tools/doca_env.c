@@ -7,8 +7,8 @@
  * Versions (softdoca, the DOCA API it implements) and the four-way version check (the
  * doca-common and doca-dma pkg-config modules, the headers this tool was built with, the
  * library loaded at run time) with a verdict; devices; copy engines that work here and why
- * others do not; the config file in use; hugepages; the kernel ptrace policy that
- * cross-process DMA depends on.
+ * others do not; the GPUs libdoca_gpunetio can open (or why none); the config file in use;
+ * hugepages; the kernel ptrace policy that cross-process DMA depends on.
  *
  * Exit status: 0 consistent; 1 something needs attention (the verdict says what); 2 usage.
  */
@@ -25,6 +25,7 @@
 
 #include "caps_common.h"
 #include "file_util.h"
+#include "gpu_report.h"
 
 #ifndef SOFTDOCA_PKGCONFIG_DIR
 #define SOFTDOCA_PKGCONFIG_DIR ""
@@ -74,7 +75,7 @@ struct env {
 	bool config_ok;
 	long huge_total, huge_free, huge_kb;
 	int ptrace_scope;
-	char gpu[160];
+	struct priv_doca_gpu_report gpu;
 };
 
 static void pc_version(const char *module, const char *dir, char *out, size_t len)
@@ -193,11 +194,7 @@ static void collect(struct env *e, const char *self)
 	for (int i = 0; i < e->nb_transports; i++)
 		e->transports[i].ok = e->config_ok && engine_works(self, e->transports[i].name, true,
 								   e->transports[i].why, sizeof(e->transports[i].why));
-	if (dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) == NULL)
-		snprintf(e->gpu, sizeof(e->gpu),
-			 "not available: no CUDA driver (libcuda.so.1 cannot be loaded), so no GPU");
-	else
-		snprintf(e->gpu, sizeof(e->gpu), "not available: softdoca has no GPU engine yet");
+	priv_doca_gpu_report(&e->gpu);
 
 	e->huge_total = e->huge_free = e->huge_kb = -1;
 	f = fopen("/proc/meminfo", "r");
@@ -237,6 +234,31 @@ static const char *ptrace_meaning(int scope)
 	}
 }
 
+/* "13.0" for CUDA's 13000; "unknown" for 0. */
+static const char *cuda_version(int v, char *buf, size_t len)
+{
+	if (v <= 0)
+		return "unknown";
+	snprintf(buf, len, "%d.%d", v / 1000, v % 1000 / 10);
+	return buf;
+}
+
+static void print_gpus_text(const struct priv_doca_gpu_report *g)
+{
+	char rv[16], dv[16];
+
+	if (g->nb_gpus == 0) {
+		printf("\ngpus (DOCA GPUNetIO): none: %s\n", g->why_none);
+		return;
+	}
+	printf("\ngpus (DOCA GPUNetIO; CUDA runtime %s, driver %s):\n",
+	       cuda_version(g->runtime_version, rv, sizeof(rv)), cuda_version(g->driver_version, dv, sizeof(dv)));
+	for (int i = 0; i < g->nb_gpus; i++)
+		printf("  %s  sm_%d%d  doca_gpu_create(\"%s\")\n", g->gpus[i].pci, g->gpus[i].cc_major,
+		       g->gpus[i].cc_minor, g->gpus[i].pci);
+	printf("  dmabuf  %s%s\n", g->dmabuf ? "yes" : "no: ", g->dmabuf ? "" : g->dmabuf_why);
+}
+
 static void print_text(const struct env *e)
 {
 	struct doca_devinfo **list;
@@ -266,10 +288,10 @@ static void print_text(const struct env *e)
 	printf("\nengines (selected: %s, from %s):\n", e->selected, e->selected_from);
 	for (int i = 0; i < e->nb_engines; i++)
 		printf("  %-7s %s\n", e->engines[i].name, e->engines[i].ok ? "works" : e->engines[i].why);
-	printf("  %-7s %s\n", "gpu", e->gpu);
 	printf("transports (memory outside this process):\n");
 	for (int i = 0; i < e->nb_transports; i++)
 		printf("  %-7s %s\n", e->transports[i].name, e->transports[i].ok ? "works" : e->transports[i].why);
+	print_gpus_text(&e->gpu);
 	printf("\n");
 	if (e->huge_total >= 0)
 		printf("hugepages: %ld total, %ld free, %ld kB each (softdoca does not need them)\n", e->huge_total,
@@ -336,9 +358,19 @@ static void print_json(const struct env *e)
 			caps_json_str(e->engines[i].why);
 			first = false;
 		}
-	printf("%s\"gpu\": ", first ? "" : ", ");
-	caps_json_str(e->gpu);
-	printf("}},\n  \"transports\": {\"available\": [");
+	printf("}},\n  \"gpus\": {\"runtime_version\": %d, \"driver_version\": %d, \"devices\": [",
+	       e->gpu.runtime_version, e->gpu.driver_version);
+	for (int i = 0; i < e->gpu.nb_gpus; i++)
+		printf("%s{\"pci_addr\": \"%s\", \"compute_capability\": \"%d.%d\"}", i ? ", " : "", e->gpu.gpus[i].pci,
+		       e->gpu.gpus[i].cc_major, e->gpu.gpus[i].cc_minor);
+	printf("], \"why_none\": ");
+	if (e->gpu.nb_gpus == 0)
+		caps_json_str(e->gpu.why_none);
+	else
+		printf("null");
+	printf(", \"dmabuf\": %s, \"dmabuf_why\": ", e->gpu.dmabuf ? "true" : "false");
+	caps_json_str(e->gpu.dmabuf ? "" : e->gpu.dmabuf_why);
+	printf("},\n  \"transports\": {\"available\": [");
 	first = true;
 	for (int i = 0; i < e->nb_transports; i++)
 		if (e->transports[i].ok) {

@@ -49,6 +49,14 @@ static bool resolve(void *h, const char *path)
 	    SYM("cudaMemcpy", copy),
 	    SYM("cudaMemset", fill),
 	    SYM("cudaGetErrorName", get_error_name),
+	};
+	static const struct {
+		const char *name;
+		size_t off;
+	} optional[] = {
+	    SYM("cudaDeviceGetPCIBusId", device_get_pci_bus_id),
+	    SYM("cudaRuntimeGetVersion", runtime_get_version),
+	    SYM("cudaDriverGetVersion", driver_get_version),
 #undef SYM
 	};
 
@@ -62,6 +70,11 @@ static bool resolve(void *h, const char *path)
 		}
 		/* POSIX guarantees a function pointer round-trips through void *. */
 		memcpy((char *)&rt_table + syms[i].off, &f, sizeof(f));
+	}
+	for (size_t i = 0; i < SD_ARRAY_SIZE(optional); i++) {
+		void *f = dlsym(h, optional[i].name);
+
+		memcpy((char *)&rt_table + optional[i].off, &f, sizeof(f));
 	}
 	return true;
 }

@@ -51,6 +51,10 @@ struct cuda_rt {
 	int (*copy)(void *dst, const void *src, size_t count, int kind);
 	int (*fill)(void *ptr, int value, size_t count);
 	const char *(*get_error_name)(int err);
+	/* Optional (NULL when the runtime lacks them): only the tools' report uses them. */
+	int (*device_get_pci_bus_id)(char *bus, int len, int device);
+	int (*runtime_get_version)(int *version);
+	int (*driver_get_version)(int *version);
 };
 
 /*

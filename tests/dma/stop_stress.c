@@ -17,10 +17,10 @@
 
 enum {
 	TASKS = 256,
-	LARGE_EVERY = 32,	   /* every 32nd task is large */
-	SMALL_MAX = 4096,	   /* small copies: 1 .. 4096 bytes */
-	LARGE_LEN = 1024 * 1024,   /* large copies */
-	SRC_LEN = 2 * LARGE_LEN,   /* source bytes every task reads from */
+	LARGE_EVERY = 32,	 /* every 32nd task is large */
+	SMALL_MAX = 4096,	 /* small copies: 1 .. 4096 bytes */
+	LARGE_LEN = 1024 * 1024, /* large copies */
+	SRC_LEN = 2 * LARGE_LEN, /* source bytes every task reads from */
 	DST_LEN = (TASKS - TASKS / LARGE_EVERY) * SMALL_MAX + TASKS / LARGE_EVERY * LARGE_LEN,
 	PATTERN = 0xEE,		   /* written after IDLE: no engine may touch it */
 	LATE_WAIT_NS = 2000000ull, /* how long a late write gets to show up */
@@ -90,11 +90,13 @@ static int one_round(struct dma_fix *f, uint64_t *seed, unsigned int polls, size
 		bool large = i % LARGE_EVERY == LARGE_EVERY - 1;
 		struct doca_buf *s, *d;
 
-		r.slot[i] = i == 0 ? 0 : r.slot[i - 1] + ((i - 1) % LARGE_EVERY == LARGE_EVERY - 1 ? LARGE_LEN : SMALL_MAX);
+		r.slot[i] =
+		    i == 0 ? 0 : r.slot[i - 1] + ((i - 1) % LARGE_EVERY == LARGE_EVERY - 1 ? LARGE_LEN : SMALL_MAX);
 		r.len[i] = large ? LARGE_LEN : prng_range(seed, 1, SMALL_MAX);
 		r.off[i] = prng_range(seed, 0, SRC_LEN - r.len[i]);
 		CHECK_OK(fix_buf(f, r.src + r.off[i], r.len[i], r.src + r.off[i], r.len[i], &s));
-		CHECK_OK(doca_buf_inventory_buf_get_by_addr(f->inv, f->mmap, r.dst + r.slot[i], large ? LARGE_LEN : SMALL_MAX, &d));
+		CHECK_OK(doca_buf_inventory_buf_get_by_addr(f->inv, f->mmap, r.dst + r.slot[i],
+							    large ? LARGE_LEN : SMALL_MAX, &d));
 		ret = fix_submit(f, s, d, i, NULL);
 		if (ret != DOCA_SUCCESS) {
 			/* AGAIN: the engine queue is full; what was submitted is what this round stops. */

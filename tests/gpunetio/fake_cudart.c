@@ -61,10 +61,9 @@ EXPORT int cudaSetDevice(int device)
 
 EXPORT int cudaDeviceGetAttribute(int *value, int attr, int device)
 {
-	(void)attr;
 	if (device != 0)
 		return ERR_INVALID_DEVICE;
-	*value = 0;
+	*value = attr == 75 ? 9 : 0; /* compute capability 9.0, like an H100/H200 */
 	return OK;
 }
 
@@ -148,4 +147,26 @@ EXPORT const char *cudaGetErrorName(int err)
 	default:
 		return "cudaErrorUnknown";
 	}
+}
+
+EXPORT int cudaDeviceGetPCIBusId(char *bus, int len, int device)
+{
+	if (device != 0)
+		return ERR_INVALID_DEVICE;
+	if (len < 13)
+		return ERR_INVALID_VALUE;
+	memcpy(bus, "0000:17:00.0", 13);
+	return OK;
+}
+
+EXPORT int cudaRuntimeGetVersion(int *v)
+{
+	*v = 13000;
+	return OK;
+}
+
+EXPORT int cudaDriverGetVersion(int *v)
+{
+	*v = 13000;
+	return OK;
 }

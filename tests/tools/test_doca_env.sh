@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # doca-env: the JSON is parsed; the four-way version check agrees when the .pc files match the
 # library and says mismatch when they do not; every engine is found working; a refused config
-# file is reported; the text form has the same verdict.
-# usage: test_doca_env.sh <doca-env> <build dir>
+# file is reported; the text form has the same verdict; GPUs are listed from the CUDA runtime
+# (a test runtime with one GPU), and without one the report says why there is none.
+# usage: test_doca_env.sh <doca-env> <build dir> <fake CUDA runtime>
 set -u
-env_tool=$1; build=$2
+env_tool=$1; build=$2; fake_cudart=$3
 fail() { echo "FAIL: $*"; exit 1; }
 py=$(command -v python3) || { echo "python3 missing: skip"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -18,7 +19,10 @@ d = json.load(open(sys.argv[1]))
 v = d["version_check"]
 assert v["verdict"] == "consistent" and v["doca_common_pc"] == v["headers"] == v["library"] == d["doca_version"], v
 assert sorted(d["engines"]["available"]) == ["auto", "cpu", "inline"], d["engines"]
-assert d["engines"]["selected"] == "auto" and "gpu" in d["engines"]["unavailable"]
+assert d["engines"]["selected"] == "auto" and d["engines"]["unavailable"] == {}, d["engines"]
+g = d["gpus"]
+assert g["dmabuf"] is False and "NOT_SUPPORTED" in g["dmabuf_why"], g
+assert g["devices"] or (g["why_none"] and len(g["why_none"]) > 10), g
 assert d["transports"]["available"] == ["cma"] and d["transports"]["unavailable"] == {}, d["transports"]
 assert [x["pci_addr"] for x in d["devices"]] == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"]
 assert d["config"] == {"path": None, "ok": True}
@@ -43,4 +47,16 @@ out=$(SOFTDOCA_ENGINE=inline PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") |
 echo "$out" | grep -q "version check: consistent" || fail "text verdict"
 echo "$out" | grep -q "^  0000:b1:00.0 .* medium wire peer 0000:b1:00.1$" || fail "text device line: medium and peer"
 echo "$out" | grep -q "selected: inline, from SOFTDOCA_ENGINE" || fail "text engine selection: $out"
+SOFTDOCA_CUDART=$fake_cudart PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool" --json > "$tmp/gpu.json" || fail "with a CUDA runtime"
+"$py" - "$tmp/gpu.json" <<'PY' || fail "GPU report"
+import json, sys
+g = json.load(open(sys.argv[1]))["gpus"]
+assert g["devices"] == [{"pci_addr": "0000:17:00.0", "compute_capability": "9.0"}], g
+assert g["why_none"] is None and g["runtime_version"] == 13000 and g["driver_version"] == 13000, g
+PY
+out=$(SOFTDOCA_CUDART=$fake_cudart PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form with a CUDA runtime"
+echo "$out" | grep -q '^  0000:17:00.0  sm_90  doca_gpu_create("0000:17:00.0")$' || fail "text GPU line: $out"
+out=$(SOFTDOCA_CUDART=/nonexistent/libcudart.so PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form with a missing runtime"
+echo "$out" | grep -q '^gpus (DOCA GPUNetIO): none: SOFTDOCA_CUDART="/nonexistent/libcudart.so" refused' ||
+	fail "no GPU must say why: $out"
 echo "doca-env: all checks passed"
