@@ -572,8 +572,8 @@ static doca_error_t afp_open(struct doca_dev *dev, void **priv)
 	p->fd = ret;
 	ret = afp_setup(p, cap);
 	if (ret < 0) {
-		err = ret == -ENODEV   ? DOCA_ERROR_NOT_FOUND
-		      : ret == -EPERM  ? DOCA_ERROR_NOT_PERMITTED
+		/* a missing interface is not NOT_FOUND: to a port's users that means no medium at all */
+		err = ret == -EPERM    ? DOCA_ERROR_NOT_PERMITTED
 		      : ret == -ENOMEM ? DOCA_ERROR_NO_MEMORY
 				       : DOCA_ERROR_OPERATING_SYSTEM;
 		goto fail;

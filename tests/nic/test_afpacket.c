@@ -14,6 +14,7 @@
  *              rx_drop_full, the port keeps receiving afterwards
  *   eth        a doca_eth_txq on one end, a doca_eth_rxq on the other, both ways: frames
  *              arrive byte for byte through the DOCA Ethernet API
+ *   missing    an interface or a namespace that does not exist: OPERATING_SYSTEM, logged
  *
  * Needs root (CAP_NET_RAW, CAP_NET_ADMIN, CAP_SYS_ADMIN) and `ip`: skipped (77) otherwise. The
  * veth pair and the namespace are deleted at exit, whatever the outcome.
@@ -100,8 +101,10 @@ static void write_config(void)
 		 "[profile default]\neth.supported = yes\n"
 		 "[profile small]\neth.supported = yes\neth.max_packet_size = %u\n"
 		 "[device 03:00.0]\nside = dpu\nmedium = afpacket\nifname = %s\n"
-		 "[device 03:00.1]\nside = dpu\nprofile = small\nifname = %s\nnetns = %s\n",
-		 MTU_B, if_a, if_b, ns);
+		 "[device 03:00.1]\nside = dpu\nprofile = small\nifname = %s\nnetns = %s\n"
+		 "[device 03:00.2]\nside = dpu\nifname = %sx\nnetns = %s\n"
+		 "[device 03:00.3]\nside = dpu\nifname = %s\nnetns = %sx\n",
+		 MTU_B, if_a, if_b, ns, if_b, ns, if_b, ns);
 	path = sd_tmpfile("afpacket.conf", text);
 	sd_setenv("SOFTDOCA_CONFIG", path);
 	sd_setenv("SOFTDOCA_SIDE", "all");
@@ -518,6 +521,22 @@ static void eth_one_way(const char *pci_tx, const char *pci_rx)
 	CHECK_OK(doca_dev_close(dr));
 }
 
+/* A missing interface or namespace: the port does not attach, with OPERATING_SYSTEM (not
+ * NOT_FOUND, which says "no medium configured"), and the device stays usable. */
+static void test_missing(void)
+{
+	const char *pci[2] = {"03:00.2", "03:00.3"};
+
+	for (int i = 0; i < 2; i++) {
+		struct doca_dev *d = sd_open_dev(pci[i]);
+		const struct nic_port_ops *ops = NULL;
+		void *port = NULL;
+
+		CHECK_ERR(priv_doca_nic_port_get(d, &ops, &port), DOCA_ERROR_OPERATING_SYSTEM);
+		CHECK_OK(doca_dev_close(d));
+	}
+}
+
 int main(void)
 {
 	const char *dir;
@@ -529,6 +548,7 @@ int main(void)
 	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", dir);
 	CHECK(mkdir(pcap_dir, 0700) == 0);
 	sd_setenv("SOFTDOCA_PCAP", pcap_dir);
+	test_missing();
 	test_ports(pcap_dir);
 	sd_setenv("SOFTDOCA_PCAP", NULL);
 	test_flood();
