@@ -21,6 +21,7 @@
  */
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include "../eth/eth_test.h"
@@ -72,6 +73,13 @@ static void make_veth(void)
 
 	if (geteuid() != 0)
 		T_SKIP("needs root (CAP_NET_RAW and CAP_NET_ADMIN) to make a veth pair");
+	{
+		int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+
+		if (fd < 0)
+			T_SKIP("no AF_PACKET socket (%s): needs CAP_NET_RAW", strerror(errno));
+		close(fd);
+	}
 	if (sh("ip -V >/dev/null 2>&1") != 0)
 		T_SKIP("no `ip` command (iproute2)");
 	snprintf(if_a, sizeof(if_a), "sdv%da", (int)pid % 10000000);
