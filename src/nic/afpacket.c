@@ -75,7 +75,8 @@
 #define AFP_RETIRE_MS	     1u	   /* a partly filled block reaches the receiver after 1 ms */
 #define AFP_TX_BATCH	     64u   /* frames per sendmmsg */
 #define AFP_SNDBUF	     (4 << 20)
-#define AFP_HDR_ROOM	     128u /* tpacket3_hdr + sockaddr_ll + alignment, per frame */
+#define AFP_HDR_ROOM	     128u	  /* tpacket3_hdr + sockaddr_ll + alignment, per frame */
+#define AFP_ERR_CLEAR_NS     100000000ull /* rx_rearm reads a pending socket error at most this often */
 
 struct afp_port {
 	struct doca_dev *dev;
@@ -88,12 +89,14 @@ struct afp_port {
 	uint8_t *ring;
 	size_t ring_len;
 	uint32_t block_size, nb_blocks;
-	uint32_t blk;	   /* the block the cursor is in */
-	uint32_t left;	   /* packets of blk not yet read; 0 = blk not yet ours */
-	uint32_t next_off; /* offset in blk of the next packet */
-	uint8_t *vlan_buf; /* a frame with its VLAN tag put back */
-	/* counters: tx_* by the sending thread, rx_* by the receiving one, drops by anyone */
-	_Atomic uint64_t tx_frames, tx_bytes, tx_full, tx_lost;
+	uint32_t blk;	       /* the block the cursor is in */
+	uint32_t left;	       /* packets of blk not yet read; 0 = blk not yet ours */
+	uint32_t next_off;     /* offset in blk of the next packet */
+	uint8_t *vlan_buf;     /* a frame with its VLAN tag put back */
+	uint64_t err_clear_ns; /* rx_rearm: when it next reads a pending socket error */
+	/* counters: tx_* by the sending thread, rx_* by the receiving one; the drops by both, with
+	 * fetch_add (bad sizes meet either side, tp_drops is folded in by stats() on any thread) */
+	_Atomic uint64_t tx_frames, tx_bytes, tx_full;
 	_Atomic uint64_t rx_frames, rx_bytes, rx_drop_bad, rx_drop_full;
 	int tx_errno; /* last errno that lost frames, logged once per change */
 	struct nic_pcap *pcap;
@@ -110,6 +113,14 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -142,7 +153,7 @@ static bool rx_one(struct afp_port *p, const struct tpacket3_hdr *h, nic_rx_fn c
 		uint16_t be_tpid = htons(tpid), be_tci = htons((uint16_t)h->hv1.tp_vlan_tci);
 
 		if (len < 12 || len + 4 > NIC_MAX_FRAME + 4) {
-			counter_add(&p->rx_drop_bad, 1);
+			atomic_fetch_add_explicit(&p->rx_drop_bad, 1, memory_order_relaxed);
 			return false;
 		}
 		memcpy(p->vlan_buf, data, 12);
@@ -155,7 +166,7 @@ static bool rx_one(struct afp_port *p, const struct tpacket3_hdr *h, nic_rx_fn c
 	}
 	/* shorter than a header, longer than the port takes, or truncated by the ring */
 	if (SD_UNLIKELY(len < 14 || len > limit || h->tp_snaplen != h->tp_len)) {
-		counter_add(&p->rx_drop_bad, 1);
+		atomic_fetch_add_explicit(&p->rx_drop_bad, 1, memory_order_relaxed);
 		return false;
 	}
 	if (p->pcap != NULL)
@@ -208,16 +219,32 @@ static int afp_rx_fd(void *port)
 	return ((const struct afp_port *)port)->fd;
 }
 
+/*
+ * Nothing to arm: the ring's socket is readable while a block is ours. But a link that went
+ * down leaves an error pending on the socket, and the PE's epoll reports EPOLLERR for it on
+ * every wait until something reads it; a receiver that never sends would spin. Before
+ * sleeping, at most every AFP_ERR_CLEAR_NS (a clock read otherwise, no system call), the
+ * pending error is read and dropped: the receive ring does not need it.
+ */
 static void afp_rx_rearm(void *port)
 {
-	(void)port;
+	struct afp_port *p = port;
+	uint64_t now = mono_ns();
+
+	if (now >= p->err_clear_ns) {
+		int err = 0;
+		socklen_t len = sizeof(err);
+
+		p->err_clear_ns = now + AFP_ERR_CLEAR_NS;
+		(void)getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+	}
 }
 
 /* ---- send side ---- */
 
+/* A frame the interface refused for good: logged once per reason. */
 static void tx_lost(struct afp_port *p, int err)
 {
-	counter_add(&p->tx_lost, 1);
 	if (err != p->tx_errno) {
 		p->tx_errno = err;
 		SD_WARN(COMP,
@@ -254,6 +281,10 @@ static unsigned int afp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 		if (m == 0)
 			break;
 		r = sendmmsg(p->fd, msg, m, MSG_DONTWAIT);
+		if (SD_UNLIKELY(r < 0) && errno != EAGAIN && errno != ENOBUFS && errno != EINTR)
+			/* a link that went down and up leaves ENETDOWN pending on the socket, reported
+			 * (and cleared) by the next send whatever the link is now: look once more */
+			r = sendmmsg(p->fd, msg, m, MSG_DONTWAIT);
 		if (r < 0) {
 			int err = errno;
 
@@ -262,8 +293,14 @@ static unsigned int afp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 				taken = idx[0];
 				break;
 			}
-			/* the kernel refuses the first frame for good: it is lost, the rest goes on */
+			/* the kernel refuses the first frame for good: it left the port and is lost, as
+			 * on an unplugged wire (counted as sent); the rest goes on */
 			tx_lost(p, err);
+			sent++;
+			bytes += frames[idx[0]].len;
+			if (p->pcap != NULL)
+				nic_pcap_write(p->pcap, frames[idx[0]].iov, frames[idx[0]].iovcnt, NULL,
+					       frames[idx[0]].len, ts);
 			i = idx[0] + 1;
 			continue;
 		}

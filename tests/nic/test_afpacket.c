@@ -9,6 +9,8 @@
  *              list arrives whole; a VLAN-tagged frame keeps its tag; counters add up
  *   drops      a frame above b's MTU and one under 14 bytes are counted in rx_drop_bad and
  *              never delivered, and the next frame still arrives
+ *   link down  a frame sent while the interface is down is lost, not retried forever;
+ *              frames flow again once it is up
  *   pcap       SOFTDOCA_PCAP captures what each port sent and received
  *   flood      frames beyond the receive ring while nobody drains: the excess is counted in
  *              rx_drop_full, the port keeps receiving afterwards
@@ -317,14 +319,48 @@ static void test_ports(const char *pcap_dir)
 		CHECK_EQ(sa.rx_drop_bad - sa0.rx_drop_bad, 1);
 		CHECK_EQ(sa.tx_frames - sa0.tx_frames, 2);
 	}
+	/* the interface goes down: a frame sent meanwhile is lost (counted as sent, as on an
+	 * unplugged wire), the send does not wait for the link; once it is up, frames flow again */
+	{
+		oa->stats(pa, &sa0);
+		CHECK_EQ(sh("ip link set %s down", if_a), 0);
+		make_frame(frames[0], 9100, 120);
+		send_one(oa, pa, frames[0], 120);
+		CHECK_EQ(sh("ip link set %s up", if_a), 0);
+		/* the flap left an error pending on a's socket: once rx_rearm had its chance to read
+		 * it (at most every 100 ms), a's fd no longer reports POLLERR to a sleeping PE */
+		{
+			struct pollfd pfd = {.fd = oa->rx_fd(pa), .events = POLLIN};
+
+			usleep(150000);
+			oa->rx_rearm(pa);
+			CHECK_EQ(poll(&pfd, 1, 0), 0);
+		}
+		make_frame(frames[0], 9101, 120);
+		send_one(oa, pa, frames[0], 120);
+		CHECK_EQ(recv_until(ob, pb, 1), 1);
+		CHECK_EQ(got.seq[0], 9101);
+		CHECK_EQ(drain(ob, pb, 20), 0);
+		/* down and up again, then at once a frame: the error the flap left pending must not
+		 * cost it */
+		CHECK_EQ(sh("ip link set %s down && ip link set %s up", if_a, if_a), 0);
+		make_frame(frames[0], 9102, 120);
+		send_one(oa, pa, frames[0], 120);
+		CHECK_EQ(recv_until(ob, pb, 1), 1);
+		CHECK_EQ(got.seq[0], 9102);
+		oa->stats(pa, &sa);
+		CHECK_EQ(sa.tx_frames - sa0.tx_frames, 3);
+		CHECK_EQ(sa.tx_full - sa0.tx_full, 0);
+	}
 	CHECK_OK(doca_dev_close(da));
 	CHECK_OK(doca_dev_close(db));
 
-	/* the captures: a sent NB_FRAMES + 3 and received 1; b received NB_FRAMES + 2 and sent 1 */
+	/* the captures: a sent NB_FRAMES + 6 (one lost) and received 1; b received NB_FRAMES + 4
+	 * and sent 1 */
 	{
 		char path[512];
 		uint8_t hdr[24], rec[16];
-		uint32_t want[2] = {NB_FRAMES + 4, NB_FRAMES + 3};
+		uint32_t want[2] = {NB_FRAMES + 7, NB_FRAMES + 5};
 		const char *pci[2] = {"0000:03:00.0", "0000:03:00.1"};
 
 		for (int k = 0; k < 2; k++) {
