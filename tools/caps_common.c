@@ -85,6 +85,12 @@ void caps_collect(const struct doca_devinfo *d, struct dev_caps *c)
 			snprintf(c->wire_peer, sizeof(c->wire_peer), "%04x:%02x:%02x.%x", p->domain, p->bus,
 				 p->dev & 0x1f, p->fn & 7);
 		}
+		if (td != NULL && td->medium == TOPO_MEDIUM_AFPACKET) {
+			snprintf(c->ifname, sizeof(c->ifname), "%s", td->ifname);
+			snprintf(c->netns, sizeof(c->netns), "%s", td->netns);
+		}
+		snprintf(c->medium_desc, sizeof(c->medium_desc), "%s%s%s%s%s", c->medium, c->ifname[0] ? " " : "",
+			 c->ifname, c->netns[0] ? "@" : "", c->netns);
 	}
 	if (doca_dev_open((struct doca_devinfo *)d, &dev) != DOCA_SUCCESS)
 		return;
@@ -125,4 +131,18 @@ void caps_json_str(const char *s)
 			putchar(ch);
 	}
 	putchar('"');
+}
+
+void caps_json_ifname(const struct dev_caps *c)
+{
+	printf(", \"ifname\": ");
+	if (c->ifname[0])
+		caps_json_str(c->ifname);
+	else
+		printf("null");
+	printf(", \"netns\": ");
+	if (c->netns[0])
+		caps_json_str(c->netns);
+	else
+		printf("null");
 }

@@ -48,14 +48,20 @@ struct dev_caps {
 	uint32_t eth_max_burst_size;
 	uint32_t eth_max_packet_size;
 	uint32_t eth_max_queue_size;
-	/* The software NIC's medium from the topology ("none", "wire") and the wire's other end. */
+	/* The software NIC's medium from the topology ("none", "wire", "afpacket"), the wire's other
+	 * end, the afpacket interface and its namespace, and the medium in one phrase. */
 	const char *medium;
 	char wire_peer[DOCA_DEVINFO_PCI_ADDR_SIZE]; /* "" without a wire */
+	char ifname[16];			    /* "" without afpacket */
+	char netns[128];			    /* "" when the process's own */
+	char medium_desc[160]; /* "wire", "afpacket <ifname>[@netns]" (the peer is printed apart) */
 };
 
 /* Fills @c for @d. Representor probes on host devices are expected refusals and stay silent. */
 void caps_collect(const struct doca_devinfo *d, struct dev_caps *c);
 /* Writes @s as a JSON string literal (quotes and escapes included). */
 void caps_json_str(const char *s);
+/* Writes `, "ifname": ..., "netns": ...` for @c (null where there is none). */
+void caps_json_ifname(const struct dev_caps *c);
 
 #endif /* TOOLS_CAPS_COMMON_H_ */

@@ -130,7 +130,8 @@ static void print_caps_text(const struct dev_caps *c)
 	printf("    eth max burst size          %u\n", c->eth_max_burst_size);
 	printf("    eth max packet size         %u\n", c->eth_max_packet_size);
 	printf("    eth max queue size          %u\n", c->eth_max_queue_size);
-	printf("    port medium                 %s%s%s\n", c->medium, c->wire_peer[0] ? ", peer " : "", c->wire_peer);
+	printf("    port medium                 %s%s%s\n", c->medium_desc, c->wire_peer[0] ? ", peer " : "",
+	       c->wire_peer);
 }
 
 /* DOCA's "PCI: <address>" block of one device: its keys first, then softdoca's. */
@@ -152,7 +153,7 @@ static void print_dev_block(const struct doca_devinfo *d, const struct dev_caps 
 	       mac[5]);
 	printf("        %-32s %s\n", "softdoca_side", c->side);
 	printf("        %-32s %u\n", "softdoca_representors", c->nreps);
-	printf("        %-32s %s\n", "softdoca_medium", c->medium);
+	printf("        %-32s %s\n", "softdoca_medium", c->medium_desc);
 	if (c->wire_peer[0])
 		printf("        %-32s %s\n", "softdoca_wire_peer", c->wire_peer);
 }
@@ -192,6 +193,7 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 			caps_json_str(c.wire_peer);
 		else
 			printf("null");
+		caps_json_ifname(&c);
 		if (caps)
 			print_caps_json(&c);
 		printf("}");

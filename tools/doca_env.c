@@ -280,7 +280,7 @@ static void print_text(const struct env *e)
 			caps_collect(list[i], &c);
 			printf("  %s  %-6s %-5s profile %-10s dma %-3s comch %-3s eth %-3s medium %s%s%s\n", c.pci,
 			       c.ibdev, c.side, c.profile, c.dma_memcpy ? "yes" : "no",
-			       c.comch_server || c.comch_client ? "yes" : "no", c.eth ? "yes" : "no", c.medium,
+			       c.comch_server || c.comch_client ? "yes" : "no", c.eth ? "yes" : "no", c.medium_desc,
 			       c.wire_peer[0] ? " peer " : "", c.wire_peer);
 		}
 		doca_devinfo_destroy_list(list);
@@ -336,6 +336,7 @@ static void print_json(const struct env *e)
 				caps_json_str(c.wire_peer);
 			else
 				printf("null");
+			caps_json_ifname(&c);
 			printf("}");
 			first = false;
 		}

@@ -259,8 +259,11 @@ static int cmd_send(const struct opts *o)
 		doca_dev_close(dev);
 		return 2;
 	}
-	/* to the MAC of the device at the other end of the wire */
-	memcpy(dst_mac, topo->devices[dev->info.tdev->wire_peer].mac, 6);
+	/* to the MAC of the device at the other end of the wire; broadcast on an interface */
+	if (dev->info.tdev->medium == TOPO_MEDIUM_WIRE)
+		memcpy(dst_mac, topo->devices[dev->info.tdev->wire_peer].mac, 6);
+	else
+		memset(dst_mac, 0xff, 6);
 	t0 = now_ns();
 	while (sent < o->count) {
 		unsigned int n = o->count - sent < BURST ? (unsigned int)(o->count - sent) : BURST;
@@ -435,8 +438,12 @@ static int cmd_stats(const struct opts *o)
 			continue;
 		}
 		ops->stats(port, &st);
-		printf("%s  medium %s  peer %02x:%02x.%x  mtu %u\n", pci + 5, ops->medium, peer->bus, peer->dev,
-		       peer->fn, ops->mtu(port));
+		if (d->medium == TOPO_MEDIUM_AFPACKET)
+			printf("%s  medium %s  ifname %s%s%s  mtu %u\n", pci + 5, ops->medium, d->ifname,
+			       d->netns[0] ? "@" : "", d->netns, ops->mtu(port));
+		else
+			printf("%s  medium %s  peer %02x:%02x.%x  mtu %u\n", pci + 5, ops->medium, peer->bus, peer->dev,
+			       peer->fn, ops->mtu(port));
 		printf("    tx %" PRIu64 " frames %" PRIu64 " bytes (refused %" PRIu64 ")\n", st.tx_frames, st.tx_bytes,
 		       st.tx_full);
 		printf("    rx %" PRIu64 " frames %" PRIu64 " bytes, dropped %" PRIu64 " ring full, %" PRIu64 " bad\n",

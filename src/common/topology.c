@@ -135,6 +135,8 @@ enum {
 	DK_REPRESENTOR,
 	DK_MEDIUM,
 	DK_WIRE,
+	DK_IFNAME,
+	DK_NETNS,
 	DK_COUNT
 };
 enum { EK_NAME, EK_WORKERS, EK_COUNT };
@@ -654,8 +656,43 @@ static int set_medium(struct parser *p, struct span v)
 		p->dev->medium = TOPO_MEDIUM_NONE;
 	else if (span_eq(v, "wire"))
 		p->dev->medium = TOPO_MEDIUM_WIRE;
+	else if (span_eq(v, "afpacket"))
+		p->dev->medium = TOPO_MEDIUM_AFPACKET;
 	else
-		return bad(p, "expected wire or none, not '" SPAN_FMT "'", SPAN_ARG(v));
+		return bad(p, "expected wire, afpacket or none, not '" SPAN_FMT "'", SPAN_ARG(v));
+	return 0;
+}
+
+/* "ifname = NAME": a Linux interface name, as the kernel accepts it and fits IFNAMSIZ. */
+static int set_ifname(struct parser *p, struct span v)
+{
+	if (!v.n)
+		return bad(p, "empty; expected the Linux interface, e.g. ifname = veth0");
+	if (v.n >= TOPO_IFNAME_SIZE)
+		return bad(p, "'" SPAN_FMT "' is longer than %d characters (IFNAMSIZ)", SPAN_ARG(v),
+			   TOPO_IFNAME_SIZE - 1);
+	if (span_eq(v, ".") || span_eq(v, ".."))
+		return bad(p, "'" SPAN_FMT "' is not an interface name", SPAN_ARG(v));
+	return parse_name(p, v, p->dev->ifname, sizeof(p->dev->ifname));
+}
+
+/* "netns = NAME" (a namespace of `ip netns`, /run/netns/NAME) or "netns = /PATH" (any nsfs file). */
+static int set_netns(struct parser *p, struct span v)
+{
+	if (!v.n)
+		return bad(p, "empty; expected a namespace name (ip netns) or an absolute path");
+	if (v.n >= TOPO_NETNS_SIZE)
+		return bad(p, "'" SPAN_FMT "' is longer than %d characters", SPAN_ARG(v), TOPO_NETNS_SIZE - 1);
+	if (v.p[0] != '/') {
+		if (span_eq(v, ".") || span_eq(v, ".."))
+			return bad(p, "'" SPAN_FMT "' is not a namespace name", SPAN_ARG(v));
+		return parse_name(p, v, p->dev->netns, sizeof(p->dev->netns));
+	}
+	for (size_t i = 0; i < v.n; i++)
+		if (is_space(v.p[i]) || (unsigned char)v.p[i] < 0x20 || v.p[i] == 0x7f)
+			return bad(p, "a netns path may not hold spaces or control characters");
+	memcpy(p->dev->netns, v.p, v.n);
+	p->dev->netns[v.n] = '\0';
 	return 0;
 }
 
@@ -794,6 +831,8 @@ static const struct key_def device_keys[DK_COUNT] = {
     [DK_REPRESENTOR] = {"representor", set_representor},
     [DK_MEDIUM] = {"medium", set_medium},
     [DK_WIRE] = {"wire", set_wire},
+    [DK_IFNAME] = {"ifname", set_ifname},
+    [DK_NETNS] = {"netns", set_netns},
 };
 
 static const struct key_def engine_keys[EK_COUNT] = {
@@ -819,15 +858,36 @@ static int finish_section(struct parser *p)
 			    m->key_line[DK_SIDE]);
 	if (m->key_line[DK_SF_INDEX] && d->func != DOCA_PCI_FUNC_TYPE_SF)
 		return fail(p, m->key_line[DK_SF_INDEX], span_of("sf_index"), "only allowed with func = sf");
+	if (m->key_line[DK_WIRE] && m->key_line[DK_IFNAME] && m->key_line[DK_WIRE] < m->key_line[DK_IFNAME])
+		return fail(p, m->key_line[DK_IFNAME], span_of("ifname"),
+			    "a port has one medium: wire on line %" PRIu32 " and ifname (afpacket) here; keep one",
+			    m->key_line[DK_WIRE]);
+	if (m->key_line[DK_WIRE] && m->key_line[DK_IFNAME])
+		return fail(p, m->key_line[DK_WIRE], span_of("wire"),
+			    "a port has one medium: ifname (afpacket) on line %" PRIu32 " and wire here; keep one",
+			    m->key_line[DK_IFNAME]);
 	if (m->key_line[DK_WIRE] && m->key_line[DK_MEDIUM] && d->medium != TOPO_MEDIUM_WIRE)
 		return fail(p, m->key_line[DK_WIRE], span_of("wire"),
-			    "only allowed with medium = wire (medium = none on line %" PRIu32 ")",
-			    m->key_line[DK_MEDIUM]);
+			    "only allowed with medium = wire (medium = %s on line %" PRIu32 ")",
+			    priv_doca_topo_medium_name(d->medium), m->key_line[DK_MEDIUM]);
+	for (int k = DK_IFNAME; k <= DK_NETNS; k++)
+		if (m->key_line[k] && m->key_line[DK_MEDIUM] && d->medium != TOPO_MEDIUM_AFPACKET)
+			return fail(p, m->key_line[k], span_of(device_keys[k].name),
+				    "only allowed with medium = afpacket (medium = %s on line %" PRIu32 ")",
+				    priv_doca_topo_medium_name(d->medium), m->key_line[DK_MEDIUM]);
 	if (m->key_line[DK_WIRE])
 		p->dev->medium = TOPO_MEDIUM_WIRE;
+	if (m->key_line[DK_IFNAME])
+		p->dev->medium = TOPO_MEDIUM_AFPACKET;
 	if (d->medium == TOPO_MEDIUM_WIRE && !m->key_line[DK_WIRE])
 		return fail(p, m->key_line[DK_MEDIUM], span_of("medium"),
 			    "a wire needs its other end; add wire = PCI of the cabled device");
+	if (m->key_line[DK_NETNS] && !m->key_line[DK_IFNAME])
+		return fail(p, m->key_line[DK_NETNS], span_of("netns"),
+			    "names where the afpacket interface lives, but there is none; add ifname = NAME");
+	if (d->medium == TOPO_MEDIUM_AFPACKET && !m->key_line[DK_IFNAME])
+		return fail(p, m->key_line[DK_MEDIUM], span_of("medium"),
+			    "afpacket needs the Linux interface it sends on; add ifname = NAME (a veth, tap or NIC)");
 done:
 	p->sec = SEC_NONE;
 	return 0;
@@ -995,7 +1055,8 @@ static int parse_assignment(struct parser *p, struct span l)
 		table = device_keys;
 		nb_keys = DK_COUNT;
 		kind = "device";
-		expected = "side, ibdev, iface, mac, profile, func, sf_index, representor, medium, wire";
+		expected = "side, ibdev, iface, mac, profile, func, sf_index, representor, medium, wire, ifname, "
+			   "netns";
 		break;
 	case SEC_ENGINE:
 		table = engine_keys;
@@ -1294,7 +1355,14 @@ static int finish_topology(struct parser *p)
 
 SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m)
 {
-	return m == TOPO_MEDIUM_WIRE ? "wire" : "none";
+	switch (m) {
+	case TOPO_MEDIUM_WIRE:
+		return "wire";
+	case TOPO_MEDIUM_AFPACKET:
+		return "afpacket";
+	default:
+		return "none";
+	}
 }
 
 doca_error_t topo_parse(const char *text, size_t len, struct topology *out, char *err, size_t err_len)

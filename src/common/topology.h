@@ -42,10 +42,14 @@
  *   func = pf|vf|sf            default pf
  *   sf_index = N               only with func = sf
  *   representor = PCI [vuid]   (dpu side) a representor of a host function; repeatable
- *   medium = wire|none         what moves the port's frames (software NIC, src/nic); default
- *                              none, or wire when `wire` is set
+ *   medium = wire|afpacket|none  what moves the port's frames (software NIC, src/nic);
+ *                              default none, wire when `wire` is set, afpacket when `ifname` is
  *   wire = PCI                 the device at the other end of this port's wire; the other
  *                              device must name this one back (either side, not itself)
+ *   ifname = NAME              afpacket: the Linux interface (veth, tap, NIC); required for
+ *                              afpacket, at most 15 characters (IFNAMSIZ), letters, digits, _ . -
+ *   netns = NAME|/PATH         afpacket: the network namespace of ifname, /run/netns/NAME or
+ *                              an absolute path; default the process's own
  *
  *   [engine]
  *   name = auto|cpu|inline     copy engine (SOFTDOCA_ENGINE overrides)
@@ -68,7 +72,10 @@
 #define TOPO_MAX_REPS	  16
 
 enum topo_side { TOPO_SIDE_DPU = 0, TOPO_SIDE_HOST = 1 };
-enum topo_medium { TOPO_MEDIUM_NONE = 0, TOPO_MEDIUM_WIRE = 1 };
+enum topo_medium { TOPO_MEDIUM_NONE = 0, TOPO_MEDIUM_WIRE = 1, TOPO_MEDIUM_AFPACKET = 2 };
+
+#define TOPO_IFNAME_SIZE 16  /* IFNAMSIZ */
+#define TOPO_NETNS_SIZE	 128 /* a name or an absolute path, counting the NUL */
 
 /* What a device can do, one struct per library; defaults in topology.c (builtin_profile). */
 struct topo_caps_dma {
@@ -144,7 +151,9 @@ struct topo_device {
 	uint32_t nb_reps;
 	struct topo_rep reps[TOPO_MAX_REPS];
 	enum topo_medium medium;
-	uint32_t wire_peer; /* TOPO_MEDIUM_WIRE: index of the device at the other end */
+	uint32_t wire_peer;	       /* TOPO_MEDIUM_WIRE: index of the device at the other end */
+	char ifname[TOPO_IFNAME_SIZE]; /* TOPO_MEDIUM_AFPACKET: the Linux interface */
+	char netns[TOPO_NETNS_SIZE];   /* TOPO_MEDIUM_AFPACKET: its namespace, "" = the process's */
 };
 
 struct topology {
@@ -185,7 +194,7 @@ SD_PRIV const struct topo_device *priv_doca_devinfo_topo_device(const struct doc
 /* topo_get() for softdoca's tools (softdoca-wire lists the wires), exported from libdoca_common. */
 SD_PRIV const struct topology *priv_doca_topology(void);
 
-/* "none" or "wire". */
+/* "none", "wire" or "afpacket". */
 SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m);
 
 /* Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex, any case). 0 on success, -1 if malformed. */

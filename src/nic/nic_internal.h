@@ -5,6 +5,7 @@
  *   port.c   registry: device -> {ops, port}; asks the media provider on first use
  *   media.c  the provider: reads the device's medium from the topology, attaches it
  *   wire.c   the wire medium: a shared-memory cable between two ports (any processes)
+ *   afpacket.c the afpacket medium: a Linux interface through an AF_PACKET socket
  *   pcap.c   SOFTDOCA_PCAP capture, used by every medium
  */
 #ifndef SD_NIC_INTERNAL_H_
@@ -23,6 +24,9 @@ doca_error_t nic_media_provider(struct doca_dev *dev);
 
 /* Attaches the wire medium to @dev (media.c calls it for medium = wire). */
 doca_error_t nic_wire_attach(struct doca_dev *dev);
+
+/* Attaches the afpacket medium to @dev (media.c calls it for medium = afpacket). */
+doca_error_t nic_afpacket_attach(struct doca_dev *dev);
 
 /*
  * The private runtime directory ($XDG_RUNTIME_DIR/softdoca or /tmp/softdoca-<uid>), created

@@ -176,7 +176,8 @@ static bool topo_equal(const struct topology *a, const struct topology *b)
 		    d->side != e->side || d->func != e->func || d->sf_index != e->sf_index ||
 		    strcmp(d->ibdev, e->ibdev) || strcmp(d->iface, e->iface) ||
 		    memcmp(d->mac, e->mac, sizeof(d->mac)) || d->profile != e->profile || d->nb_reps != e->nb_reps ||
-		    d->medium != e->medium || (d->medium == TOPO_MEDIUM_WIRE && d->wire_peer != e->wire_peer)) {
+		    d->medium != e->medium || (d->medium == TOPO_MEDIUM_WIRE && d->wire_peer != e->wire_peer) ||
+		    strcmp(d->ifname, e->ifname) || strcmp(d->netns, e->netns)) {
 			fprintf(stderr, "    device %u (%s/%s) differs\n", i, d->ibdev, e->ibdev);
 			return false;
 		}
@@ -811,24 +812,71 @@ static void test_wire_rules(void)
 	EXPECT_STR(priv_doca_topo_medium_name(TOPO_MEDIUM_WIRE), "wire");
 	EXPECT_STR(priv_doca_topo_medium_name(TOPO_MEDIUM_NONE), "none");
 
-	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = coax\n", "line 3: field 'medium': ",
-		  "expected wire or none, not 'coax'");
-	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = wire\n", "line 3: field 'medium': ",
-		  "a wire needs its other end");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = coax\n",
+		  "line 3: field 'medium': ", "expected wire, afpacket or none, not 'coax'");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = wire\n",
+		  "line 3: field 'medium': ", "a wire needs its other end");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nmedium = none\n[device 03:00.1]\nside = dpu\n",
 		  "line 3: field 'wire': ", "only allowed with medium = wire (medium = none on line 4)");
-	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00\n", "line 3: field 'wire': ",
-		  "malformed PCI address");
-	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.7\n", "line 3: field 'wire': ",
-		  "no [device 0000:03:00.7] in this file");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00\n", "line 3: field 'wire': ", "malformed PCI address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.7\n",
+		  "line 3: field 'wire': ", "no [device 0000:03:00.7] in this file");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.0\n", "line 3: field 'wire': ", "is this device");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\n[device 03:00.1]\nside = dpu\n",
 		  "line 3: field 'wire': ", "does not name this device back; add wire = 0000:03:00.0 to [device");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\n[device 03:00.1]\nside = dpu\nwire = b1:00.0\n"
 		  "[device b1:00.0]\nside = host\nwire = 03:00.1\n",
 		  "line 3: field 'wire': ", "does not name this device back");
-	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nwire = 03:00.1\n", "line 4: field 'wire': ",
-		  "set twice");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nwire = 03:00.1\n",
+		  "line 4: field 'wire': ", "set twice");
+}
+
+/* medium = afpacket: ifname required (and implies it), netns optional, neither with another medium. */
+static void test_afpacket_rules(void)
+{
+	const struct topo_device *a, *b, *c;
+
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nmedium = afpacket\nifname = veth0\n"
+		     "[device 03:00.1]\nside = dpu\nifname = sdv1-b.x_2\nnetns = ns_1\n"
+		     "[device b1:00.0]\nside = host\nnetns = /proc/1/ns/net\nifname = tap0\n")) {
+		a = find_dev(&topo, "03:00.0");
+		b = find_dev(&topo, "03:00.1");
+		c = find_dev(&topo, "b1:00.0");
+		EXPECT(a && a->medium == TOPO_MEDIUM_AFPACKET && !strcmp(a->ifname, "veth0") && a->netns[0] == '\0');
+		EXPECT(b && b->medium == TOPO_MEDIUM_AFPACKET && !strcmp(b->ifname, "sdv1-b.x_2") &&
+		       !strcmp(b->netns, "ns_1"));
+		EXPECT(c && c->medium == TOPO_MEDIUM_AFPACKET && !strcmp(c->netns, "/proc/1/ns/net"));
+	}
+	/* 15 characters fit IFNAMSIZ */
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nifname = abcdefghijklmno\n"))
+		EXPECT_STR(topo.devices[0].ifname, "abcdefghijklmno");
+	EXPECT_STR(priv_doca_topo_medium_name(TOPO_MEDIUM_AFPACKET), "afpacket");
+
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = afpacket\n",
+		  "line 3: field 'medium': ", "afpacket needs the Linux interface it sends on; add ifname = NAME");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname = abcdefghijklmnop\n",
+		  "line 3: field 'ifname': ", "longer than 15 characters (IFNAMSIZ)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname = eth/0\n",
+		  "line 3: field 'ifname': ", "character '/' is not allowed");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname = ..\n",
+		  "line 3: field 'ifname': ", "is not an interface name");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname =\n", "line 3: field 'ifname': ", "empty");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = wire\nifname = veth0\n",
+		  "line 4: field 'ifname': ", "only allowed with medium = afpacket (medium = wire on line 3)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nnetns = ns0\nmedium = none\n",
+		  "line 3: field 'netns': ", "only allowed with medium = afpacket (medium = none on line 4)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = afpacket\nnetns = ns0\n",
+		  "line 4: field 'netns': ", "there is none; add ifname = NAME");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nifname = veth0\n[device 03:00.1]\nside = "
+		  "dpu\nwire = 03:00.0\n",
+		  "line 4: field 'ifname': ", "a port has one medium: wire on line 3");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = afpacket\nifname = v0\nwire = 03:00.1\n",
+		  "line 5: field 'wire': ", "a port has one medium");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname = v0\nnetns = a b\n",
+		  "line 4: field 'netns': ", "character ' ' is not allowed");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname = v0\nnetns = /run/netns/a b\n",
+		  "line 4: field 'netns': ", "may not hold spaces");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname = v0\nifname = v1\n", "line 4: field 'ifname': ", "set twice");
 }
 
 static void test_device_rules(void)
@@ -919,6 +967,7 @@ static void test_device_rules(void)
 	PARSE_OK("[device 03:00.0]\nside = dpu\nmac = 02:5d:0c:03:00:00\n");
 	free(t.p);
 	test_wire_rules();
+	test_afpacket_rules();
 }
 
 /* Errors land in @err as "line N: ..." whatever its size; NULL buffers are accepted. */
@@ -1154,9 +1203,9 @@ static void check_log(int line, const char *log, const char *path, const char *r
 	if (!sd_expect_at(__FILE__, line, count_lines_with(log, "SOFTDOCA_CONFIG=") == 1, "exactly one log line") ||
 	    !sd_expect_at(__FILE__, line, count_lines_with(log, head) == 1, "log names file and reason") ||
 	    !sd_expect_at(__FILE__, line,
-		      count_lines_with(log, "unset SOFTDOCA_CONFIG to use the embedded default "
-					    "topology") == 1,
-		      "log says how to fall back"))
+			  count_lines_with(log, "unset SOFTDOCA_CONFIG to use the embedded default "
+						"topology") == 1,
+			  "log says how to fall back"))
 		fprintf(stderr, "    want '%s'\n    log: %s\n", head, log);
 }
 
@@ -1235,7 +1284,7 @@ static void test_library_keys(void)
 	EXPECT(p->comch.consumer_max_num_tasks == 65536 && p->comch.producer_max_num_tasks == 65536);
 	EXPECT(p->comch.consumer_max_buf_size == 1u << 30 && p->comch.producer_max_buf_size == 1u << 30);
 	EXPECT(p->eth.supported == 1 && p->eth.max_burst_size == 32768 && p->eth.max_packet_size == 9216 &&
-	      p->eth.max_queue_size == 8192);
+	       p->eth.max_queue_size == 8192);
 
 	if (PARSE_OK("[profile all]\n"
 		     "dma.supported = no\n"
@@ -1268,7 +1317,7 @@ static void test_library_keys(void)
 		EXPECT(p->comch.consumer_max_num_tasks == 3 && p->comch.producer_max_num_tasks == 2);
 		EXPECT(p->comch.consumer_max_buf_size == 4096 && p->comch.producer_max_buf_size == 1u << 30);
 		EXPECT(p->eth.supported == 1 && p->eth.max_burst_size == 32 && p->eth.max_packet_size == 1514 &&
-		      p->eth.max_queue_size == 1024);
+		       p->eth.max_queue_size == 1024);
 		EXPECT(p->export_pci == 1 && p->import_pci == 1);
 		/* Only the keys set change: default stays the built-in one. */
 		EXPECT(caps_equal(&topo.profiles[0], &topo2.profiles[0]));
@@ -1286,7 +1335,8 @@ static void test_library_keys(void)
 		topo2 = topo;
 		if (PARSE_OK("[profile p]\ndma.supported = no\ndma.max_buf_size = 4K\ndma.max_buf_list_len = 1\n"
 			     "dma.max_tasks = 9\ndma.queue_depth = 3\n"))
-			EXPECT(caps_equal(&topo.profiles[1], &topo2.profiles[1]) && topo.profiles[1].dma.supported == 0);
+			EXPECT(caps_equal(&topo.profiles[1], &topo2.profiles[1]) &&
+			       topo.profiles[1].dma.supported == 0);
 	}
 	/* An alias and its key are one key: set twice, reported with the name as written. */
 	PARSE_ERR("[profile p]\ndma = no\ndma.supported = yes\n",

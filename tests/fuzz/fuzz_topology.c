@@ -91,6 +91,12 @@ static void check_topology(const struct topology *t)
 		check(!(d->mac[0] & 1));
 		for (uint32_t k = 0; k < d->nb_reps; k++)
 			check(is_name(d->reps[k].vuid, sizeof(d->reps[k].vuid)));
+		check(d->medium <= TOPO_MEDIUM_AFPACKET);
+		check(d->medium != TOPO_MEDIUM_WIRE || (d->wire_peer < t->nb_devices && d->wire_peer != i));
+		check(is_str(d->ifname, sizeof(d->ifname)) && is_str(d->netns, sizeof(d->netns)));
+		/* afpacket always has its interface; nothing else has one or a namespace */
+		check(d->medium == TOPO_MEDIUM_AFPACKET ? d->ifname[0] != '\0' && strchr(d->ifname, '/') == NULL
+							: d->ifname[0] == '\0' && d->netns[0] == '\0');
 		for (uint32_t j = 0; j < i; j++) {
 			const struct topo_device *o = &t->devices[j];
 

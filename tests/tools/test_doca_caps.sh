@@ -106,6 +106,22 @@ PY
 SOFTDOCA_CONFIG=$tmp/cfg "$caps" -p 03:00.0 > "$tmp/cfg.txt" || fail "text with a config"
 grep -q "^    comch max msg size          256$" "$tmp/cfg.txt" || fail "comch max msg size not in the text output"
 grep -q "^    eth max packet size         1514$" "$tmp/cfg.txt" || fail "eth max packet size not in the text output"
+# afpacket ports show their interface and namespace; nothing is opened for listing them
+printf '[device 03:00.0]\nside = dpu\nifname = veth0\n[device 03:00.1]\nside = dpu\nifname = veth1\nnetns = ns1\n' > "$tmp/afp"
+SOFTDOCA_CONFIG=$tmp/afp "$caps" --list-devs > "$tmp/afp.txt" || fail "--list-devs with afpacket ports"
+awk '/^PCI: 0000:03:00.1$/ { b = 1; next } /^PCI:/ { b = 0 } b' "$tmp/afp.txt" |
+	grep -Eq "^[[:space:]]+softdoca_medium[[:space:]]+afpacket veth1@ns1$" || fail "--list-devs: afpacket veth1@ns1"
+awk '/^PCI: 0000:03:00.0$/ { b = 1; next } /^PCI:/ { b = 0 } b' "$tmp/afp.txt" |
+	grep -Eq "^[[:space:]]+softdoca_medium[[:space:]]+afpacket veth0$" || fail "--list-devs: afpacket veth0"
+SOFTDOCA_CONFIG=$tmp/afp "$caps" -p 03:00.1 | grep -q "port medium  *afpacket veth1@ns1$" ||
+	fail "afpacket medium in the capabilities text"
+SOFTDOCA_CONFIG=$tmp/afp "$caps" --json-output > "$tmp/afp.json" || fail "--json-output with afpacket ports"
+"$py" - "$tmp/afp.json" <<'PY' || fail "afpacket JSON"
+import json, sys
+devs = {x["pci_addr"]: x for x in json.load(open(sys.argv[1]))["devices"]}
+assert [(devs[p]["medium"], devs[p]["ifname"], devs[p]["netns"], devs[p]["wire_peer"]) for p in sorted(devs)] == [
+    ("afpacket", "veth0", None, None), ("afpacket", "veth1", "ns1", None)], devs
+PY
 printf '[device 03:00.0]\nside = sideways\n' > "$tmp/bad"
 SOFTDOCA_CONFIG=$tmp/bad "$caps" > /dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "bad config must exit 1, got $rc"

@@ -59,4 +59,14 @@ echo "$out" | grep -q '^  0000:17:00.0  sm_90  doca_gpu_create("0000:17:00.0")$'
 out=$(SOFTDOCA_CUDART=/nonexistent/libcudart.so PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form with a missing runtime"
 echo "$out" | grep -q '^gpus (DOCA GPUNetIO): none: SOFTDOCA_CUDART="/nonexistent/libcudart.so" refused' ||
 	fail "no GPU must say why: $out"
+printf '[device 03:00.0]\nside = dpu\nifname = veth0\n[device 03:00.1]\nside = dpu\nifname = veth1\nnetns = /run/netns/n1\n' > "$tmp/afp"
+out=$(SOFTDOCA_CONFIG=$tmp/afp PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form with afpacket ports"
+echo "$out" | grep -q "^  0000:03:00.1 .* medium afpacket veth1@/run/netns/n1$" || fail "text device line: afpacket: $out"
+SOFTDOCA_CONFIG=$tmp/afp PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool" --json > "$tmp/afp.json" || fail "afpacket JSON exit status"
+"$py" - "$tmp/afp.json" <<'PY' || fail "afpacket JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [(x["medium"], x["ifname"], x["netns"]) for x in d["devices"]] == [
+    ("afpacket", "veth0", None), ("afpacket", "veth1", "/run/netns/n1")], d["devices"]
+PY
 echo "doca-env: all checks passed"

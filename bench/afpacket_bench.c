@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * afpacket_bench - packets/s through softdoca's afpacket medium against raw AF_PACKET on the
+ * same veth pair, in the same run.
+ *
+ *   afpacket_bench [--secs S] [--rounds N] [--sizes 64,1500]
+ *
+ * Needs root: it makes a veth pair, sdb<pid>a here and sdb<pid>b in a namespace sdb<pid>,
+ * and deletes both at exit. A sender thread sends frames of one size (EtherType 0x88b5, so the
+ * receiving kernel does no IP work) from the a end for S seconds (default 2) in bursts of 32,
+ * a receiver thread takes them from the b end; packets/s is what the receiver got divided by
+ * the sending time. Each row is measured N times (default 3), raw and softdoca alternating,
+ * and printed as the median (min - max); drops and refusals are summed over the rounds.
+ *
+ *   raw        a socket on each end made by hand, the same way the medium does: sendmmsg
+ *              with PACKET_QDISC_BYPASS to send, a TPACKET_V3 ring of 16 MiB (1 ms block
+ *              timeout) to receive, poll() when the ring is empty
+ *   softdoca   two devices whose topology puts them on the two ends (medium = afpacket, the
+ *              b end with netns =), driven through the port ops DOCA Ethernet uses
+ *
+ * Target: softdoca >= 0.9x raw packets/s, and no receive drops below that rate. On veth the
+ * receiving kernel path runs in the sender's context, so both rows are sender-bound, and a
+ * 2-core VM is noisy: compare rows of one run, and run it a few times.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <doca_dev.h>
+
+#include "core.h"
+#include "nic.h"
+
+#define BURST	   32
+#define RING_BYTES (16u << 20)
+#define BLOCK	   (256u << 10)
+
+static char if_a[16], if_b[16], ns[16];
+static bool made;
+static unsigned int secs = 2, reps = 3;
+
+#define MAX_REPS 15
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void cleanup(void)
+{
+	char cmd[128];
+
+	if (!made)
+		return;
+	made = false;
+	snprintf(cmd, sizeof(cmd), "ip link del %s >/dev/null 2>&1; ip netns del %s >/dev/null 2>&1", if_a, ns);
+	if (system(cmd) < 0)
+		perror("system");
+}
+
+static void on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int make_veth(void)
+{
+	char cmd[768];
+	int pid = (int)getpid() % 1000000;
+
+	snprintf(if_a, sizeof(if_a), "sdb%da", pid);
+	snprintf(if_b, sizeof(if_b), "sdb%db", pid);
+	snprintf(ns, sizeof(ns), "sdb%d", pid);
+	atexit(cleanup);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	snprintf(cmd, sizeof(cmd), "ip netns add %s", ns);
+	if (system(cmd) != 0)
+		return -1;
+	made = true;
+	snprintf(cmd, sizeof(cmd),
+		 "ip link add %s type veth peer name %s && ip link set %s netns %s && "
+		 "echo 1 > /proc/sys/net/ipv6/conf/%s/disable_ipv6 && "
+		 "ip netns exec %s sh -c 'echo 1 > /proc/sys/net/ipv6/conf/%s/disable_ipv6' && "
+		 "ip link set %s up && ip -n %s link set %s up",
+		 if_a, if_b, if_b, ns, if_a, ns, if_b, if_a, ns, if_b);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- raw AF_PACKET, made by hand ---- */
+
+static int raw_socket(const char *ifname, bool in_ns)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL)};
+	struct packet_mreq mr = {.mr_type = PACKET_MR_PROMISC};
+	int fd, one = 1;
+
+	if (in_ns) {
+		char path[64];
+		int nsfd;
+
+		snprintf(path, sizeof(path), "/run/netns/%s", ns);
+		nsfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0 || setns(nsfd, CLONE_NEWNET) != 0) {
+			perror("setns");
+			exit(1);
+		}
+		close(nsfd);
+	}
+	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	if (fd < 0) {
+		perror("socket");
+		exit(1);
+	}
+	sll.sll_ifindex = (int)if_nametoindex(ifname);
+	mr.mr_ifindex = sll.sll_ifindex;
+	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) != 0 ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0 ||
+	    setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) != 0) {
+		perror(ifname);
+		exit(1);
+	}
+	return fd;
+}
+
+/* ---- one measurement: a sender thread and a receiver thread ---- */
+
+struct run {
+	bool softdoca;
+	uint32_t size;
+	/* softdoca */
+	const struct nic_port_ops *oa, *ob;
+	void *pa, *pb;
+	/* results */
+	_Atomic bool ready, stop_rx;
+	_Atomic uint64_t send_ns;
+	uint64_t sent, tx_full, received, bytes, drops;
+};
+
+static uint8_t frame[1514];
+
+static void *tx_thread(void *arg)
+{
+	struct run *r = arg;
+	struct iovec iov[BURST];
+	struct nic_tx_frame tf[BURST];
+	struct mmsghdr msg[BURST];
+	uint64_t t0, end;
+	int fd = -1;
+
+	for (int i = 0; i < BURST; i++) {
+		iov[i] = (struct iovec){.iov_base = frame, .iov_len = r->size};
+		tf[i] = (struct nic_tx_frame){.iov = &iov[i], .iovcnt = 1, .len = r->size};
+		msg[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i], .msg_iovlen = 1}};
+	}
+	if (!r->softdoca)
+		fd = raw_socket(if_a, false);
+	while (!atomic_load(&r->ready))
+		sched_yield();
+	t0 = now_ns();
+	end = t0 + (uint64_t)secs * 1000000000ull;
+	while (now_ns() < end) {
+		unsigned int n;
+
+		if (r->softdoca) {
+			n = r->oa->tx_burst(r->pa, tf, BURST);
+		} else {
+			int k = sendmmsg(fd, msg, BURST, MSG_DONTWAIT);
+
+			n = k > 0 ? (unsigned int)k : 0;
+			if (n < BURST)
+				r->tx_full += BURST - n;
+		}
+		r->sent += n;
+	}
+	atomic_store(&r->send_ns, now_ns() - t0);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void count_cb(void *arg, const uint8_t *f, uint32_t len, uint64_t ts)
+{
+	struct run *r = arg;
+
+	(void)ts;
+	r->bytes += len + f[0];
+	r->received++;
+}
+
+static void *rx_thread(void *arg)
+{
+	struct run *r = arg;
+	struct pollfd pfd = {.events = POLLIN};
+
+	if (r->softdoca) {
+		struct nic_port_stats st0, st;
+
+		r->ob->stats(r->pb, &st0);
+		pfd.fd = r->ob->rx_fd(r->pb);
+		atomic_store(&r->ready, true);
+		while (!atomic_load(&r->stop_rx)) {
+			if (r->ob->rx_burst(r->pb, 256, count_cb, r) == 0) {
+				r->ob->rx_rearm(r->pb);
+				poll(&pfd, 1, 1);
+			}
+		}
+		r->ob->stats(r->pb, &st);
+		r->drops = st.rx_drop_full - st0.rx_drop_full;
+	} else {
+		struct tpacket_req3 req = {.tp_block_size = BLOCK,
+					   .tp_block_nr = RING_BYTES / BLOCK,
+					   .tp_frame_size = 2048,
+					   .tp_frame_nr = RING_BYTES / 2048,
+					   .tp_retire_blk_tov = 1};
+		struct tpacket_stats_v3 ts;
+		socklen_t sl = sizeof(ts);
+		int v3 = TPACKET_V3, fd = raw_socket(if_b, true);
+		uint8_t *ring;
+		uint32_t blk = 0;
+
+		if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v3, sizeof(v3)) != 0 ||
+		    setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) != 0) {
+			perror("ring");
+			exit(1);
+		}
+		ring = mmap(NULL, RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+		if (ring == MAP_FAILED) {
+			perror("mmap");
+			exit(1);
+		}
+		getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ts, &sl); /* from zero */
+		pfd.fd = fd;
+		atomic_store(&r->ready, true);
+		while (!atomic_load(&r->stop_rx)) {
+			struct tpacket_block_desc *bd = (void *)(ring + (size_t)blk * BLOCK);
+
+			if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
+				poll(&pfd, 1, 1);
+				continue;
+			}
+			/* walk every packet, as a program that reads them must */
+			{
+				const uint8_t *h = (const uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt;
+
+				for (uint32_t k = bd->hdr.bh1.num_pkts; k > 0; k--) {
+					const struct tpacket3_hdr *t = (const void *)h;
+
+					r->bytes += t->tp_snaplen + h[t->tp_mac];
+					r->received++;
+					h += t->tp_next_offset;
+				}
+			}
+			__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+			blk = (blk + 1) % (RING_BYTES / BLOCK);
+		}
+		sl = sizeof(ts);
+		if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ts, &sl) == 0)
+			r->drops = ts.tp_drops;
+		munmap(ring, RING_BYTES);
+		close(fd);
+	}
+	return NULL;
+}
+
+static void measure(struct run *r)
+{
+	struct nic_port_stats st0 = {0}, st;
+	pthread_t tx, rx;
+
+	if (r->softdoca)
+		r->oa->stats(r->pa, &st0);
+	pthread_create(&rx, NULL, rx_thread, r);
+	pthread_create(&tx, NULL, tx_thread, r);
+	pthread_join(tx, NULL);
+	usleep(100000); /* the last blocks retire after 1 ms; be generous */
+	atomic_store(&r->stop_rx, true);
+	pthread_join(rx, NULL);
+	if (r->softdoca) {
+		r->oa->stats(r->pa, &st);
+		r->tx_full = st.tx_full - st0.tx_full;
+	}
+}
+
+static doca_error_t open_dev(const char *pci, struct doca_dev **dev)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+	doca_error_t ret = doca_devinfo_create_list(&list, &n);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = DOCA_ERROR_NOT_FOUND;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t eq = 0;
+
+		if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq) {
+			ret = doca_dev_open(list[i], dev);
+			break;
+		}
+	}
+	doca_devinfo_destroy_list(list);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t sizes[8] = {64, 1500}, nb_sizes = 2;
+	char cfg[] = "/tmp/afpacket_bench-XXXXXX";
+	struct doca_dev *da, *db;
+	const struct nic_port_ops *oa, *ob;
+	void *pa, *pb;
+	FILE *fp;
+	int fd;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--secs") == 0 && i + 1 < argc) {
+			secs = (unsigned int)atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+			reps = (unsigned int)atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+			char *s = argv[++i];
+
+			nb_sizes = 0;
+			for (char *t = strtok(s, ","); t != NULL && nb_sizes < 8; t = strtok(NULL, ","))
+				sizes[nb_sizes++] = (uint32_t)atoi(t);
+		} else {
+			fprintf(stderr, "usage: afpacket_bench [--secs S] [--rounds N] [--sizes 64,1500]\n");
+			return 2;
+		}
+	}
+	if (secs == 0 || secs > 60 || reps == 0 || reps > MAX_REPS) {
+		fprintf(stderr, "afpacket_bench: --secs must be 1..60, --rounds 1..%d\n", MAX_REPS);
+		return 2;
+	}
+	for (uint32_t i = 0; i < nb_sizes; i++) {
+		if (sizes[i] < 60 || sizes[i] > 1514) {
+			fprintf(stderr, "afpacket_bench: frame sizes must be 60..1514 (veth MTU 1500)\n");
+			return 2;
+		}
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "afpacket_bench: needs root (veth pair, namespace, CAP_NET_RAW): skipped\n");
+		return 77;
+	}
+	if (make_veth() != 0) {
+		fprintf(stderr, "afpacket_bench: cannot make the veth pair\n");
+		return 1;
+	}
+	fd = mkstemp(cfg);
+	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fp == NULL) {
+		perror(cfg);
+		return 1;
+	}
+	fprintf(fp,
+		"[profile default]\neth.supported = yes\n[device 03:00.0]\nside = dpu\nifname = %s\n"
+		"[device 03:00.1]\nside = dpu\nifname = %s\nnetns = %s\n",
+		if_a, if_b, ns);
+	fclose(fp);
+	setenv("SOFTDOCA_CONFIG", cfg, 1);
+	setenv("SOFTDOCA_SIDE", "all", 1);
+	if (open_dev("03:00.0", &da) != DOCA_SUCCESS || open_dev("03:00.1", &db) != DOCA_SUCCESS ||
+	    priv_doca_nic_port_get(da, &oa, &pa) != DOCA_SUCCESS ||
+	    priv_doca_nic_port_get(db, &ob, &pb) != DOCA_SUCCESS) {
+		fprintf(stderr, "afpacket_bench: cannot attach the afpacket ports (see above)\n");
+		unlink(cfg);
+		return 1;
+	}
+	unlink(cfg);
+	memcpy(frame, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01\x88\xb5", 14);
+	for (size_t i = 14; i < sizeof(frame); i++)
+		frame[i] = (uint8_t)i;
+
+	printf("afpacket over veth %s <-> %s (netns %s), %u s per measurement, bursts of %d, %u rounds "
+	       "(raw and softdoca alternate)\n",
+	       if_a, if_b, ns, secs, BURST, reps);
+	printf("%-6s %-9s %12s %21s %9s %10s %10s %8s\n", "size", "path", "rx pkt/s", "(min - max)", "Gbit/s",
+	       "rx drops", "tx full", "ratio");
+	for (uint32_t s = 0; s < nb_sizes; s++) {
+		double pps[2][MAX_REPS];
+		uint64_t drops[2] = {0, 0}, full[2] = {0, 0};
+		double med[2];
+
+		for (unsigned int k = 0; k < reps; k++) {
+			for (int w = 0; w < 2; w++) {
+				/* alternate which path goes first, so neither always runs on a warmer box */
+				bool sd = (w ^ (int)(k & 1)) != 0;
+				struct run r = {
+				    .softdoca = sd, .size = sizes[s], .oa = oa, .ob = ob, .pa = pa, .pb = pb};
+
+				measure(&r);
+				pps[sd][k] = (double)r.received * 1e9 / (double)r.send_ns;
+				drops[sd] += r.drops;
+				full[sd] += r.tx_full;
+			}
+		}
+		for (int w = 0; w < 2; w++) {
+			qsort(pps[w], reps, sizeof(double), cmp_double);
+			med[w] = pps[w][reps / 2];
+		}
+		for (int w = 0; w < 2; w++) {
+			char ratio[16] = "";
+
+			if (w == 1)
+				snprintf(ratio, sizeof(ratio), "%.2fx", med[0] > 0 ? med[1] / med[0] : 0.0);
+			printf("%-6u %-9s %12.0f   (%8.0f - %8.0f) %9.2f %10" PRIu64 " %10" PRIu64 " %8s\n", sizes[s],
+			       w ? "softdoca" : "raw", med[w], pps[w][0], pps[w][reps - 1], med[w] * sizes[s] * 8 / 1e9,
+			       drops[w], full[w], ratio);
+		}
+		fflush(stdout);
+	}
+	doca_dev_close(da);
+	doca_dev_close(db);
+	return 0;
+}
