@@ -3,7 +3,7 @@
 # Installs what softdoca needs to build and test, on Debian/Ubuntu, when something is missing.
 # Runs apt-get directly as root, through sudo otherwise; prints the command when neither works.
 set -eu
-pkgs="meson ninja-build pkg-config gcc g++ clang clang-format libjson-c-dev libclang-rt-14-dev"
+pkgs="meson ninja-build pkg-config gcc g++ clang clang-format libjson-c-dev libclang-rt-14-dev iproute2"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

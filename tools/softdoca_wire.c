@@ -134,8 +134,8 @@ static int open_port(const char *pci, struct doca_dev **dev, const struct nic_po
 	ret = priv_doca_nic_port_get(*dev, ops, port);
 	if (ret == DOCA_ERROR_NOT_FOUND) {
 		fprintf(stderr,
-			"softdoca-wire: device %s has no port medium; give it medium = wire and wire = PCI "
-			"in the topology (docs/config.md)\n",
+			"softdoca-wire: device %s has no port medium; give it one in the topology: wire = PCI "
+			"(a cable to another device) or ifname = NAME (a Linux interface) (docs/config.md)\n",
 			pci);
 		doca_dev_close(*dev);
 		return 3;
