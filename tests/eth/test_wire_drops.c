@@ -21,8 +21,8 @@
  * the receiver does not post its tasks again: exactly the 32 posted ones fill, the other 68
  * are counted as queue-full drops; and the queue keeps working: with its tasks posted again,
  * 50 more frames (two bursts of 25) all arrive. The receiver's counts come
- * from DOCA Flow's counters and from the queue's statistics line at stop (its SDK log at
- * debug level, written to a file). Nothing crashes, nothing stalls.
+ * from DOCA Flow's counters and from the queue's and the port's statistics lines at stop (its
+ * SDK log at debug level, written to a file). Nothing crashes, nothing stalls.
  *
  * Environment: ETH_PAIR_RX_DEV / ETH_PAIR_TX_DEV (default 03:00.0 / 03:00.1); the runtime
  * directory is the test's own (XDG_RUNTIME_DIR in sd_tmpdir()).
@@ -239,11 +239,11 @@ static int receiver(void)
 	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
 	struct doca_flow_fwd to_q0, to_nobody, drop;
 	uint16_t q0 = 0, q7 = Q_NOBODY;
-	unsigned long long st_rx = 0, st_full = 0, st_big = 0;
+	unsigned long long st_rx = 0, st_full = 0, st_big = 0, p_bad = 9, p_pipe = 0, p_miss = 0, p_noq = 0;
 	uint32_t total, bad_kinds;
 	FILE *log;
 	char line[512];
-	bool found = false;
+	bool found = false, found_port = false;
 
 	/* The SDK log at debug level into a file: the queue's statistics line is read from it. */
 	log = fopen(log_path, "w");
@@ -383,12 +383,24 @@ static int receiver(void)
 		    sscanf(s, " stopped: %llu frames received, %llu dropped (queue full), %llu too big", &st_rx,
 			   &st_full, &st_big) == 3)
 			found = true;
+		s = strstr(line, " frames dropped before any queue: ");
+		if (s != NULL && strstr(line, rx_dev) != NULL &&
+		    sscanf(s,
+			   " frames dropped before any queue: %llu unparsable, %llu by a pipe, %llu missed every pipe, "
+			   "%llu for a queue id no rxq applied",
+			   &p_bad, &p_pipe, &p_miss, &p_noq) == 4)
+			found_port = true;
 	}
 	fclose(log);
 	CHECK(found);
 	CHECK_EQ(st_rx, ROUNDS * PER_ROUND + NB_POSTED + AFTER);
 	CHECK_EQ(st_full, FLOOD - NB_POSTED);
 	CHECK_EQ(st_big, bad_kinds);
+	/* And the port's, for what no queue saw. */
+	CHECK(found_port);
+	CHECK_EQ(p_bad, 0);
+	CHECK_EQ(p_pipe + p_miss, 2 * bad_kinds);
+	CHECK_EQ(p_noq, bad_kinds);
 	printf("receiver: %u valid frames intact; dropped: %u bad checksum + runt (pipe misses), %u too big, %u for "
 	       "queue %u, %llu while no task was posted\n",
 	       rx.received, 2 * bad_kinds, bad_kinds, bad_kinds, Q_NOBODY, st_full);
