@@ -5,6 +5,7 @@
  * DOCA Flow root pipe the receivers steer with.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,35 +342,52 @@ void eth_example_fill_lso(uint8_t *hdr, uint8_t *payload_buf, uint32_t payload, 
 		payload_buf[k] = (uint8_t)(i + k);
 }
 
+/* Appends to the line at @buf (@len bytes, @used of them taken); a line cut short stays cut. */
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= len - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = *used + (size_t)n < len - 1 ? *used + (size_t)n : len - 1;
+}
+
 void eth_example_print_frame(uint32_t idx, const uint8_t *f, size_t len, const uint32_t *meta, uint64_t ts)
 {
-	char line[256], *p = line, *end = line + sizeof(line);
+	char line[320];
+	size_t used = 0;
 
 	if (len < 14) {
 		DOCA_LOG_INFO("frame %u: %zu bytes (runt)", idx, len);
 		return;
 	}
-	p +=
-	    snprintf(p, (size_t)(end - p),
-		     "frame %u: %zu bytes, %02x:%02x:%02x:%02x:%02x:%02x > %02x:%02x:%02x:%02x:%02x:%02x, type 0x%04x",
-		     idx, len, f[6], f[7], f[8], f[9], f[10], f[11], f[0], f[1], f[2], f[3], f[4], f[5], get16(f + 12));
+	append(line, sizeof(line), &used,
+	       "frame %u: %zu bytes, %02x:%02x:%02x:%02x:%02x:%02x > %02x:%02x:%02x:%02x:%02x:%02x, type 0x%04x", idx,
+	       len, f[6], f[7], f[8], f[9], f[10], f[11], f[0], f[1], f[2], f[3], f[4], f[5], get16(f + 12));
 	if (get16(f + 12) == 0x0800 && len >= 34 && (f[14] >> 4) == 4) {
 		const uint8_t *ip = f + 14;
 		size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
 
-		p += snprintf(p, (size_t)(end - p), ", ipv4 %u.%u.%u.%u > %u.%u.%u.%u len %u id %u", ip[12], ip[13],
-			      ip[14], ip[15], ip[16], ip[17], ip[18], ip[19], get16(ip + 2), get16(ip + 4));
+		append(line, sizeof(line), &used, ", ipv4 %u.%u.%u.%u > %u.%u.%u.%u len %u id %u", ip[12], ip[13],
+		       ip[14], ip[15], ip[16], ip[17], ip[18], ip[19], get16(ip + 2), get16(ip + 4));
 		if (ip[9] == 6 && ihl >= 20 && len >= 14 + ihl + 20) {
 			const uint8_t *tcp = ip + ihl;
 
-			p += snprintf(p, (size_t)(end - p), ", tcp %u > %u seq %" PRIu32 " flags 0x%02x", get16(tcp),
-				      get16(tcp + 2), get32(tcp + 4), tcp[13]);
+			append(line, sizeof(line), &used, ", tcp %u > %u seq %" PRIu32 " flags 0x%02x", get16(tcp),
+			       get16(tcp + 2), get32(tcp + 4), tcp[13]);
 		}
 	}
-	if (meta != NULL && p < end)
-		p += snprintf(p, (size_t)(end - p), ", pkt_meta %u", *meta);
-	if (ts != 0 && p < end)
-		snprintf(p, (size_t)(end - p), ", at %" PRIu64 " ns", ts);
+	if (meta != NULL)
+		append(line, sizeof(line), &used, ", pkt_meta %u", *meta);
+	if (ts != 0)
+		append(line, sizeof(line), &used, ", at %" PRIu64 " ns", ts);
 	DOCA_LOG_INFO("%s", line);
 }
 
