@@ -274,6 +274,14 @@ void eth_example_wait_idle(struct doca_pe *pe, struct doca_ctx *ctx)
 		doca_pe_progress(pe);
 }
 
+void eth_example_src_mac(struct doca_dev *dev, uint8_t mac[6])
+{
+	static const uint8_t fallback[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
+
+	if (doca_devinfo_get_mac_addr(doca_dev_as_devinfo(dev), mac, 6) != DOCA_SUCCESS)
+		memcpy(mac, fallback, 6);
+}
+
 uint64_t eth_example_now_ms(void)
 {
 	struct timespec ts;
@@ -283,8 +291,6 @@ uint64_t eth_example_now_ms(void)
 }
 
 /* ---- frames ---- */
-
-static const uint8_t src_mac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -308,7 +314,7 @@ static uint32_t get32(const uint8_t *p)
 	return (uint32_t)get16(p) << 16 | get16(p + 2);
 }
 
-void eth_example_fill_frame(uint8_t *f, uint32_t size, uint32_t i, const uint8_t dst_mac[6])
+void eth_example_fill_frame(uint8_t *f, uint32_t size, uint32_t i, const uint8_t dst_mac[6], const uint8_t src_mac[6])
 {
 	memcpy(f, dst_mac, 6);
 	memcpy(f + 6, src_mac, 6);
@@ -317,7 +323,8 @@ void eth_example_fill_frame(uint8_t *f, uint32_t size, uint32_t i, const uint8_t
 		f[k] = (uint8_t)(i + k - 14);
 }
 
-void eth_example_fill_lso(uint8_t *hdr, uint8_t *payload_buf, uint32_t payload, uint32_t i, const uint8_t dst_mac[6])
+void eth_example_fill_lso(uint8_t *hdr, uint8_t *payload_buf, uint32_t payload, uint32_t i, const uint8_t dst_mac[6],
+			  const uint8_t src_mac[6])
 {
 	uint8_t *ip = hdr + 14, *tcp = ip + 20;
 

@@ -11,7 +11,7 @@
  *   eth_txq_batch_lso_send_ethernet_frames
  *
  * What they put on the wire, so that a receiver (or a test) can check it:
- *   plain frames  dst MAC (-m, default broadcast), src 02:00:00:00:00:01, EtherType 0x88b5,
+ *   plain frames  dst MAC (-m, default broadcast), src the device's MAC, EtherType 0x88b5,
  *                 payload byte k of frame i = (uint8_t)(i + k)
  *   LSO messages  Ethernet + IPv4 (10.0.0.1 > 10.0.0.2, ID 0x100 * i) + TCP (40000 > 5001,
  *                 PSH|ACK, sequence numbers of one stream from ETH_EXAMPLE_TCP_SEQ0), then
@@ -92,16 +92,19 @@ doca_error_t eth_rxq_batch_managed_mempool_receive(const struct eth_example_cfg 
 doca_error_t eth_example_open_device(const char *pci_addr, struct doca_dev **dev);
 /* Progresses @pe until @ctx is IDLE. */
 void eth_example_wait_idle(struct doca_pe *pe, struct doca_ctx *ctx);
+/* The MAC address of @dev (02:00:00:00:00:01 when it has none), the senders' source address. */
+void eth_example_src_mac(struct doca_dev *dev, uint8_t mac[6]);
 /* Milliseconds of CLOCK_MONOTONIC. */
 uint64_t eth_example_now_ms(void);
 
 /* Frame @i of the plain senders, @size bytes at @f. */
-void eth_example_fill_frame(uint8_t *f, uint32_t size, uint32_t i, const uint8_t dst_mac[6]);
+void eth_example_fill_frame(uint8_t *f, uint32_t size, uint32_t i, const uint8_t dst_mac[6], const uint8_t src_mac[6]);
 /*
  * The 54-byte header of LSO message @i (@payload bytes) into @hdr, and its payload into
  * @payload_buf. Checksums are left to the send queue.
  */
-void eth_example_fill_lso(uint8_t *hdr, uint8_t *payload_buf, uint32_t payload, uint32_t i, const uint8_t dst_mac[6]);
+void eth_example_fill_lso(uint8_t *hdr, uint8_t *payload_buf, uint32_t payload, uint32_t i, const uint8_t dst_mac[6],
+			  const uint8_t src_mac[6]);
 
 /* The receivers' line for frame @idx; @meta NULL when pkt_meta is not delivered, @ts 0 when off. */
 void eth_example_print_frame(uint32_t idx, const uint8_t *frame, size_t len, const uint32_t *meta, uint64_t ts);

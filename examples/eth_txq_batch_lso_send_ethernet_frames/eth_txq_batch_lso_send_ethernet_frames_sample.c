@@ -107,6 +107,7 @@ doca_error_t eth_txq_batch_lso_send_ethernet_frames(const struct eth_example_cfg
 	uint8_t *payloads = NULL;
 	uint32_t max_burst = 0, max_msg = 0, size = cfg->size, batch = cfg->batch, sent = 0, nb_batches = 0;
 	uint16_t max_hdr = 0;
+	uint8_t src_mac[6];
 	doca_error_t ret, tmp;
 
 	if (cfg->nb_frames == 0 || size == 0 || size > ETH_EXAMPLE_MAX_LSO || cfg->mss == 0 || batch == 0 ||
@@ -125,6 +126,7 @@ doca_error_t eth_txq_batch_lso_send_ethernet_frames(const struct eth_example_cfg
 		free(st);
 		return ret;
 	}
+	eth_example_src_mac(dev, src_mac);
 	ret = doca_eth_txq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), 1, 0, &max_burst);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_txq_cap_get_max_lso_header_size(doca_dev_as_devinfo(dev), &max_hdr);
@@ -200,7 +202,7 @@ doca_error_t eth_txq_batch_lso_send_ethernet_frames(const struct eth_example_cfg
 			uint32_t slot = st->free_slots[--st->nb_free];
 			uint8_t *p = payloads + (size_t)slot * size;
 
-			eth_example_fill_lso(st->hdrs[slot], p, size, sent + filled, cfg->dst_mac);
+			eth_example_fill_lso(st->hdrs[slot], p, size, sent + filled, cfg->dst_mac, src_mac);
 			st->hdr_list[slot] =
 			    (struct doca_gather_list){.addr = st->hdrs[slot], .len = ETH_EXAMPLE_LSO_HDR, .next = NULL};
 			ret = doca_buf_inventory_buf_get_by_data(inv, mmap, p, size, &payload_arr[filled]);

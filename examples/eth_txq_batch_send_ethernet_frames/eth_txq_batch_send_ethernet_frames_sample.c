@@ -97,6 +97,7 @@ doca_error_t eth_txq_batch_send_ethernet_frames(const struct eth_example_cfg *cf
 	struct doca_eth_txq *txq = NULL;
 	uint8_t *frames = NULL;
 	uint32_t max_burst = 0, size = cfg->size, batch = cfg->batch, sent = 0, nb_batches = 0;
+	uint8_t src_mac[6];
 	doca_error_t ret, tmp;
 
 	if (cfg->nb_frames == 0 || size < ETH_EXAMPLE_MIN_FRAME || size > ETH_EXAMPLE_MAX_FRAME || batch == 0 ||
@@ -114,6 +115,7 @@ doca_error_t eth_txq_batch_send_ethernet_frames(const struct eth_example_cfg *cf
 		free(st);
 		return ret;
 	}
+	eth_example_src_mac(dev, src_mac);
 	ret = doca_eth_txq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), 1, 0, &max_burst);
 	if (ret != DOCA_SUCCESS)
 		goto out;
@@ -173,7 +175,7 @@ doca_error_t eth_txq_batch_send_ethernet_frames(const struct eth_example_cfg *cf
 			uint32_t slot = st->free_slots[--st->nb_free];
 			uint8_t *f = frames + (size_t)slot * size;
 
-			eth_example_fill_frame(f, size, sent + filled, cfg->dst_mac);
+			eth_example_fill_frame(f, size, sent + filled, cfg->dst_mac, src_mac);
 			ret = doca_buf_inventory_buf_get_by_data(inv, mmap, f, size, &pkts[filled]);
 			if (ret != DOCA_SUCCESS) {
 				st->free_slots[st->nb_free++] = slot;

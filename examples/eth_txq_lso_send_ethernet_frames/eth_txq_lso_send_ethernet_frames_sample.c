@@ -84,6 +84,7 @@ doca_error_t eth_txq_lso_send_ethernet_frames(const struct eth_example_cfg *cfg)
 	uint32_t max_burst = 0, max_msg = 0, size = cfg->size;
 	uint16_t max_hdr = 0;
 	uint32_t pool = cfg->nb_frames < POOL ? cfg->nb_frames : POOL;
+	uint8_t src_mac[6];
 	doca_error_t ret, tmp;
 
 	if (cfg->nb_frames == 0 || size == 0 || size > ETH_EXAMPLE_MAX_LSO || cfg->mss == 0) {
@@ -93,6 +94,7 @@ doca_error_t eth_txq_lso_send_ethernet_frames(const struct eth_example_cfg *cfg)
 	ret = eth_example_open_device(cfg->pci_addr, &dev);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	eth_example_src_mac(dev, src_mac);
 	ret = doca_eth_txq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), 1, 0, &max_burst);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_txq_cap_get_max_lso_header_size(doca_dev_as_devinfo(dev), &max_hdr);
@@ -159,7 +161,7 @@ doca_error_t eth_txq_lso_send_ethernet_frames(const struct eth_example_cfg *cfg)
 			doca_pe_progress(pe);
 		slot = st.free_slots[--st.nb_free];
 		p = payloads + (size_t)slot * size;
-		eth_example_fill_lso(hdrs[slot], p, size, i, cfg->dst_mac);
+		eth_example_fill_lso(hdrs[slot], p, size, i, cfg->dst_mac, src_mac);
 		hdr_list[slot] =
 		    (struct doca_gather_list){.addr = hdrs[slot], .len = ETH_EXAMPLE_LSO_HDR, .next = NULL};
 		ret = doca_buf_inventory_buf_get_by_data(inv, mmap, p, size, &payload);

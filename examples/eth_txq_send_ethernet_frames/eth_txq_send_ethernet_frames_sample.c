@@ -75,6 +75,7 @@ doca_error_t eth_txq_send_ethernet_frames(const struct eth_example_cfg *cfg)
 	struct doca_eth_txq *txq = NULL;
 	uint8_t *frames = NULL;
 	uint32_t max_burst = 0, size = cfg->size, pool = cfg->nb_frames < POOL ? cfg->nb_frames : POOL;
+	uint8_t src_mac[6];
 	doca_error_t ret, tmp;
 
 	if (cfg->nb_frames == 0 || size < ETH_EXAMPLE_MIN_FRAME || size > ETH_EXAMPLE_MAX_FRAME) {
@@ -85,6 +86,7 @@ doca_error_t eth_txq_send_ethernet_frames(const struct eth_example_cfg *cfg)
 	ret = eth_example_open_device(cfg->pci_addr, &dev);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	eth_example_src_mac(dev, src_mac);
 	ret = doca_eth_txq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), 1, 0, &max_burst);
 	if (ret != DOCA_SUCCESS)
 		goto out;
@@ -136,7 +138,7 @@ doca_error_t eth_txq_send_ethernet_frames(const struct eth_example_cfg *cfg)
 			doca_pe_progress(pe);
 		slot = st.free_slots[--st.nb_free];
 		f = frames + (size_t)slot * size;
-		eth_example_fill_frame(f, size, i, cfg->dst_mac);
+		eth_example_fill_frame(f, size, i, cfg->dst_mac, src_mac);
 		ret = doca_buf_inventory_buf_get_by_data(inv, mmap, f, size, &pkt);
 		if (ret != DOCA_SUCCESS) {
 			st.free_slots[st.nb_free++] = slot;

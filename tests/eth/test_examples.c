@@ -58,6 +58,7 @@ int main(void)
 	struct doca_dev *a, *b;
 	struct loop_port *pa, *pb;
 	uint32_t received = 0, first;
+	uint8_t mac[6];
 
 	eth_test_config();
 	/* Held open so that the examples' own opens find the devices with their ports. */
@@ -74,8 +75,10 @@ int main(void)
 	CHECK_OK(eth_rxq_regular_receive(&r, &received));
 	CHECK_EQ(received, 32);
 	CHECK_EQ(loop_pending(pb), 0);
-	/* Frame i carries payload bytes i, i+1, ... (the send example's pattern). */
+	/* Frame i comes from the device's MAC and carries payload bytes i, i+1, ... */
+	CHECK_OK(doca_devinfo_get_mac_addr(doca_dev_as_devinfo(a), mac, sizeof(mac)));
 	for (uint32_t i = 0; i < 32; i++) {
+		CHECK_MEM(pa->log[i].data + 6, mac, 6);
 		CHECK_EQ(pa->log[i].len, 1024);
 		CHECK_EQ(get16(pa->log[i].data + 12), 0x88b5);
 		CHECK_EQ(pa->log[i].data[14], (uint8_t)i);
