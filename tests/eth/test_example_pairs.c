@@ -5,7 +5,7 @@
  * receiver said "receiving on"; then every frame the sender put on the wire arrived, in
  * order and intact, and the receiver printed a line for each and its summary.
  *
- *   test_example_pairs RX_PROGRAM TX_PROGRAM [-f]
+ *   test_example_pairs RX_PROGRAM TX_PROGRAM [-f | --refusals]
  *
  * What is sent depends on the sender (its basename): plain and batched frames of a fixed size
  * with the examples' payload pattern, or LSO messages whose segments are checked one by one
@@ -13,7 +13,9 @@
  * payload bytes). -f makes the receiver steer with its DOCA Flow root pipe: every frame line
  * then shows pkt_meta 1234. What arrived is read from the receiving port's capture
  * (SOFTDOCA_PCAP), independently of what the receiver prints, and compared with the sending
- * port's capture byte for byte.
+ * port's capture byte for byte. --refusals checks the failures a user meets instead: a
+ * receiver nobody sends to exits 1 after its timeout with what it got, and a bad count or an
+ * unknown device makes either program exit non-zero before it sends or receives anything.
  *
  * Environment: ETH_PAIR_RX_DEV / ETH_PAIR_TX_DEV name the cabled pair (default 03:00.0 and
  * 03:00.1, the default topology's wire); SOFTDOCA_CONFIG, when set, is passed on, so the same
@@ -294,6 +296,46 @@ static void full_pci(const char *pci, char *out, size_t len)
 		snprintf(out, len, "%s", pci);
 }
 
+/* Runs @argv to its end; its exit status (-1 when it had to be killed), its stdout in @o. */
+static int run_prog(char *const argv[], struct out *o)
+{
+	int fds[2];
+	pid_t pid;
+
+	o->len = 0;
+	o->eof = false;
+	o->buf[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	pid = spawn(argv, fds[1]);
+	close(fds[1]);
+	read_all(fds[0], o);
+	close(fds[0]);
+	return reap(pid);
+}
+
+/* What a user meets when something is wrong: exit statuses, and nothing sent or received. */
+static int refusals(char *rx_prog, char *tx_prog, const char *rx_dev, const char *tx_dev, struct out *o)
+{
+	char *quiet_rx[] = {rx_prog, "-p", (char *)rx_dev, "-n", "3", "-w", "200", NULL};
+	char *bad_count[][6] = {{rx_prog, "-p", (char *)rx_dev, "-n", "0", NULL},
+				{tx_prog, "-p", (char *)tx_dev, "-n", "0", NULL},
+				{rx_prog, "-p", "07:00.0", "-n", "1", NULL},
+				{tx_prog, "-p", "07:00.0", "-n", "1", NULL}};
+	int st = run_prog(quiet_rx, o);
+
+	if (st != 1 || strstr(o->buf, "] received 0 of 3 frames") == NULL)
+		return fail("a receiver nobody sends to exited %d and printed: %s", st, o->buf);
+	for (size_t i = 0; i < sizeof(bad_count) / sizeof(bad_count[0]); i++) {
+		st = run_prog(bad_count[i], o);
+		if (st <= 0 || st >= 128 || strstr(o->buf, "] sent ") != NULL || strstr(o->buf, "] receiving on ") != NULL)
+			return fail("%s %s %s %s %s exited %d and printed: %s", bad_count[i][0], bad_count[i][1],
+				    bad_count[i][2], bad_count[i][3], bad_count[i][4], st, o->buf);
+	}
+	printf("%s, %s: refusals as expected\n", basename(rx_prog), basename(tx_prog));
+	return T_EXIT_PASS;
+}
+
 int main(int argc, char **argv)
 {
 	static struct frame rx_frames[MAX_FRAMES], tx_frames[MAX_FRAMES];
@@ -303,13 +345,14 @@ int main(int argc, char **argv)
 	struct out rx_out = {0}, tx_out = {0};
 	struct plan p;
 	bool flow = argc == 4 && strcmp(argv[3], "-f") == 0;
+	bool refuse = argc == 4 && strcmp(argv[3], "--refusals") == 0;
 	uint64_t deadline, bytes = 0;
 	int rx_pipe[2], tx_pipe[2], st, nrx, ntx, lines = 0;
 	pid_t tx_pid;
 	const char *dir, *line;
 
-	if ((argc != 3 && !flow) || !plan_for(argv[2], &p)) {
-		fprintf(stderr, "usage: %s RX_PROGRAM TX_PROGRAM [-f] (TX_PROGRAM: one of the send examples)\n",
+	if ((argc != 3 && !flow && !refuse) || !plan_for(argv[2], &p)) {
+		fprintf(stderr, "usage: %s RX_PROGRAM TX_PROGRAM [-f | --refusals] (TX_PROGRAM: a send example)\n",
 			argv[0]);
 		return 2;
 	}
@@ -329,6 +372,12 @@ int main(int argc, char **argv)
 	if (rx_out.buf == NULL || tx_out.buf == NULL)
 		return fail("out of memory");
 	rx_out.buf[0] = tx_out.buf[0] = '\0';
+	if (refuse) {
+		st = refusals(argv[1], argv[2], rx_dev, tx_dev, &rx_out);
+		free(rx_out.buf);
+		free(tx_out.buf);
+		return st;
+	}
 
 	/* The receiver, until it says the port is its own. */
 	snprintf(rn_arg, sizeof(rn_arg), "%u", p.frames);
