@@ -2,13 +2,12 @@
 /*
  * eth_rxq_regular_receive_sample.c - receive Ethernet frames with a REGULAR DOCA Ethernet receive
  * queue: the application posts receive tasks with bufs of its own; each completed task carries
- * one frame, is logged and posted again.
+ * one frame, is printed and posted again.
  *
- *   doca_eth_rxq (REGULAR) ── start ── apply_queue_id(0) (what DOCA Flow steers to)
+ *   doca_eth_rxq (REGULAR) ── start ── apply_queue_id(0) ── [DOCA Flow root pipe: RSS to 0]
  *   NB_TASKS receive tasks, each over a max-packet-size slot of one mmap ── progress
  */
 #include <stdlib.h>
-#include <time.h>
 
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -24,12 +23,14 @@
 
 DOCA_LOG_REGISTER(ETH_RXQ_REGULAR_RECEIVE);
 
-#define NB_TASKS 32
+/* More than one drain of the port takes at once, so a full burst always finds a task. */
+#define NB_TASKS 256
 #define MAX_PKT	 ETH_EXAMPLE_MAX_FRAME
 
 struct recv_state {
+	const struct eth_example_cfg *cfg;
 	uint32_t received;
-	uint32_t wanted;
+	uint64_t bytes;
 	doca_error_t status;
 };
 
@@ -38,6 +39,7 @@ static void recv_done(struct doca_eth_rxq_task_recv *task, union doca_data task_
 {
 	struct recv_state *st = ctx_user_data.ptr;
 	struct doca_buf *pkt = NULL;
+	const uint32_t *meta = NULL;
 	uint8_t *data = NULL;
 	size_t len = 0;
 	uint64_t ts = 0;
@@ -46,16 +48,18 @@ static void recv_done(struct doca_eth_rxq_task_recv *task, union doca_data task_
 	doca_eth_rxq_task_recv_get_pkt(task, &pkt);
 	doca_buf_get_data(pkt, (void **)&data);
 	doca_buf_get_data_len(pkt, &len);
-	doca_eth_rxq_task_recv_get_timestamp(task, &ts);
-	DOCA_LOG_INFO("frame %u: %zu bytes, EtherType 0x%02x%02x, at %llu ns", st->received, len, data[12], data[13],
-		      (unsigned long long)ts);
+	if (st->cfg->flow)
+		doca_eth_rxq_task_recv_get_metadata_array(task, &meta);
+	if (st->cfg->timestamp)
+		doca_eth_rxq_task_recv_get_timestamp(task, &ts);
+	if (!st->cfg->quiet)
+		eth_example_print_frame(st->received, data, len, meta, ts);
 	st->received++;
-	/* Post the task again, its buf emptied, while more frames are wanted. */
-	if (st->received < st->wanted) {
-		doca_buf_reset_data_len(pkt);
-		if (doca_task_submit(doca_eth_rxq_task_recv_as_doca_task(task)) == DOCA_SUCCESS)
-			return;
-	}
+	st->bytes += len;
+	/* Post the task again, its buf emptied. */
+	doca_buf_reset_data_len(pkt);
+	if (doca_task_submit(doca_eth_rxq_task_recv_as_doca_task(task)) == DOCA_SUCCESS)
+		return;
 	doca_buf_dec_refcount(pkt, NULL);
 	doca_task_free(doca_eth_rxq_task_recv_as_doca_task(task));
 }
@@ -76,17 +80,10 @@ static void recv_failed(struct doca_eth_rxq_task_recv *task, union doca_data tas
 	doca_task_free(doca_eth_rxq_task_recv_as_doca_task(task));
 }
 
-static uint64_t now_ms(void)
+doca_error_t eth_rxq_regular_receive(const struct eth_example_cfg *cfg, uint32_t *received)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-doca_error_t eth_rxq_regular_receive(const char *pci_addr, uint32_t nb_frames, uint32_t timeout_ms, uint32_t *received)
-{
-	struct recv_state st = {.wanted = nb_frames};
+	struct recv_state st = {.cfg = cfg};
+	struct eth_example_flow flow = {0};
 	struct doca_dev *dev = NULL;
 	struct doca_pe *pe = NULL;
 	struct doca_mmap *mmap = NULL;
@@ -98,7 +95,7 @@ doca_error_t eth_rxq_regular_receive(const char *pci_addr, uint32_t nb_frames, u
 	doca_error_t ret, tmp;
 
 	*received = 0;
-	ret = eth_example_open_device(pci_addr, &dev);
+	ret = eth_example_open_device(cfg->pci_addr, &dev);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	ret = doca_eth_rxq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), &max_burst);
@@ -128,8 +125,10 @@ doca_error_t eth_rxq_regular_receive(const char *pci_addr, uint32_t nb_frames, u
 		ret = doca_eth_rxq_create(dev, max_burst < NB_TASKS ? max_burst : NB_TASKS, MAX_PKT, &rxq);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_REGULAR);
-	if (ret == DOCA_SUCCESS)
+	if (ret == DOCA_SUCCESS && cfg->timestamp)
 		ret = doca_eth_rxq_set_timestamp(rxq, 1);
+	if (ret == DOCA_SUCCESS && cfg->flow)
+		ret = doca_eth_rxq_set_metadata_num(rxq, 1);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_rxq_task_recv_set_conf(rxq, recv_done, recv_failed, NB_TASKS);
 	if (ret == DOCA_SUCCESS)
@@ -157,17 +156,27 @@ doca_error_t eth_rxq_regular_receive(const char *pci_addr, uint32_t nb_frames, u
 		DOCA_LOG_ERR("cannot set up the receive queue: %s", doca_error_get_descr(ret));
 		goto stop;
 	}
-	deadline = now_ms() + timeout_ms;
-	while (st.received < nb_frames && st.status == DOCA_SUCCESS && now_ms() < deadline) {
+	if (cfg->flow) {
+		ret = eth_example_flow_start(dev, 0, &flow);
+		if (ret != DOCA_SUCCESS)
+			goto stop;
+	}
+	doca_pe_progress(pe); /* the port is this process's from here on */
+	DOCA_LOG_INFO("receiving on %s: %u frames, REGULAR queue 0%s", cfg->pci_addr, cfg->nb_frames,
+		      cfg->flow ? ", DOCA Flow root pipe" : "");
+	deadline = eth_example_now_ms() + cfg->timeout_ms;
+	while (st.received < cfg->nb_frames && st.status == DOCA_SUCCESS && eth_example_now_ms() < deadline) {
 		doca_pe_progress(pe);
 		if (st.received != last) {
 			last = st.received;
-			deadline = now_ms() + timeout_ms; /* the timeout counts from the last frame */
+			deadline = eth_example_now_ms() + cfg->timeout_ms; /* the timeout counts from the last frame */
 		}
 	}
 	ret = st.status;
-	DOCA_LOG_INFO("%u of %u frames received on %s", st.received, nb_frames, pci_addr);
+	DOCA_LOG_INFO("received %u of %u frames, %llu bytes on %s", st.received, cfg->nb_frames,
+		      (unsigned long long)st.bytes, cfg->pci_addr);
 stop:
+	eth_example_flow_stop(&flow);
 	if (rxq != NULL) {
 		tmp = doca_ctx_stop(doca_eth_rxq_as_doca_ctx(rxq));
 		if (tmp != DOCA_SUCCESS && tmp != DOCA_ERROR_IN_PROGRESS && ret == DOCA_SUCCESS)

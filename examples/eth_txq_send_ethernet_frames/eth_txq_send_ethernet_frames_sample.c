@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_txq_send_ethernet_frames_sample.c - send Ethernet frames with a DOCA Ethernet send queue:
- * one send task per frame, completions from the progress engine.
+ * one send task per frame, completions from the progress engine. POOL frame slots are reused:
+ * a slot takes the next frame once the task that sent its last one completed.
  *
- *   device ── mmap over the frames ── inventory ── doca_buf per frame
+ *   device ── mmap over POOL frame slots ── inventory ── doca_buf per frame
  *   doca_eth_txq (REGULAR) ── send task per buf ── doca_pe_progress() until all completed
  */
 #include <stdlib.h>
@@ -23,18 +24,27 @@
 
 DOCA_LOG_REGISTER(ETH_TXQ_SEND_FRAMES);
 
+#define POOL 256 /* frames in flight at most */
+
 struct send_state {
+	const struct eth_example_cfg *cfg;
 	uint32_t completed;
 	uint32_t failed;
+	uint32_t free_slots[POOL];
+	uint32_t nb_free;
 };
 
 static void send_done(struct doca_eth_txq_task_send *task, union doca_data task_user_data,
 		      union doca_data ctx_user_data)
 {
 	struct send_state *st = ctx_user_data.ptr;
-	struct doca_buf *pkt = task_user_data.ptr;
+	struct doca_buf *pkt = NULL;
 
+	doca_eth_txq_task_send_get_pkt(task, &pkt);
+	if (!st->cfg->quiet)
+		DOCA_LOG_INFO("frame %u sent", st->completed);
 	st->completed++;
+	st->free_slots[st->nb_free++] = (uint32_t)task_user_data.u64;
 	doca_buf_dec_refcount(pkt, NULL);
 	doca_task_free(doca_eth_txq_task_send_as_doca_task(task));
 }
@@ -43,63 +53,59 @@ static void send_failed(struct doca_eth_txq_task_send *task, union doca_data tas
 			union doca_data ctx_user_data)
 {
 	struct send_state *st = ctx_user_data.ptr;
-	struct doca_buf *pkt = task_user_data.ptr;
+	struct doca_buf *pkt = NULL;
 
 	DOCA_LOG_ERR("frame not sent: %s",
 		     doca_error_get_descr(doca_task_get_status(doca_eth_txq_task_send_as_doca_task(task))));
+	doca_eth_txq_task_send_get_pkt(task, &pkt);
 	st->completed++;
 	st->failed++;
+	st->free_slots[st->nb_free++] = (uint32_t)task_user_data.u64;
 	doca_buf_dec_refcount(pkt, NULL);
 	doca_task_free(doca_eth_txq_task_send_as_doca_task(task));
 }
 
-/* Frame @i: broadcast, EtherType 0x88b5 (local experimental), payload bytes i, i+1, ... */
-static void fill_frame(uint8_t *f, uint32_t size, uint32_t i)
+doca_error_t eth_txq_send_ethernet_frames(const struct eth_example_cfg *cfg)
 {
-	memset(f, 0xff, 6);
-	memcpy(f + 6, "\x02\x00\x00\x00\x00\x01", 6);
-	f[12] = 0x88;
-	f[13] = 0xb5;
-	for (uint32_t k = 14; k < size; k++)
-		f[k] = (uint8_t)(i + k - 14);
-}
-
-doca_error_t eth_txq_send_ethernet_frames(const char *pci_addr, uint32_t nb_frames, uint32_t frame_size)
-{
-	struct send_state st = {0};
+	struct send_state st = {.cfg = cfg};
 	struct doca_dev *dev = NULL;
 	struct doca_pe *pe = NULL;
 	struct doca_mmap *mmap = NULL;
 	struct doca_buf_inventory *inv = NULL;
 	struct doca_eth_txq *txq = NULL;
 	uint8_t *frames = NULL;
-	uint32_t max_burst = 0;
+	uint32_t max_burst = 0, size = cfg->size, pool = cfg->nb_frames < POOL ? cfg->nb_frames : POOL;
+	uint8_t src_mac[6];
 	doca_error_t ret, tmp;
 
-	if (nb_frames == 0 || frame_size < ETH_EXAMPLE_MIN_FRAME || frame_size > ETH_EXAMPLE_MAX_FRAME)
+	if (cfg->nb_frames == 0 || size < ETH_EXAMPLE_MIN_FRAME || size > ETH_EXAMPLE_MAX_FRAME) {
+		DOCA_LOG_ERR("frames of %u bytes: this example sends %u..%u", size, ETH_EXAMPLE_MIN_FRAME,
+			     ETH_EXAMPLE_MAX_FRAME);
 		return DOCA_ERROR_INVALID_VALUE;
-	ret = eth_example_open_device(pci_addr, &dev);
+	}
+	ret = eth_example_open_device(cfg->pci_addr, &dev);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	eth_example_src_mac(dev, src_mac);
 	ret = doca_eth_txq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), 1, 0, &max_burst);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	frames = calloc(nb_frames, frame_size);
+	frames = calloc(pool, size);
 	if (frames == NULL) {
 		ret = DOCA_ERROR_NO_MEMORY;
 		goto out;
 	}
-	for (uint32_t i = 0; i < nb_frames; i++)
-		fill_frame(frames + (size_t)i * frame_size, frame_size, i);
+	for (uint32_t s = 0; s < pool; s++)
+		st.free_slots[st.nb_free++] = pool - 1 - s;
 	ret = doca_mmap_create(&mmap);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(mmap, frames, (size_t)nb_frames * frame_size);
+		ret = doca_mmap_set_memrange(mmap, frames, (size_t)pool * size);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_add_dev(mmap, dev);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_start(mmap);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_buf_inventory_create(nb_frames, &inv);
+		ret = doca_buf_inventory_create(pool, &inv);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_buf_inventory_start(inv);
 	if (ret == DOCA_SUCCESS)
@@ -109,7 +115,7 @@ doca_error_t eth_txq_send_ethernet_frames(const char *pci_addr, uint32_t nb_fram
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_txq_set_type(txq, DOCA_ETH_TXQ_TYPE_REGULAR);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_eth_txq_task_send_set_conf(txq, send_done, send_failed, nb_frames);
+		ret = doca_eth_txq_task_send_set_conf(txq, send_done, send_failed, pool);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_ctx_set_user_data(doca_eth_txq_as_doca_ctx(txq), (union doca_data){.ptr = &st});
 	if (ret == DOCA_SUCCESS)
@@ -122,25 +128,40 @@ doca_error_t eth_txq_send_ethernet_frames(const char *pci_addr, uint32_t nb_fram
 		DOCA_LOG_ERR("cannot set up the send queue: %s", doca_error_get_descr(ret));
 		goto stop;
 	}
-	for (uint32_t i = 0; i < nb_frames && ret == DOCA_SUCCESS; i++) {
+	for (uint32_t i = 0; i < cfg->nb_frames && ret == DOCA_SUCCESS; i++) {
 		struct doca_eth_txq_task_send *task;
 		struct doca_buf *pkt;
+		uint8_t *f;
+		uint32_t slot;
 
-		ret = doca_buf_inventory_buf_get_by_data(inv, mmap, frames + (size_t)i * frame_size, frame_size, &pkt);
-		if (ret != DOCA_SUCCESS)
+		while (st.nb_free == 0) /* every slot in flight: let some complete */
+			doca_pe_progress(pe);
+		slot = st.free_slots[--st.nb_free];
+		f = frames + (size_t)slot * size;
+		eth_example_fill_frame(f, size, i, cfg->dst_mac, src_mac);
+		ret = doca_buf_inventory_buf_get_by_data(inv, mmap, f, size, &pkt);
+		if (ret != DOCA_SUCCESS) {
+			st.free_slots[st.nb_free++] = slot;
 			break;
-		ret = doca_eth_txq_task_send_allocate_init(txq, pkt, (union doca_data){.ptr = pkt}, &task);
-		if (ret == DOCA_SUCCESS)
+		}
+		ret = doca_eth_txq_task_send_allocate_init(txq, pkt, (union doca_data){.u64 = slot}, &task);
+		if (ret == DOCA_SUCCESS) {
 			ret = doca_task_submit(doca_eth_txq_task_send_as_doca_task(task));
-		if (ret != DOCA_SUCCESS)
+			if (ret != DOCA_SUCCESS)
+				doca_task_free(doca_eth_txq_task_send_as_doca_task(task));
+		}
+		if (ret != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("frame %u not submitted: %s", i, doca_error_get_descr(ret));
 			doca_buf_dec_refcount(pkt, NULL);
+			st.free_slots[st.nb_free++] = slot;
+		}
 	}
-	while (ret == DOCA_SUCCESS && st.completed < nb_frames)
+	while (st.nb_free < pool) /* what was submitted completes */
 		doca_pe_progress(pe);
 	if (ret == DOCA_SUCCESS && st.failed > 0)
 		ret = DOCA_ERROR_IO_FAILED;
 	if (ret == DOCA_SUCCESS)
-		DOCA_LOG_INFO("%u frames of %u bytes sent on %s", nb_frames, frame_size, pci_addr);
+		DOCA_LOG_INFO("sent %u frames of %u bytes on %s", cfg->nb_frames, size, cfg->pci_addr);
 stop:
 	if (txq != NULL) {
 		tmp = doca_ctx_stop(doca_eth_txq_as_doca_ctx(txq));

@@ -107,6 +107,15 @@ void eth_port_unbind(struct eth_port *p, struct doca_eth_rxq *q)
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
+	/* What no queue saw, next to the queue's own counts (rxq_stopped). */
+	SD_DBG(COMP,
+	       "port %s: %llu frames dropped before any queue: %llu unparsable, %llu by a pipe, %llu missed every "
+	       "pipe, %llu for a queue id no rxq applied",
+	       priv_doca_dev_name(&p->dev->info),
+	       (unsigned long long)(atomic_load(&p->drop_bad) + atomic_load(&p->drop_steer) +
+				    atomic_load(&p->drop_miss) + atomic_load(&p->drop_no_queue)),
+	       (unsigned long long)atomic_load(&p->drop_bad), (unsigned long long)atomic_load(&p->drop_steer),
+	       (unsigned long long)atomic_load(&p->drop_miss), (unsigned long long)atomic_load(&p->drop_no_queue));
 }
 
 doca_error_t eth_port_watch(struct eth_port *p, struct doca_pe *pe)

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * eth_rxq_batch_managed_mempool_receive_sample.c - receive Ethernet frames with a MANAGED_MEMPOOL
+ * DOCA Ethernet receive queue in batches: one event hands the application up to BATCH_MAX
+ * frames (once BATCH_MIN are ready, or the port has nothing more for now), with per-frame
+ * arrays of metadata and timestamps; the batch's strides go back to the queue with
+ * doca_eth_rxq_event_batch_managed_recv_pkt_array_free().
+ *
+ *   packet buffer (doca_eth_rxq_estimate_packet_buf_size) ── mmap ── set_pkt_buf
+ *   doca_eth_rxq (MANAGED_MEMPOOL) ── event_batch_managed_recv_register ── start ──
+ *   apply_queue_id(0) ── [DOCA Flow root pipe: RSS to 0, pkt_meta] ── progress
+ */
+#include <stdlib.h>
+
+#include <doca_buf.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_eth_rxq.h>
+#include <doca_eth_rxq_cpu_data_path.h>
+#include <doca_log.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+#include "eth_examples.h"
+
+DOCA_LOG_REGISTER(ETH_RXQ_BATCH_MANAGED_MEMPOOL_RECEIVE);
+
+#define MAX_BURST    256
+#define MAX_PKT	     ETH_EXAMPLE_MAX_FRAME
+#define RATE	     10000 /* Mb/s the packet buffer is sized for ... */
+#define PKT_MAX_TIME 50	   /* ... during this many microseconds */
+#define BATCH_MAX    DOCA_EVENT_BATCH_EVENTS_NUMBER_32
+#define BATCH_MIN    DOCA_EVENT_BATCH_EVENTS_NUMBER_1
+
+struct recv_state {
+	const struct eth_example_cfg *cfg;
+	uint32_t received;
+	uint32_t batches;
+	uint32_t short_room; /* frames whose stride did not leave the headroom / tailroom asked for */
+	uint64_t bytes;
+	doca_error_t status;
+};
+
+/* Whether @pkt's stride leaves the room asked for around its frame. */
+static bool room_ok(const struct eth_example_cfg *cfg, struct doca_buf *pkt)
+{
+	void *head = NULL, *data = NULL;
+	size_t len = 0, data_len = 0;
+
+	doca_buf_get_head(pkt, &head);
+	doca_buf_get_len(pkt, &len);
+	doca_buf_get_data(pkt, &data);
+	doca_buf_get_data_len(pkt, &data_len);
+	return (size_t)((uint8_t *)data - (uint8_t *)head) >= cfg->headroom &&
+	       (size_t)((uint8_t *)head + len - ((uint8_t *)data + data_len)) >= cfg->tailroom;
+}
+
+static void batch_recv(struct doca_eth_rxq_event_batch_managed_recv *event, uint16_t events_number,
+		       union doca_data event_batch_user_data, doca_error_t status, struct doca_buf **pkt_array)
+{
+	struct recv_state *st = event_batch_user_data.ptr;
+	const uint32_t *meta = NULL;
+	const uint64_t *ts = NULL;
+
+	(void)status;
+	if (st->cfg->flow)
+		doca_eth_rxq_event_batch_managed_recv_get_metadata_array(event, &meta);
+	if (st->cfg->timestamp)
+		doca_eth_rxq_event_batch_managed_recv_get_timestamp_array(event, &ts);
+	st->batches++;
+	for (uint16_t i = 0; i < events_number; i++) {
+		uint8_t *data = NULL;
+		size_t len = 0;
+
+		doca_buf_get_data(pkt_array[i], (void **)&data);
+		doca_buf_get_data_len(pkt_array[i], &len);
+		if (!st->cfg->quiet)
+			eth_example_print_frame(
+			    st->received, data, len,
+			    meta != NULL
+				? &doca_eth_rxq_event_batch_managed_recv_metadata_array_get_metadata(meta, 1, i, 0)
+				: NULL,
+			    ts != NULL ? ts[i] : 0);
+		if (!room_ok(st->cfg, pkt_array[i]))
+			st->short_room++;
+		st->received++;
+		st->bytes += len;
+	}
+	/* Every stride of the batch goes back to the queue. */
+	doca_eth_rxq_event_batch_managed_recv_pkt_array_free(pkt_array);
+}
+
+static void batch_recv_failed(struct doca_eth_rxq_event_batch_managed_recv *event, uint16_t events_number,
+			      union doca_data event_batch_user_data, doca_error_t status, struct doca_buf **pkt_array)
+{
+	struct recv_state *st = event_batch_user_data.ptr;
+
+	(void)event;
+	DOCA_LOG_ERR("batch of %u frames failed: %s", events_number, doca_error_get_descr(status));
+	if (st->status == DOCA_SUCCESS)
+		st->status = status;
+	if (pkt_array != NULL && events_number > 0)
+		doca_eth_rxq_event_batch_managed_recv_pkt_array_free(pkt_array);
+}
+
+doca_error_t eth_rxq_batch_managed_mempool_receive(const struct eth_example_cfg *cfg, uint32_t *received)
+{
+	struct recv_state st = {.cfg = cfg};
+	struct eth_example_flow flow = {0};
+	struct doca_dev *dev = NULL;
+	struct doca_pe *pe = NULL;
+	struct doca_mmap *mmap = NULL;
+	struct doca_eth_rxq *rxq = NULL;
+	uint8_t *mem = NULL;
+	uint32_t max_burst = 0, buf_size = 0, last = 0;
+	uint64_t deadline;
+	doca_error_t ret, tmp;
+
+	*received = 0;
+	ret = eth_example_open_device(cfg->pci_addr, &dev);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = doca_eth_rxq_cap_is_type_supported(doca_dev_as_devinfo(dev), DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL,
+						 DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU);
+	if (ret != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("device %s has no MANAGED_MEMPOOL receive queues", cfg->pci_addr);
+		goto out;
+	}
+	ret = doca_eth_rxq_cap_get_max_burst_size(doca_dev_as_devinfo(dev), &max_burst);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	if (max_burst > MAX_BURST)
+		max_burst = MAX_BURST;
+	ret = doca_eth_rxq_estimate_packet_buf_size(DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL, RATE, PKT_MAX_TIME, MAX_PKT,
+						    max_burst, 0, cfg->headroom, cfg->tailroom, &buf_size);
+	if (ret != DOCA_SUCCESS)
+		goto out;
+	mem = calloc(1, buf_size);
+	if (mem == NULL) {
+		ret = DOCA_ERROR_NO_MEMORY;
+		goto out;
+	}
+	ret = doca_mmap_create(&mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_memrange(mmap, mem, buf_size);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_add_dev(mmap, dev);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_start(mmap);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_pe_create(&pe);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_create(dev, max_burst, MAX_PKT, &rxq);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_set_pkt_buf(rxq, mmap, 0, buf_size);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_event_batch_managed_recv_register(
+		    rxq, BATCH_MAX, BATCH_MIN, (union doca_data){.ptr = &st}, batch_recv, batch_recv_failed);
+	if (ret == DOCA_SUCCESS && cfg->flow)
+		ret = doca_eth_rxq_set_metadata_num(rxq, 1);
+	if (ret == DOCA_SUCCESS && cfg->timestamp)
+		ret = doca_eth_rxq_set_timestamp(rxq, 1);
+	if (ret == DOCA_SUCCESS && cfg->headroom > 0)
+		ret = doca_eth_rxq_set_packet_headroom(rxq, cfg->headroom);
+	if (ret == DOCA_SUCCESS && cfg->tailroom > 0)
+		ret = doca_eth_rxq_set_packet_tailroom(rxq, cfg->tailroom);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_pe_connect_ctx(pe, doca_eth_rxq_as_doca_ctx(rxq));
+	if (ret == DOCA_SUCCESS)
+		ret = doca_ctx_start(doca_eth_rxq_as_doca_ctx(rxq));
+	if (ret == DOCA_SUCCESS)
+		ret = doca_eth_rxq_apply_queue_id(rxq, 0);
+	if (ret != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("cannot set up the receive queue: %s", doca_error_get_descr(ret));
+		goto stop;
+	}
+	if (cfg->flow) {
+		ret = eth_example_flow_start(dev, 0, &flow);
+		if (ret != DOCA_SUCCESS)
+			goto stop;
+	}
+	doca_pe_progress(pe); /* the port is this process's from here on */
+	DOCA_LOG_INFO("receiving on %s: %u frames, MANAGED_MEMPOOL queue 0 over %u bytes, batches of up to 32%s",
+		      cfg->pci_addr, cfg->nb_frames, buf_size, cfg->flow ? ", DOCA Flow root pipe" : "");
+	deadline = eth_example_now_ms() + cfg->timeout_ms;
+	while (st.received < cfg->nb_frames && st.status == DOCA_SUCCESS && eth_example_now_ms() < deadline) {
+		doca_pe_progress(pe);
+		if (st.received != last) {
+			last = st.received;
+			deadline = eth_example_now_ms() + cfg->timeout_ms; /* the timeout counts from the last frame */
+		}
+	}
+	ret = st.status;
+	if (ret == DOCA_SUCCESS && st.short_room > 0) {
+		DOCA_LOG_ERR("%u frames without the headroom %u / tailroom %u asked for", st.short_room, cfg->headroom,
+			     cfg->tailroom);
+		ret = DOCA_ERROR_UNEXPECTED;
+	}
+	DOCA_LOG_INFO("received %u of %u frames, %llu bytes on %s in %u batches", st.received, cfg->nb_frames,
+		      (unsigned long long)st.bytes, cfg->pci_addr, st.batches);
+stop:
+	eth_example_flow_stop(&flow);
+	if (rxq != NULL) {
+		tmp = doca_ctx_stop(doca_eth_rxq_as_doca_ctx(rxq));
+		if (tmp != DOCA_SUCCESS && tmp != DOCA_ERROR_IN_PROGRESS && ret == DOCA_SUCCESS)
+			ret = tmp;
+		eth_example_wait_idle(pe, doca_eth_rxq_as_doca_ctx(rxq));
+	}
+out:
+	*received = st.received;
+	if (rxq != NULL)
+		doca_eth_rxq_destroy(rxq);
+	if (pe != NULL)
+		doca_pe_destroy(pe);
+	if (mmap != NULL) {
+		doca_mmap_stop(mmap);
+		doca_mmap_destroy(mmap);
+	}
+	free(mem);
+	doca_dev_close(dev);
+	return ret;
+}

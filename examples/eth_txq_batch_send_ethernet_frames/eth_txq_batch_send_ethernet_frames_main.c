@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * eth_txq_batch_send_ethernet_frames - send -n frames of -s bytes (to the MAC -m) on the
+ * device -p with a DOCA Ethernet send queue, in task batches of -b sends. The device needs
+ * Ethernet (eth.supported in its profile) and a port medium cabled to a receiver.
+ *
+ *   eth_txq_batch_send_ethernet_frames [-p 03:00.1] [-n frames] [-s bytes] [-b batch] [-m MAC] [-q]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_argp.h>
+#include <doca_log.h>
+
+#include "eth_examples.h"
+
+DOCA_LOG_REGISTER(ETH_TXQ_BATCH_SEND_FRAMES_MAIN);
+
+int main(int argc, char **argv)
+{
+	struct eth_example_cfg cfg;
+	doca_error_t ret;
+
+	eth_example_cfg_init(&cfg);
+	strcpy(cfg.pci_addr, "03:00.1");
+	if (eth_example_begin(argc, argv, ETH_OPT_SIZE | ETH_OPT_MAC | ETH_OPT_BATCH, &cfg) != DOCA_SUCCESS)
+		return EXIT_FAILURE;
+	ret = eth_txq_batch_send_ethernet_frames(&cfg);
+	if (ret != DOCA_SUCCESS)
+		DOCA_LOG_ERR("sending frames failed: %s", doca_error_get_descr(ret));
+	doca_argp_destroy();
+	return ret == DOCA_SUCCESS ? EXIT_SUCCESS : EXIT_FAILURE;
+}
