@@ -423,35 +423,36 @@ static doca_error_t rxq_prepare(struct doca_task *task)
 {
 	struct eth_rx_task *t = (struct eth_rx_task *)task;
 	struct doca_eth_rxq *q = rxq_of(task->ctx);
-	const char *name = priv_doca_ctx_name(task->ctx);
 	struct doca_buf *b = t->pkt;
 	uint64_t room;
 
 	if (b == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: receive task %p has no buf; pass one to allocate_init", name, (void *)t);
+				 "%s: receive task %p has no buf; pass one to allocate_init",
+				 priv_doca_ctx_name(task->ctx), (void *)t);
 	if (b->mmap == NULL)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: receive task %p: buf %p was released (refcount 0); keep a reference until the "
 				 "task completes",
-				 name, (void *)t, (void *)b);
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b);
 	if (!b->is_head || b->next != NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: receive task %p: buf %p is part of a list; receive into a single buf", name,
-				 (void *)t, (void *)b);
+				 "%s: receive task %p: buf %p is part of a list; receive into a single buf",
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b);
 	if ((b->mmap->kind == MMAP_LOCAL && !b->mmap->started) || !priv_doca_mmap_has_dev(b->mmap, task->ctx->dev) ||
 	    !priv_doca_mmap_local_writable(b->mmap))
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: receive task %p: mmap %p of buf %p is stopped, lacks device %s or is read-only; "
 				 "add the device and DOCA_ACCESS_FLAG_LOCAL_READ_WRITE before doca_mmap_start()",
-				 name, (void *)t, (void *)b->mmap, (void *)b,
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b->mmap, (void *)b,
 				 priv_doca_dev_name(&task->ctx->dev->info));
 	room = (uint64_t)(b->head + b->len - b->data);
 	if (room < q->max_pkt)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: receive task %p: buf %p has room for %llu bytes from its data pointer, the queue "
 				 "receives frames of up to %u (max_packet_size); pass a larger buf",
-				 name, (void *)t, (void *)b, (unsigned long long)room, q->max_pkt);
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b, (unsigned long long)room,
+				 q->max_pkt);
 	t->len = 0;
 	task->bytes = 0;
 	return DOCA_SUCCESS;
