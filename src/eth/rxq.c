@@ -90,8 +90,8 @@ struct doca_eth_rxq {
 	union doca_data bev_user;
 	uint16_t bev_max, bev_min;
 	struct doca_eth_rxq_event_batch_managed_recv *bevs; /* RX_BATCH_EVENTS, while started */
-	/* statistics */
-	atomic_uint_fast64_t rx_frames, drop_full, drop_too_big;
+	/* statistics: written by the drainer only (port lock), read once the queue stopped */
+	_Atomic uint64_t rx_frames, drop_full, drop_too_big;
 };
 
 struct eth_rx_task {
@@ -118,13 +118,19 @@ static uint32_t pow2_at_least(uint32_t n)
 
 /* ---- placement (drainer thread, port lock held) ---- */
 
+/* One writer (the drainer): a plain increment, no locked instruction per frame. */
+static inline void stat_inc(_Atomic uint64_t *c)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
 static void place_regular(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
 {
 	uint32_t h = atomic_load_explicit(&q->posted_head, memory_order_relaxed);
 	struct eth_rx_task *t;
 
 	if (h == atomic_load_explicit(&q->posted_tail, memory_order_acquire)) {
-		atomic_fetch_add_explicit(&q->drop_full, 1, memory_order_relaxed);
+		stat_inc(&q->drop_full);
 		return;
 	}
 	t = (struct eth_rx_task *)q->posted[h & q->posted_mask];
@@ -132,7 +138,7 @@ static void place_regular(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t
 	memcpy(t->pkt->data, frame, len);
 	t->len = len;
 	t->m = *m;
-	atomic_fetch_add_explicit(&q->rx_frames, 1, memory_order_relaxed);
+	stat_inc(&q->rx_frames);
 	priv_doca_task_complete(&t->base, DOCA_SUCCESS);
 }
 
@@ -143,7 +149,7 @@ static void place_managed(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t
 	struct rx_ready *r;
 
 	if (h == atomic_load_explicit(&q->free_tail, memory_order_acquire)) {
-		atomic_fetch_add_explicit(&q->drop_full, 1, memory_order_relaxed);
+		stat_inc(&q->drop_full);
 		return;
 	}
 	s = q->free_ring[h & q->ring_mask];
@@ -156,14 +162,14 @@ static void place_managed(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t
 	r->len = len;
 	r->m = *m;
 	atomic_store_explicit(&q->ready_tail, t + 1, memory_order_release);
-	atomic_fetch_add_explicit(&q->rx_frames, 1, memory_order_relaxed);
+	stat_inc(&q->rx_frames);
 }
 
 void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
 {
 	/* Bound only while RUNNING (apply_queue_id .. stopping, under the port lock). */
 	if (SD_UNLIKELY(len > q->max_pkt)) {
-		atomic_fetch_add_explicit(&q->drop_too_big, 1, memory_order_relaxed);
+		stat_inc(&q->drop_too_big);
 		return;
 	}
 	if (q->type == DOCA_ETH_RXQ_TYPE_REGULAR)
