@@ -193,6 +193,7 @@ static void stride_released(void *arg, const struct doca_buf *buf)
 
 struct ctx_dp_queue {
 	struct doca_eth_rxq *q;
+	struct engine_notify *notify; /* the PE's: armed while the application goes to sleep */
 };
 
 static doca_error_t rxq_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **out)
@@ -202,6 +203,7 @@ static doca_error_t rxq_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_
 	if (dq == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	dq->q = rxq_of(attr->ctx);
+	dq->notify = attr->notify;
 	*out = dq;
 	return DOCA_SUCCESS;
 }
@@ -238,13 +240,40 @@ static void rxq_dp_cancel(struct ctx_dp_queue *dq, doca_error_t status)
 		pthread_mutex_unlock(&q->port->lock);
 }
 
+/*
+ * The core asks whether the queue has work when its PE arms (doca_pe_request_notification, and
+ * submits while armed): the application is about to sleep on the handle. Only then is the
+ * medium's wake-up armed (rx_rearm), so a receiver that busy-polls costs its senders no wake-up
+ * per burst; frames that wait already make the medium's fd readable (rx_rearm sees them).
+ * Frames drained but not yet delivered (managed events beyond this call's budget) are work.
+ */
+static bool rxq_dp_pending(const struct ctx_dp_queue *dq)
+{
+	struct doca_eth_rxq *q = dq->q;
+
+	if (q->ctx.state != DOCA_CTX_STATE_RUNNING)
+		return false;
+	if (dq->notify != NULL && atomic_load_explicit(&dq->notify->armed, memory_order_relaxed))
+		eth_port_arm(q->port);
+	if (q->type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL || q->ready == NULL ||
+	    atomic_load_explicit(&q->ready_tail, memory_order_acquire) ==
+		atomic_load_explicit(&q->ready_head, memory_order_relaxed))
+		return false;
+	if (q->bev_cb == NULL)
+		return true;
+	for (int i = 0; i < RX_BATCH_EVENTS; i++)
+		if (!q->bevs[i].in_use)
+			return true;
+	return false; /* every batch is held: freeing one (the application's thread) is what comes next */
+}
+
 static const struct ctx_dp_ops rxq_dp_ops = {
     .name = "eth rxq",
     .queue_create = rxq_dp_create,
     .queue_destroy = rxq_dp_destroy,
     .submit = rxq_dp_submit,
     .poll = priv_doca_dp_nop_poll,
-    .pending = priv_doca_dp_nop_pending,
+    .pending = rxq_dp_pending,
     .cancel = rxq_dp_cancel,
 };
 

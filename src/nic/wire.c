@@ -463,6 +463,13 @@ static void wire_rx_rearm(void *port)
 
 	if (!p->rx_claimed || p->rx_sock < 0)
 		return;
+	/*
+	 * Still armed since the last call: nobody sent a wake-up (a sender clears armed before it
+	 * sends), so the socket is empty and any frame published since will wake us. Nothing to do:
+	 * a receiver that arms again and again costs neither system calls nor fences.
+	 */
+	if (atomic_load_explicit(&r->armed, memory_order_relaxed))
+		return;
 	while (recv(p->rx_sock, buf, sizeof(buf), MSG_DONTWAIT) > 0)
 		;
 	atomic_store_explicit(&r->armed, 1, memory_order_relaxed);
