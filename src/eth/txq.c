@@ -252,7 +252,13 @@ static void build_frame(struct ctx_dp_queue *q, unsigned int i, struct eth_tx_ta
 	struct iovec *iov = q->iov[i];
 	unsigned int n = 0;
 
-	if (t->kind == TX_SEND) {
+	if (t->kind == TX_SEND && t->hdr_len == 0 && t->pkt->next == NULL) {
+		/* the common send: one buf, no header patched by a checksum offload */
+		iov[0].iov_base = t->pkt->data;
+		iov[0].iov_len = t->len;
+		n = 1;
+		f->len = t->len;
+	} else if (t->kind == TX_SEND) {
 		if (t->hdr_len > 0) {
 			iov[n].iov_base = t->hdr;
 			iov[n].iov_len = t->hdr_len;
