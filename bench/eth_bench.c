@@ -22,7 +22,10 @@
  * excluded) for S seconds as fast as completions come back; the receiver counts what arrives.
  * sent = send completions, received = frames delivered to the application, dropped = sent -
  * received once the receiver has been quiet for 50 ms (frames the receiver had no room for:
- * no posted task, no free stride, a full medium ring). Rates are per the sender's time.
+ * no posted task, no free stride, a full medium ring). Rates are per the sender's time. CPU time
+ * per frame is each thread's (CLOCK_THREAD_CPUTIME_ID) while the sender sent, divided by what it
+ * sent or received; "empty polls" is the share of the receiver's doca_pe_progress() calls that
+ * found nothing meanwhile (its CPU time per frame includes them).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -77,8 +80,9 @@ struct row {
 	enum tx_mode tx;
 	double seconds;
 	uint64_t sent, received;
-	uint64_t tx_ns;		 /* the sender's time, first submit to last completion */
-	uint64_t tx_cpu, rx_cpu; /* each thread's CPU time over the row */
+	uint64_t tx_ns;		     /* the sender's time, first submit to last completion */
+	uint64_t tx_cpu, rx_cpu;     /* each thread's CPU time over the row */
+	uint64_t rx_polls, rx_empty; /* the receiver's progress calls, and those that found nothing */
 };
 
 struct tx_side {
@@ -509,10 +513,14 @@ static void *receiver(void *arg)
 			row->rx_cpu = bench_thread_cpu_ns() - row->rx_cpu;
 			tx_seen = true;
 		}
+		if (!tx_seen)
+			row->rx_polls++;
 		if (doca_pe_progress(b->rx.pe) != 0 || b->received != seen) {
 			seen = b->received;
 			quiet_since = 0;
-		} else if (tx_seen) {
+		} else if (!tx_seen) {
+			row->rx_empty++;
+		} else {
 			uint64_t now = bench_now_ns();
 
 			if (quiet_since == 0)
@@ -749,8 +757,8 @@ int main(int argc, char **argv)
 		printf(
 		    "eth_bench: %s -> %s, %.1f s per row, one queue each way, %s\n\n"
 		    "| size | rx | tx | sent Mpps | received Mpps | sent | received | dropped | tx CPU ns/frame | rx "
-		    "CPU ns/frame |\n"
-		    "|---|---|---|---|---|---|---|---|---|---|\n",
+		    "CPU ns/frame | rx empty polls %% |\n"
+		    "|---|---|---|---|---|---|---|---|---|---|---|\n",
 		    tx_pci, rx_pci, duration, one_thread ? "one thread" : "sender and receiver threads");
 	for (int s = 0; s < nb_sizes; s++) {
 		for (int r = 0; r < nb_rows; r++) {
@@ -765,18 +773,19 @@ int main(int argc, char **argv)
 				    "{\"size\": %u, \"rx\": \"%s\", \"tx\": \"%s\", \"seconds\": %.3f, \"sent\": %llu, "
 				    "\"received\": %llu, \"dropped\": %llu, \"sent_mpps\": %.3f, "
 				    "\"received_mpps\": %.3f, \"tx_cpu_ns_per_frame\": %.1f, "
-				    "\"rx_cpu_ns_per_frame\": %.1f}\n",
+				    "\"rx_cpu_ns_per_frame\": %.1f, \"rx_empty_polls_pct\": %.1f}\n",
 				    row.size, rx_names[row.rx], tx_names[row.tx], row.seconds,
 				    (unsigned long long)row.sent, (unsigned long long)row.received,
 				    (unsigned long long)dropped, mpps(row.sent, row.tx_ns),
 				    mpps(row.received, row.tx_ns), per(row.tx_cpu, row.sent),
-				    per(row.rx_cpu, row.received));
+				    per(row.rx_cpu, row.received), 100.0 * per(row.rx_empty, row.rx_polls));
 			else
-				printf("| %u B | %s | %s | %.2f | %.2f | %llu | %llu | %llu | %.0f | %.0f |\n",
+				printf("| %u B | %s | %s | %.2f | %.2f | %llu | %llu | %llu | %.0f | %.0f | %.0f |\n",
 				       row.size, rx_names[row.rx], tx_names[row.tx], mpps(row.sent, row.tx_ns),
 				       mpps(row.received, row.tx_ns), (unsigned long long)row.sent,
 				       (unsigned long long)row.received, (unsigned long long)dropped,
-				       per(row.tx_cpu, row.sent), per(row.rx_cpu, row.received));
+				       per(row.tx_cpu, row.sent), per(row.rx_cpu, row.received),
+				       100.0 * per(row.rx_empty, row.rx_polls));
 			fflush(stdout);
 		}
 	}
