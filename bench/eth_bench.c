@@ -3,8 +3,8 @@
  * eth_bench.c - DOCA Ethernet packets per second between two ports, through the public API
  * only (doca_eth_txq / doca_eth_rxq, doca_pe, doca_mmap, doca_buf_inventory).
  *
- *   eth_bench [--duration S] [--sizes 64,1500] [--rows RX:TX,...] [--json]
- *             [-s PCI] [-r PCI]
+ *   eth_bench [--duration S] [--sizes 64,1500] [--rows RX:TX,...] [--json] [--no-pin]
+ *             [--one-thread] [-s PCI] [-r PCI]
  *
  *   sender thread (its PE)                          receiver thread (its PE)
  *     doca_eth_txq on -s (03:00.1) ══ medium ══▶ doca_eth_rxq on -r (03:00.0)
@@ -12,9 +12,10 @@
  *               from their callback                  managed: managed-mempool events
  *       batch:  send task batches of 64              batch:   batch managed events (<= 128)
  *
- * Sender and receiver are two threads of one process, each with its own PE, busy-polling:
- * one core each on a 2-core machine, and one process can open both ends of a cable (the
- * medium's ring protocol is the same across processes). The medium is whatever the topology
+ * Sender and receiver are two threads of one process, each with its own PE, busy-polling and
+ * pinned to a CPU of its own: one core each on a 2-core machine, shared counters without any
+ * IPC, and one process may open both ends of a cable (the medium's ring protocol and its
+ * core-to-core traffic are the same as between two processes). The medium is whatever the topology
  * gives the two devices (SOFTDOCA_CONFIG; the default cables 03:00.0 <-> 03:00.1 with a wire),
  * so the same rows run over another medium unchanged.
  *
