@@ -205,8 +205,15 @@ unsigned int eth_port_drain(struct eth_port *p, unsigned int budget)
 	if (pthread_mutex_trylock(&p->lock) != 0)
 		return 0; /* another queue's progress is draining this port */
 	n = p->ops->rx_burst(p->port, budget, on_frame, p);
-	if (n == 0 && p->ops->rx_rearm != NULL)
-		p->ops->rx_rearm(p->port);
 	pthread_mutex_unlock(&p->lock);
 	return n;
+}
+
+void eth_port_arm(struct eth_port *p)
+{
+	if (p->ops->rx_rearm == NULL)
+		return;
+	pthread_mutex_lock(&p->lock); /* rx_rearm and rx_burst: one thread at a time */
+	p->ops->rx_rearm(p->port);
+	pthread_mutex_unlock(&p->lock);
 }

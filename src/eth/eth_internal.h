@@ -75,6 +75,12 @@ doca_error_t eth_port_watch(struct eth_port *p, struct doca_pe *pe);
 void eth_port_unwatch(struct eth_port *p, struct doca_pe *pe);
 /* Receives up to @budget frames and places each; returns how many were received. Any thread. */
 unsigned int eth_port_drain(struct eth_port *p, unsigned int budget);
+/*
+ * A receiver of the port is about to sleep on its PE's handle: arms the medium's wake-up
+ * (rx_rearm), which makes its fd readable at once if frames wait. Never called per drain: a
+ * busy-polling receiver leaves the medium unarmed, so senders send it no wake-ups.
+ */
+void eth_port_arm(struct eth_port *p);
 
 /* What the steering decided for a frame, handed to its queue. */
 struct eth_rx_meta {

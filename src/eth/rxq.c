@@ -90,8 +90,8 @@ struct doca_eth_rxq {
 	union doca_data bev_user;
 	uint16_t bev_max, bev_min;
 	struct doca_eth_rxq_event_batch_managed_recv *bevs; /* RX_BATCH_EVENTS, while started */
-	/* statistics */
-	atomic_uint_fast64_t rx_frames, drop_full, drop_too_big;
+	/* statistics: written by the drainer only (port lock), read once the queue stopped */
+	_Atomic uint64_t rx_frames, drop_full, drop_too_big;
 };
 
 struct eth_rx_task {
@@ -118,13 +118,19 @@ static uint32_t pow2_at_least(uint32_t n)
 
 /* ---- placement (drainer thread, port lock held) ---- */
 
+/* One writer (the drainer): a plain increment, no locked instruction per frame. */
+static inline void stat_inc(_Atomic uint64_t *c)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
 static void place_regular(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
 {
 	uint32_t h = atomic_load_explicit(&q->posted_head, memory_order_relaxed);
 	struct eth_rx_task *t;
 
 	if (h == atomic_load_explicit(&q->posted_tail, memory_order_acquire)) {
-		atomic_fetch_add_explicit(&q->drop_full, 1, memory_order_relaxed);
+		stat_inc(&q->drop_full);
 		return;
 	}
 	t = (struct eth_rx_task *)q->posted[h & q->posted_mask];
@@ -132,7 +138,7 @@ static void place_regular(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t
 	memcpy(t->pkt->data, frame, len);
 	t->len = len;
 	t->m = *m;
-	atomic_fetch_add_explicit(&q->rx_frames, 1, memory_order_relaxed);
+	stat_inc(&q->rx_frames);
 	priv_doca_task_complete(&t->base, DOCA_SUCCESS);
 }
 
@@ -143,7 +149,7 @@ static void place_managed(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t
 	struct rx_ready *r;
 
 	if (h == atomic_load_explicit(&q->free_tail, memory_order_acquire)) {
-		atomic_fetch_add_explicit(&q->drop_full, 1, memory_order_relaxed);
+		stat_inc(&q->drop_full);
 		return;
 	}
 	s = q->free_ring[h & q->ring_mask];
@@ -156,14 +162,14 @@ static void place_managed(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t
 	r->len = len;
 	r->m = *m;
 	atomic_store_explicit(&q->ready_tail, t + 1, memory_order_release);
-	atomic_fetch_add_explicit(&q->rx_frames, 1, memory_order_relaxed);
+	stat_inc(&q->rx_frames);
 }
 
 void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
 {
 	/* Bound only while RUNNING (apply_queue_id .. stopping, under the port lock). */
 	if (SD_UNLIKELY(len > q->max_pkt)) {
-		atomic_fetch_add_explicit(&q->drop_too_big, 1, memory_order_relaxed);
+		stat_inc(&q->drop_too_big);
 		return;
 	}
 	if (q->type == DOCA_ETH_RXQ_TYPE_REGULAR)
@@ -187,6 +193,7 @@ static void stride_released(void *arg, const struct doca_buf *buf)
 
 struct ctx_dp_queue {
 	struct doca_eth_rxq *q;
+	struct engine_notify *notify; /* the PE's: armed while the application goes to sleep */
 };
 
 static doca_error_t rxq_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **out)
@@ -196,6 +203,7 @@ static doca_error_t rxq_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_
 	if (dq == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	dq->q = rxq_of(attr->ctx);
+	dq->notify = attr->notify;
 	*out = dq;
 	return DOCA_SUCCESS;
 }
@@ -232,13 +240,40 @@ static void rxq_dp_cancel(struct ctx_dp_queue *dq, doca_error_t status)
 		pthread_mutex_unlock(&q->port->lock);
 }
 
+/*
+ * The core asks whether the queue has work when its PE arms (doca_pe_request_notification, and
+ * submits while armed): the application is about to sleep on the handle. Only then is the
+ * medium's wake-up armed (rx_rearm), so a receiver that busy-polls costs its senders no wake-up
+ * per burst; frames that wait already make the medium's fd readable (rx_rearm sees them).
+ * Frames drained but not yet delivered (managed events beyond this call's budget) are work.
+ */
+static bool rxq_dp_pending(const struct ctx_dp_queue *dq)
+{
+	struct doca_eth_rxq *q = dq->q;
+
+	if (q->ctx.state != DOCA_CTX_STATE_RUNNING)
+		return false;
+	if (dq->notify != NULL && atomic_load_explicit(&dq->notify->armed, memory_order_relaxed))
+		eth_port_arm(q->port);
+	if (q->type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL || q->ready == NULL ||
+	    atomic_load_explicit(&q->ready_tail, memory_order_acquire) ==
+		atomic_load_explicit(&q->ready_head, memory_order_relaxed))
+		return false;
+	if (q->bev_cb == NULL)
+		return true;
+	for (int i = 0; i < RX_BATCH_EVENTS; i++)
+		if (!q->bevs[i].in_use)
+			return true;
+	return false; /* every batch is held: freeing one (the application's thread) is what comes next */
+}
+
 static const struct ctx_dp_ops rxq_dp_ops = {
     .name = "eth rxq",
     .queue_create = rxq_dp_create,
     .queue_destroy = rxq_dp_destroy,
     .submit = rxq_dp_submit,
     .poll = priv_doca_dp_nop_poll,
-    .pending = priv_doca_dp_nop_pending,
+    .pending = rxq_dp_pending,
     .cancel = rxq_dp_cancel,
 };
 
@@ -423,35 +458,36 @@ static doca_error_t rxq_prepare(struct doca_task *task)
 {
 	struct eth_rx_task *t = (struct eth_rx_task *)task;
 	struct doca_eth_rxq *q = rxq_of(task->ctx);
-	const char *name = priv_doca_ctx_name(task->ctx);
 	struct doca_buf *b = t->pkt;
 	uint64_t room;
 
 	if (b == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: receive task %p has no buf; pass one to allocate_init", name, (void *)t);
+				 "%s: receive task %p has no buf; pass one to allocate_init",
+				 priv_doca_ctx_name(task->ctx), (void *)t);
 	if (b->mmap == NULL)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: receive task %p: buf %p was released (refcount 0); keep a reference until the "
 				 "task completes",
-				 name, (void *)t, (void *)b);
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b);
 	if (!b->is_head || b->next != NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: receive task %p: buf %p is part of a list; receive into a single buf", name,
-				 (void *)t, (void *)b);
+				 "%s: receive task %p: buf %p is part of a list; receive into a single buf",
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b);
 	if ((b->mmap->kind == MMAP_LOCAL && !b->mmap->started) || !priv_doca_mmap_has_dev(b->mmap, task->ctx->dev) ||
 	    !priv_doca_mmap_local_writable(b->mmap))
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: receive task %p: mmap %p of buf %p is stopped, lacks device %s or is read-only; "
 				 "add the device and DOCA_ACCESS_FLAG_LOCAL_READ_WRITE before doca_mmap_start()",
-				 name, (void *)t, (void *)b->mmap, (void *)b,
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b->mmap, (void *)b,
 				 priv_doca_dev_name(&task->ctx->dev->info));
 	room = (uint64_t)(b->head + b->len - b->data);
 	if (room < q->max_pkt)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: receive task %p: buf %p has room for %llu bytes from its data pointer, the queue "
 				 "receives frames of up to %u (max_packet_size); pass a larger buf",
-				 name, (void *)t, (void *)b, (unsigned long long)room, q->max_pkt);
+				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b, (unsigned long long)room,
+				 q->max_pkt);
 	t->len = 0;
 	task->bytes = 0;
 	return DOCA_SUCCESS;

@@ -278,7 +278,13 @@ static void build_frame(struct ctx_dp_queue *q, unsigned int i, struct eth_tx_ta
 	struct iovec *iov = q->iov[i];
 	unsigned int n = 0;
 
-	if (t->kind == TX_SEND) {
+	if (t->kind == TX_SEND && t->hdr_len == 0 && t->pkt->next == NULL) {
+		/* the common send: one buf, no header patched by a checksum offload */
+		iov[0].iov_base = t->pkt->data;
+		iov[0].iov_len = t->len;
+		n = 1;
+		f->len = t->len;
+	} else if (t->kind == TX_SEND) {
 		if (t->hdr_len > 0) {
 			iov[n].iov_base = t->hdr;
 			iov[n].iov_len = t->hdr_len;
@@ -448,36 +454,36 @@ static void txq_stopped(struct doca_ctx *ctx)
 static doca_error_t check_list(struct doca_eth_txq *txq, struct eth_tx_task *t, const struct doca_buf *head,
 			       const char *what, uint64_t *total)
 {
-	const char *name = priv_doca_ctx_name(&txq->ctx);
 	uint64_t sum = 0;
 
 	if (head == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: task %p has no %s buf; pass one to allocate_init",
-				 name, (void *)t, what);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, what);
 	if (head->mmap == NULL)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: task %p: the %s buf %p was released (refcount 0); keep a reference until the "
 				 "task completes",
-				 name, (void *)t, what, (const void *)head);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, what, (const void *)head);
 	if (!head->is_head)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: task %p: the %s buf %p is inside a list; pass the head", name, (void *)t, what,
-				 (const void *)head);
+				 "%s: task %p: the %s buf %p is inside a list; pass the head",
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, what, (const void *)head);
 	if (head->list_len > txq->max_list)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: task %p: %s list has %u elements, the queue allows %u; raise it with "
 				 "doca_eth_txq_set_max_send_buf_list_len() (at most %u) before doca_ctx_start()",
-				 name, (void *)t, what, head->list_len, txq->max_list, ETH_MAX_LIST);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, what, head->list_len, txq->max_list,
+				 ETH_MAX_LIST);
 	for (const struct doca_buf *b = head; b != NULL; b = b->next) {
 		if (b->mmap->kind == MMAP_LOCAL && !b->mmap->started)
 			return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-					 "%s: task %p: %s mmap %p is stopped; start it again", name, (void *)t, what,
-					 (const void *)b->mmap);
+					 "%s: task %p: %s mmap %p is stopped; start it again",
+					 priv_doca_ctx_name(&txq->ctx), (void *)t, what, (const void *)b->mmap);
 		if (!priv_doca_mmap_has_dev(b->mmap, txq->ctx.dev))
 			return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 					 "%s: task %p: %s mmap %p does not include device %s; call "
 					 "doca_mmap_add_dev(mmap, dev) before doca_mmap_start()",
-					 name, (void *)t, what, (const void *)b->mmap,
+					 priv_doca_ctx_name(&txq->ctx), (void *)t, what, (const void *)b->mmap,
 					 priv_doca_dev_name(&txq->ctx.dev->info));
 		sum += b->data_len;
 	}
@@ -487,7 +493,6 @@ static doca_error_t check_list(struct doca_eth_txq *txq, struct eth_tx_task *t, 
 
 static doca_error_t prepare_send(struct doca_eth_txq *txq, struct eth_tx_task *t)
 {
-	const char *name = priv_doca_ctx_name(&txq->ctx);
 	uint8_t csum = txq->csum | (uint8_t)(t->ol_flags & (CSUM_L3 | CSUM_L4));
 	uint64_t len = 0;
 	doca_error_t ret;
@@ -499,8 +504,8 @@ static doca_error_t prepare_send(struct doca_eth_txq *txq, struct eth_tx_task *t
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: task %p: a frame of %llu bytes; the port of %s sends 14..%u bytes (an Ethernet "
 				 "header at least, the MTU at most): use an LSO send for larger payloads",
-				 name, (void *)t, (unsigned long long)len, priv_doca_dev_name(&txq->ctx.dev->info),
-				 txq->mtu);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, (unsigned long long)len,
+				 priv_doca_dev_name(&txq->ctx.dev->info), txq->mtu);
 	t->len = (uint32_t)len;
 	t->nframes = 1;
 	t->hdr_len = 0;
@@ -515,7 +520,7 @@ static doca_error_t prepare_send(struct doca_eth_txq *txq, struct eth_tx_task *t
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 					 "%s: task %p asks for %s checksum offload but the frame's headers are not "
 					 "IPv4/IPv6%s within its first %u bytes; send it without the offload",
-					 name, (void *)t, (csum & CSUM_L4) ? "L4" : "L3",
+					 priv_doca_ctx_name(&txq->ctx), (void *)t, (csum & CSUM_L4) ? "L4" : "L3",
 					 (csum & CSUM_L4) ? " + TCP/UDP" : "", ETH_MAX_HDR);
 		t->hdr_len = (csum & CSUM_L4) ? t->h.end : t->h.l4_off ? t->h.l4_off : t->h.end;
 		if ((csum & CSUM_L3) && !t->h.ipv6)
@@ -531,7 +536,6 @@ static doca_error_t prepare_send(struct doca_eth_txq *txq, struct eth_tx_task *t
 
 static doca_error_t prepare_lso(struct doca_eth_txq *txq, struct eth_tx_task *t)
 {
-	const char *name = priv_doca_ctx_name(&txq->ctx);
 	uint64_t len = 0, hdr = 0;
 	uint32_t first;
 	doca_error_t ret;
@@ -543,16 +547,17 @@ static doca_error_t prepare_lso(struct doca_eth_txq *txq, struct eth_tx_task *t)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: LSO task %p has no headers; pass a doca_gather_list of the Ethernet, IP and "
 				 "TCP/UDP headers",
-				 name, (void *)t);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t);
 	for (const struct doca_gather_list *g = t->headers; g != NULL; g = g->next) {
 		if (g->addr == NULL && g->len > 0)
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-					 "%s: LSO task %p: a header element has no address", name, (void *)t);
+					 "%s: LSO task %p: a header element has no address",
+					 priv_doca_ctx_name(&txq->ctx), (void *)t);
 		if (hdr + g->len > txq->max_lso_hdr)
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 					 "%s: LSO task %p: headers longer than the queue's max_lso_header_size %u; "
 					 "raise it with doca_eth_txq_set_max_lso_header_size() (at most %u)",
-					 name, (void *)t, txq->max_lso_hdr, ETH_MAX_HDR);
+					 priv_doca_ctx_name(&txq->ctx), (void *)t, txq->max_lso_hdr, ETH_MAX_HDR);
 		memcpy(t->hdr + hdr, g->addr, g->len);
 		hdr += g->len;
 	}
@@ -561,19 +566,19 @@ static doca_error_t prepare_lso(struct doca_eth_txq *txq, struct eth_tx_task *t)
 				 "%s: LSO task %p: the %llu header bytes are neither exactly Ethernet + IPv4/IPv6 "
 				 "(without extension headers) + TCP/UDP nor an Ethernet header alone; pass exactly "
 				 "those headers",
-				 name, (void *)t, (unsigned long long)hdr);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, (unsigned long long)hdr);
 	if (len == 0 || len > ETH_MAX_LSO_MSG)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: LSO task %p: a payload of %llu bytes; LSO sends 1..%u bytes "
 				 "(doca_eth_txq_cap_get_max_lso_msg_size)",
-				 name, (void *)t, (unsigned long long)len, ETH_MAX_LSO_MSG);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, (unsigned long long)len, ETH_MAX_LSO_MSG);
 	t->mss = t->task_mss ? t->task_mss : txq->mss;
 	first = len < t->mss ? (uint32_t)len : t->mss;
 	if (hdr + first > txq->mtu)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: LSO task %p: %llu header bytes + MSS %u exceed the port's MTU %u; lower the "
 				 "MSS (doca_eth_txq_set_mss or doca_eth_txq_task_lso_send_set_mss)",
-				 name, (void *)t, (unsigned long long)hdr, t->mss, txq->mtu);
+				 priv_doca_ctx_name(&txq->ctx), (void *)t, (unsigned long long)hdr, t->mss, txq->mtu);
 	t->hdr_len = (uint16_t)hdr;
 	t->len = (uint32_t)len;
 	t->nframes = (uint32_t)((len + t->mss - 1) / t->mss);

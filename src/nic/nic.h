@@ -131,7 +131,9 @@ struct nic_port_ops {
 	/*
 	 * An fd that is readable while frames wait to be received, for the PE's notification
 	 * handle (priv_doca_pe_watch_fd); -1 when the medium has none (then receivers poll).
-	 * rx_rearm() is called after rx_burst() found nothing, before sleeping on the fd.
+	 * rx_rearm() is called when a receiver is about to sleep on the fd (its PE arms), not
+	 * after every empty rx_burst(): frames may be waiting then, and the fd must be readable
+	 * on return if they are. A receiver that keeps polling never calls it.
 	 */
 	int (*rx_fd)(void *port);
 	void (*rx_rearm)(void *port);
