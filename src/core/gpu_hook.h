@@ -2,7 +2,8 @@
 /*
  * gpu_hook.h - what the core (buf arrays) may ask of a struct doca_gpu, which libdoca_gpunetio
  * owns: libdoca_common cannot link against the library above it, so a GPU object starts with
- * this header and its ops. Control path only, on the application's thread.
+ * this header and its ops. Control path only, on the application's thread. Users: buf arrays
+ * (GPU tables) and the DMA context's GPU data path (its ring, src/dma/dma_gpu.c).
  */
 #ifndef SD_GPU_HOOK_H_
 #define SD_GPU_HOOK_H_
@@ -20,6 +21,14 @@ struct priv_doca_gpu_ops {
 	/* Copies @len host bytes to GPU memory from mem_alloc; logs its own rejection. */
 	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len);
 	void (*mem_free)(struct doca_gpu *gpu, void *gpu_ptr);
+	/*
+	 * @size bytes both sides reach (DOCA_GPU_MEM_TYPE_CPU_GPU): the GPU through *gpu_ptr, the
+	 * CPU through *cpu_ptr; freed with mem_free(gpu_ptr). Logs its own rejection under @call.
+	 */
+	doca_error_t (*mem_alloc_mapped)(struct doca_gpu *gpu, size_t size, void **gpu_ptr, void **cpu_ptr,
+					 const char *call);
+	/* The GPU's PCI address, for log lines. */
+	const char *(*name)(const struct doca_gpu *gpu);
 };
 
 #define PRIV_DOCA_GPU_MAGIC 0x53444750u /* "SDGP" */

@@ -85,10 +85,23 @@ static void hook_mem_free(struct doca_gpu *gpu, void *gpu_ptr)
 	(void)gpunetio_mem_free(gpu, gpu_ptr, "doca_buf_arr_stop");
 }
 
+static doca_error_t hook_mem_alloc_mapped(struct doca_gpu *gpu, size_t size, void **gpu_ptr, void **cpu_ptr,
+					  const char *call)
+{
+	return gpunetio_mem_alloc(gpu, size, 0, DOCA_GPU_MEM_TYPE_CPU_GPU, gpu_ptr, cpu_ptr, call);
+}
+
+static const char *hook_name(const struct doca_gpu *gpu)
+{
+	return gpu->bus_id;
+}
+
 static const struct priv_doca_gpu_ops gpu_ops = {
     .mem_alloc = hook_mem_alloc,
     .copy_to_gpu = hook_copy_to_gpu,
     .mem_free = hook_mem_free,
+    .mem_alloc_mapped = hook_mem_alloc_mapped,
+    .name = hook_name,
 };
 
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
