@@ -148,7 +148,7 @@ static doca_error_t build_gpu_table(struct doca_buf_arr *a, const struct doca_mm
 	if (t == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_buf_arr_start: buf array %p: out of memory",
 				 (void *)a);
-	ret = ops->mem_alloc(a->gpu, size, &dev);
+	ret = ops->mem_alloc(a->gpu, size, &dev, "doca_buf_arr_start");
 	if (ret != DOCA_SUCCESS)
 		goto out;
 	bufs = (struct doca_gpu_buf *)(t + 1);
@@ -160,7 +160,7 @@ static doca_error_t build_gpu_table(struct doca_buf_arr *a, const struct doca_mm
 		bufs[i].mkey = mkey;
 		bufs[i].len = (uint32_t)a->elem_size;
 	}
-	ret = ops->copy_to_gpu(a->gpu, dev, t, size);
+	ret = ops->copy_to_gpu(a->gpu, dev, t, size, "doca_buf_arr_start");
 	if (ret != DOCA_SUCCESS) {
 		ops->mem_free(a->gpu, dev);
 		goto out;

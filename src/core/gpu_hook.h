@@ -16,10 +16,10 @@
 struct doca_gpu;
 
 struct priv_doca_gpu_ops {
-	/* @size bytes of GPU-only memory (DOCA_GPU_MEM_TYPE_GPU); logs its own rejection. */
-	doca_error_t (*mem_alloc)(struct doca_gpu *gpu, size_t size, void **gpu_ptr);
-	/* Copies @len host bytes to GPU memory from mem_alloc; logs its own rejection. */
-	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len);
+	/* @size bytes of GPU-only memory (DOCA_GPU_MEM_TYPE_GPU); logs its own rejection under @call. */
+	doca_error_t (*mem_alloc)(struct doca_gpu *gpu, size_t size, void **gpu_ptr, const char *call);
+	/* Copies @len host bytes to GPU memory from mem_alloc; logs its own rejection under @call. */
+	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len, const char *call);
 	void (*mem_free)(struct doca_gpu *gpu, void *gpu_ptr);
 	/*
 	 * @size bytes both sides reach (DOCA_GPU_MEM_TYPE_CPU_GPU): the GPU through *gpu_ptr, the

@@ -70,14 +70,14 @@ static bool valid_bus_id(const char *s)
 	return false;
 }
 
-static doca_error_t hook_mem_alloc(struct doca_gpu *gpu, size_t size, void **gpu_ptr)
+static doca_error_t hook_mem_alloc(struct doca_gpu *gpu, size_t size, void **gpu_ptr, const char *call)
 {
-	return gpunetio_mem_alloc(gpu, size, 0, DOCA_GPU_MEM_TYPE_GPU, gpu_ptr, NULL, "doca_buf_arr_start");
+	return gpunetio_mem_alloc(gpu, size, 0, DOCA_GPU_MEM_TYPE_GPU, gpu_ptr, NULL, call);
 }
 
-static doca_error_t hook_copy_to_gpu(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len)
+static doca_error_t hook_copy_to_gpu(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len, const char *call)
 {
-	return gpunetio_memcpy(gpu, gpu_dst, src, len, SD_CUDA_MEMCPY_HOST_TO_DEVICE, "doca_buf_arr_start");
+	return gpunetio_memcpy(gpu, gpu_dst, src, len, SD_CUDA_MEMCPY_HOST_TO_DEVICE, call);
 }
 
 static void hook_mem_free(struct doca_gpu *gpu, void *gpu_ptr)
