@@ -288,11 +288,11 @@ static doca_error_t ring_alloc(struct dma_gpu *g, const char *call)
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	g->ctrl = p;
-	ret = o->mem_alloc(g->gpu, sizeof(*g->reserve), &p);
+	ret = o->mem_alloc(g->gpu, sizeof(*g->reserve), &p, call);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	g->reserve = p;
-	ret = o->mem_alloc(g->gpu, sizeof(*g->handle), &p);
+	ret = o->mem_alloc(g->gpu, sizeof(*g->handle), &p, call);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	g->handle = p;
@@ -304,7 +304,7 @@ static doca_error_t ring_alloc(struct dma_gpu *g, const char *call)
 	    .nslots = DMA_GPU_RING_SLOTS,
 	    .mask = RING_MASK,
 	};
-	return o->copy_to_gpu(g->gpu, g->handle, &h, sizeof(h));
+	return o->copy_to_gpu(g->gpu, g->handle, &h, sizeof(h), call);
 }
 
 static void ring_free(struct dma_gpu *g)
@@ -357,8 +357,9 @@ doca_error_t dma_gpu_start(struct doca_ctx *ctx, struct doca_gpu *gpu, const str
 		snprintf(g->name, sizeof(g->name), "%s (GPU %s)", priv_doca_ctx_name(ctx), g->gops->name(gpu));
 		ret = ring_alloc(g, call);
 		if (ret != DOCA_SUCCESS) {
+			SD_REJECT(ret, COMP, "%s: %s: the GPU DMA ring could not be allocated", call, g->name);
 			dma_gpu_destroy(g);
-			return SD_REJECT(ret, COMP, "%s: %s: the GPU DMA ring could not be allocated", call, g->name);
+			return ret;
 		}
 		*svc = g;
 	}
@@ -366,7 +367,7 @@ doca_error_t dma_gpu_start(struct doca_ctx *ctx, struct doca_gpu *gpu, const str
 	memset(g->desc, 0, DMA_GPU_RING_SLOTS * sizeof(*g->desc));
 	memset(g->cqe, 0, DMA_GPU_RING_SLOTS * sizeof(*g->cqe));
 	memset(g->ctrl, 0, sizeof(*g->ctrl));
-	ret = g->gops->copy_to_gpu(gpu, g->reserve, &zero, sizeof(zero));
+	ret = g->gops->copy_to_gpu(gpu, g->reserve, &zero, sizeof(zero), call);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 
