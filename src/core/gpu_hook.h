@@ -2,12 +2,13 @@
 /*
  * gpu_hook.h - what the core (buf arrays) may ask of a struct doca_gpu, which libdoca_gpunetio
  * owns: libdoca_common cannot link against the library above it, so a GPU object starts with
- * this header and its ops. Control path only, on the application's thread. Users: buf arrays
+ * this header and its ops. Control path, on the application's thread (device_only: any). Users: buf arrays
  * (GPU tables) and the DMA context's GPU data path (its ring, src/dma/dma_gpu.c).
  */
 #ifndef SD_GPU_HOOK_H_
 #define SD_GPU_HOOK_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ struct priv_doca_gpu_ops {
 					 const char *call);
 	/* The GPU's PCI address, for log lines. */
 	const char *(*name)(const struct doca_gpu *gpu);
+	/*
+	 * True when [addr, addr + len) overlaps DOCA_GPU_MEM_TYPE_GPU memory of @gpu, which CPU code
+	 * cannot reach with a real driver. Any thread.
+	 */
+	bool (*device_only)(struct doca_gpu *gpu, const void *addr, size_t len);
 };
 
 #define PRIV_DOCA_GPU_MAGIC 0x53444750u /* "SDGP" */

@@ -8,6 +8,8 @@
  *   INVALID_VALUE  length 0 or above the profile's max_buf_size; an mkey no started mmap has;
  *                  a range not inside that mmap
  *   NOT_PERMITTED  an mmap without the context's device; a destination mmap without write rights
+ *   NOT_SUPPORTED  an mmap over DOCA_GPU_MEM_TYPE_GPU memory of the context's GPU: the copies
+ *                  are CPU code, which reaches only host-mapped GPU memory
  * A descriptor that breaks a rule completes with that status and one logged line (the first
  * LOG_MAX per start, then a count when the context stops); the copy never happens and the ring
  * goes on. Copies run as engine jobs of the SOFTDOCA_ENGINE executor, as CPU tasks do;
@@ -120,6 +122,13 @@ static doca_error_t check_side(struct dma_gpu *g, uint64_t pos, unsigned int sid
 					"%s mkey 0x%08x names no started mmap; take keys and addresses from a buf "
 					"array of a started mmap (doca_gpu_dev_buf_get_buf)",
 					what, mkey);
+		}
+		if (g->gops->device_only(g->gpu, c->r.addr, c->r.len)) {
+			c->mkey = 0;
+			return bad_desc(g, pos, DOCA_ERROR_NOT_SUPPORTED,
+					"%s mmap %p covers DOCA_GPU_MEM_TYPE_GPU memory, which softdoca's CPU-side DMA "
+					"cannot reach; allocate it as DOCA_GPU_MEM_TYPE_GPU_CPU or CPU_GPU",
+					what, (const void *)c->r.mmap);
 		}
 		c->mkey = mkey;
 	}

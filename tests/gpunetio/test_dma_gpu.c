@@ -11,8 +11,9 @@
  *   - ordering: small and large copies mixed (the engine may finish them out of order); every
  *     byte of every descriptor below the published consumer index is in place
  *   - bad descriptors (unknown mkey, a stopped mmap, ranges outside the mmap, a read-only or
- *     foreign destination, length 0 or too large) complete with an error and are not copied;
- *     the ring goes on
+ *     foreign destination, length 0 or too large, GPU-only memory) complete with an error and
+ *     are not copied, also past the number that is logged; the ring goes on
+ *   - with "bad-env" (and SOFTDOCA_CPU_WORKERS unusable): the start is refused
  *   - doca_ctx_stop while a thread keeps posting: prompt, every published completion right,
  *     then a restart with a fresh ring
  * Run under TSan this also checks that the acquire/release pairs cover descriptors and bytes.
@@ -244,10 +245,14 @@ static void bad_descriptors(struct fix *f)
 	struct doca_gpu_buf src = *buf0(f->src_h), dst = *buf0(f->dst_h), ro_buf, foreign_buf, gone;
 	struct doca_gpu_buf_arr *ro_h = NULL, *foreign_h = NULL, *gone_h = NULL;
 	struct doca_buf_arr *ro_arr, *foreign_arr, *gone_arr;
-	struct doca_mmap *ro, *foreign, *gone_mm;
+	struct doca_gpu_buf_arr *dev_h = NULL;
+	struct doca_mmap *ro, *foreign, *gone_mm, *dev_mm;
+	struct doca_buf_arr *dev_arr;
+	struct doca_gpu_buf dev_buf;
 	uint8_t *other = aligned_alloc(4096, 3 * 4096);
 	uint64_t base = doca_gpunetio_hd_dma_completed(f->h);
-	uint64_t pos[12];
+	uint64_t pos[14], flood[24];
+	void *dev_mem = NULL;
 	unsigned int n = 0;
 
 	CHECK(other != NULL);
@@ -262,6 +267,11 @@ static void bad_descriptors(struct fix *f)
 	ro_buf = *buf0(ro_h);
 	foreign_buf = *buf0(foreign_h);
 	gone = *buf0(gone_h);
+	/* GPU-only memory (host memory under the fake runtime, unreachable with a real driver). */
+	CHECK_OK(doca_gpu_mem_alloc(f->gpu, 4096, 0, DOCA_GPU_MEM_TYPE_GPU, &dev_mem, NULL));
+	dev_mm = map(f, dev_mem, 4096, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, true);
+	dev_arr = arr_of(f, dev_mm, 4096, &dev_h);
+	dev_buf = *buf0(dev_h);
 
 	/* Device-side checks: nothing is posted. */
 	CHECK_ERR(doca_gpu_dev_dma_memcpy(NULL, &src, 0, &dst, 0, 8), DOCA_ERROR_INVALID_VALUE);
@@ -295,8 +305,20 @@ static void bad_descriptors(struct fix *f)
 	CHECK_OK(doca_buf_arr_destroy(gone_arr));
 	CHECK_OK(doca_mmap_stop(gone_mm));
 	pos[n++] = post_raw(f, gone.addr, gone.mkey, dst.addr + 96, dst.mkey, 16);
+	pos[n++] = post_raw(f, src.addr, src.mkey, dev_buf.addr, dev_buf.mkey, 16);
+	pos[n++] = post_raw(f, dev_buf.addr, dev_buf.mkey, dst.addr + 112, dst.mkey, 16);
 	CHECK_OK(doca_gpu_dev_dma_commit(f->h));
 	wait_completed(f->h, base + n);
+	/* More bad ones than are logged: each still fails, and a good one after them works. */
+	for (unsigned int i = 0; i < N_ELEMS(flood) - 1; i++)
+		flood[i] = post_raw(f, src.addr, 0x0badf00du, dst.addr + 128, dst.mkey, 16);
+	flood[N_ELEMS(flood) - 1] = post_raw(f, src.addr + 128, src.mkey, dst.addr + 128, dst.mkey, 16);
+	CHECK_OK(doca_gpu_dev_dma_commit(f->h));
+	wait_completed(f->h, flood[N_ELEMS(flood) - 1] + 1);
+	for (unsigned int i = 0; i < N_ELEMS(flood) - 1; i++)
+		CHECK_EQ(status_of(f->h, flood[i]), DOCA_ERROR_INVALID_VALUE);
+	CHECK_EQ(status_of(f->h, flood[N_ELEMS(flood) - 1]), DOCA_SUCCESS);
+	CHECK(memcmp(f->dst + 128, f->src_cpu + 128, 16) == 0);
 
 	CHECK_EQ(status_of(f->h, pos[0]), DOCA_SUCCESS);
 	for (unsigned int i = 1; i <= 4; i++)
@@ -308,18 +330,25 @@ static void bad_descriptors(struct fix *f)
 	CHECK_EQ(status_of(f->h, pos[9]), DOCA_SUCCESS);
 	CHECK_EQ(status_of(f->h, pos[10]), DOCA_SUCCESS);
 	CHECK_EQ(status_of(f->h, pos[11]), DOCA_ERROR_INVALID_VALUE);
+	CHECK_EQ(status_of(f->h, pos[12]), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_EQ(status_of(f->h, pos[13]), DOCA_ERROR_NOT_SUPPORTED);
 	/* Only the good ones wrote. */
 	CHECK(memcmp(f->dst, f->src_cpu, 16) == 0);
 	for (unsigned int i = 16; i < 64; i++)
 		CHECK_EQ(f->dst[i], 0);
 	for (unsigned int i = 64; i < 96; i++)
 		CHECK_EQ(f->dst[i], 0x5a);
-	for (unsigned int i = 96; i < 4096; i++)
+	for (unsigned int i = 96; i < 128; i++)
+		CHECK_EQ(f->dst[i], 0);
+	for (unsigned int i = 144; i < 4096; i++)
 		CHECK_EQ(f->dst[i], 0);
 	for (unsigned int i = 0; i < 8192; i++)
 		CHECK_EQ(other[i], 0x5a);
 	CHECK(memcmp(f->dst + REGION - 8, (const uint8_t[8]){0}, 8) == 0);
 
+	CHECK_OK(doca_buf_arr_destroy(dev_arr));
+	CHECK_OK(doca_mmap_destroy(dev_mm));
+	CHECK_OK(doca_gpu_mem_free(f->gpu, dev_mem));
 	CHECK_OK(doca_buf_arr_destroy(ro_arr));
 	CHECK_OK(doca_buf_arr_destroy(foreign_arr));
 	CHECK_OK(doca_mmap_destroy(ro));
@@ -422,7 +451,20 @@ static void stop_in_flight(struct fix *f)
 	CHECK_EQ(status_of(f->h, 0), DOCA_SUCCESS);
 }
 
-int main(void)
+/* SOFTDOCA_CPU_WORKERS is unusable: the GPU data path's engine queue refuses to start. */
+static int bad_env(struct fix *f)
+{
+	CHECK(getenv("SOFTDOCA_CPU_WORKERS") != NULL);
+	CHECK_OK(doca_dma_create(f->dev, &f->dma));
+	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_dma_as_ctx(f->dma), f->gpu));
+	CHECK_ERR(doca_ctx_start(doca_dma_as_ctx(f->dma)), DOCA_ERROR_BAD_CONFIG);
+	CHECK_OK(doca_dma_destroy(f->dma));
+	CHECK_OK(doca_gpu_destroy(f->gpu));
+	CHECK_OK(doca_dev_close(f->dev));
+	return T_EXIT_PASS;
+}
+
+int main(int argc, char **argv)
 {
 	struct fix f = {0};
 	struct doca_gpu_dma *h = NULL;
@@ -434,6 +476,8 @@ int main(void)
 	f.dev = sd_open_dev("03:00.0");
 	CHECK_OK(doca_gpu_create(FAKE_GPU_PCI, &f.gpu));
 	fake = fake_cuda_get();
+	if (argc > 1 && strcmp(argv[1], "bad-env") == 0)
+		return bad_env(&f);
 	CHECK_OK(doca_gpu_mem_alloc(f.gpu, REGION, 4096, DOCA_GPU_MEM_TYPE_GPU_CPU, &f.src_gpu, &c));
 	f.src_cpu = c;
 	fill(f.src_cpu, REGION, 7);
