@@ -39,6 +39,7 @@
 #define PER	8   /* descriptors per thread and round */
 #define ROUNDS	200 /* 4 * 8 * 200 = 6400 descriptors: the ring (1024) wraps 6 times */
 #define ELEM	64
+#define HANG_MS 60000 /* a ring that stops moving fails the test rather than hanging it */
 
 struct fix {
 	struct doca_dev *dev;
@@ -99,8 +100,12 @@ static void ctx_start(struct fix *f)
 
 static void wait_completed(const struct doca_gpu_dma *h, uint64_t n)
 {
-	while (doca_gpunetio_hd_dma_completed(h) < n)
+	uint64_t end = sd_now_ms() + HANG_MS;
+
+	while (doca_gpunetio_hd_dma_completed(h) < n) {
+		CHECK(sd_now_ms() < end);
 		sched_yield();
+	}
 }
 
 static doca_error_t status_of(const struct doca_gpu_dma *h, uint64_t pos)
@@ -210,7 +215,7 @@ static void *order_thread(void *arg)
 static void ordering(struct fix *f)
 {
 	const uint64_t base = doca_gpunetio_hd_dma_completed(f->h);
-	uint64_t checked = 0, off = 0, seen = 0;
+	uint64_t checked = 0, off = 0, seen = 0, end = sd_now_ms() + HANG_MS;
 	pthread_t t;
 
 	memset(f->dst, 0, REGION);
@@ -220,6 +225,7 @@ static void ordering(struct fix *f)
 
 		CHECK(c >= seen && c <= ORDER_N);
 		seen = c;
+		CHECK(sd_now_ms() < end);
 		for (; checked < c; checked++) {
 			CHECK(memcmp(f->dst + off, f->src_cpu + off, order_len(checked)) == 0);
 			off += order_len(checked);
