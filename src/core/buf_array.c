@@ -123,13 +123,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_
 
 /*
  * The GPU table: built in host memory, copied to one GPU allocation. The mkey is the one
- * doca_mmap_get_mkey() reports for the mmap (same formula as mmap.c), in network byte order as
+ * doca_mmap_get_mkey() reports for the mmap, in network byte order as
  * device send calls take it.
  */
 static doca_error_t build_gpu_table(struct doca_buf_arr *a, const struct doca_mmap *m)
 {
 	const struct priv_doca_gpu_ops *ops = priv_doca_gpu_base(a->gpu)->ops;
-	uint32_t mkey = __builtin_bswap32((uint32_t)(((uintptr_t)m >> 4) & 0xffffffu) << 8);
+	uint32_t mkey = __builtin_bswap32(m->mkey);
 	struct doca_gpu_buf_arr *t;
 	struct doca_gpu_buf *bufs;
 	void *dev = NULL;
@@ -148,7 +148,7 @@ static doca_error_t build_gpu_table(struct doca_buf_arr *a, const struct doca_mm
 	if (t == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_buf_arr_start: buf array %p: out of memory",
 				 (void *)a);
-	ret = ops->mem_alloc(a->gpu, size, &dev);
+	ret = ops->mem_alloc(a->gpu, size, &dev, "doca_buf_arr_start");
 	if (ret != DOCA_SUCCESS)
 		goto out;
 	bufs = (struct doca_gpu_buf *)(t + 1);
@@ -160,7 +160,7 @@ static doca_error_t build_gpu_table(struct doca_buf_arr *a, const struct doca_mm
 		bufs[i].mkey = mkey;
 		bufs[i].len = (uint32_t)a->elem_size;
 	}
-	ret = ops->copy_to_gpu(a->gpu, dev, t, size);
+	ret = ops->copy_to_gpu(a->gpu, dev, t, size, "doca_buf_arr_start");
 	if (ret != DOCA_SUCCESS) {
 		ops->mem_free(a->gpu, dev);
 		goto out;

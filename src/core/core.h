@@ -143,9 +143,11 @@ struct doca_mmap {
 	uint64_t write_devs;
 	/* Where the memory lives: &mem_domain_local, or the exporter (mmap_remote.domain). */
 	const struct mem_domain *domain;
-	pid_t pid;		    /* owner of the memory; 0 = this process */
-	struct mmap_export *exp;    /* exporter side: export state (export.h), NULL if never exported */
-	struct mmap_remote *remote; /* from-export maps: the exporter and its grant (export.h) */
+	pid_t pid;		     /* owner of the memory; 0 = this process */
+	struct mmap_export *exp;     /* exporter side: export state (export.h), NULL if never exported */
+	struct mmap_remote *remote;  /* from-export maps: the exporter and its grant (export.h) */
+	uint32_t mkey;		     /* doca_mmap_get_mkey(): unique among live maps, fixed at create */
+	struct doca_mmap *mkey_next; /* the started-map registry (priv_doca_mmap_by_mkey) */
 };
 
 struct doca_buf {
@@ -215,6 +217,23 @@ static inline bool priv_doca_mmap_dev_writes(const struct doca_mmap *mmap, const
 
 /* True when @dev was added to @mmap (from-export maps: the importing device). */
 SD_PRIV bool priv_doca_mmap_has_dev(const struct doca_mmap *mmap, const struct doca_dev *dev);
+
+/*
+ * The started local maps by mkey, for engines that get memory keys instead of bufs (GPU DMA
+ * descriptors). What a lookup copies out stays true until the epoch changes: every start and
+ * stop of a map moves it, so a caller may cache an answer while the epoch it read is current.
+ * Any thread; the registry has its own lock, taken by start/stop/destroy and by lookups.
+ */
+struct priv_doca_mkey_range {
+	const struct doca_mmap *mmap; /* for log lines only: it may be stopped once the epoch moves */
+	uint8_t *addr;
+	size_t len;
+	uint64_t read_devs; /* struct doca_mmap.read_devs / write_devs */
+	uint64_t write_devs;
+};
+/* @mkey in host byte order (doca_mmap_get_mkey's value). False when no started map has it. */
+SD_PRIV bool priv_doca_mmap_by_mkey(uint32_t mkey, struct priv_doca_mkey_range *out);
+SD_PRIV unsigned int priv_doca_mmap_mkey_epoch(void);
 
 /* ---- tasks, contexts, progress engine ---- */
 

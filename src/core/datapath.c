@@ -39,8 +39,14 @@ SD_PRIV doca_error_t priv_doca_dp_executor_create(const struct ctx_dp_attr *attr
 	    .notify = attr->notify,
 	    .owner = attr->owner,
 	};
+	const char *bad = engine_env_error();
 	doca_error_t ret;
 
+	/* Contexts with tasks were refused this already; a GPU data path's queue comes here first. */
+	if (bad != NULL)
+		return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP,
+				 "doca_ctx_start: %s: %s; fix the value or unset the variable",
+				 priv_doca_ctx_name(attr->ctx), bad);
 	if (exec == NULL)
 		return SD_REJECT(DOCA_ERROR_INITIALIZATION, COMP,
 				 "doca_ctx_start: %s: no usable engine; set SOFTDOCA_ENGINE to one of %s (doca-env "

@@ -2,11 +2,13 @@
 /*
  * gpu_hook.h - what the core (buf arrays) may ask of a struct doca_gpu, which libdoca_gpunetio
  * owns: libdoca_common cannot link against the library above it, so a GPU object starts with
- * this header and its ops. Control path only, on the application's thread.
+ * this header and its ops. Control path, on the application's thread (device_only: any). Users: buf arrays
+ * (GPU tables) and the DMA context's GPU data path (its ring, src/dma/dma_gpu.c).
  */
 #ifndef SD_GPU_HOOK_H_
 #define SD_GPU_HOOK_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,11 +17,24 @@
 struct doca_gpu;
 
 struct priv_doca_gpu_ops {
-	/* @size bytes of GPU-only memory (DOCA_GPU_MEM_TYPE_GPU); logs its own rejection. */
-	doca_error_t (*mem_alloc)(struct doca_gpu *gpu, size_t size, void **gpu_ptr);
-	/* Copies @len host bytes to GPU memory from mem_alloc; logs its own rejection. */
-	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len);
+	/* @size bytes of GPU-only memory (DOCA_GPU_MEM_TYPE_GPU); logs its own rejection under @call. */
+	doca_error_t (*mem_alloc)(struct doca_gpu *gpu, size_t size, void **gpu_ptr, const char *call);
+	/* Copies @len host bytes to GPU memory from mem_alloc; logs its own rejection under @call. */
+	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len, const char *call);
 	void (*mem_free)(struct doca_gpu *gpu, void *gpu_ptr);
+	/*
+	 * @size bytes both sides reach (DOCA_GPU_MEM_TYPE_CPU_GPU): the GPU through *gpu_ptr, the
+	 * CPU through *cpu_ptr; freed with mem_free(gpu_ptr). Logs its own rejection under @call.
+	 */
+	doca_error_t (*mem_alloc_mapped)(struct doca_gpu *gpu, size_t size, void **gpu_ptr, void **cpu_ptr,
+					 const char *call);
+	/* The GPU's PCI address, for log lines. */
+	const char *(*name)(const struct doca_gpu *gpu);
+	/*
+	 * True when [addr, addr + len) overlaps DOCA_GPU_MEM_TYPE_GPU memory of @gpu, which CPU code
+	 * cannot reach with a real driver. Any thread.
+	 */
+	bool (*device_only)(struct doca_gpu *gpu, const void *addr, size_t len);
 };
 
 #define PRIV_DOCA_GPU_MAGIC 0x53444750u /* "SDGP" */

@@ -12,6 +12,7 @@
  * the API rules around them: export needs a started local map with a PCI right and a device
  * added and able to export; stop and destroy revoke the export.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,74 @@ SD_PRIV bool priv_doca_mmap_has_dev(const struct doca_mmap *mmap, const struct d
 	return false;
 }
 
+/*
+ * mkeys: a counter in bits 8..31 (the low byte is the "variant" byte of real keys, 0 here),
+ * so two live maps never share one. Started local maps sit on one list under mkey_lock for
+ * priv_doca_mmap_by_mkey(); mkey_epoch moves with every change of that list.
+ */
+static atomic_uint mkey_next_id;
+static pthread_mutex_t mkey_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct doca_mmap *mkey_maps;
+static atomic_uint mkey_epoch;
+
+static uint32_t mkey_new(void)
+{
+	uint32_t id;
+
+	do
+		id = (atomic_fetch_add_explicit(&mkey_next_id, 1, memory_order_relaxed) + 1) & 0xffffffu;
+	while (id == 0);
+	return id << 8;
+}
+
+static void mkey_register(struct doca_mmap *m)
+{
+	pthread_mutex_lock(&mkey_lock);
+	m->mkey_next = mkey_maps;
+	mkey_maps = m;
+	atomic_fetch_add_explicit(&mkey_epoch, 1, memory_order_release);
+	pthread_mutex_unlock(&mkey_lock);
+}
+
+static void mkey_unregister(struct doca_mmap *m)
+{
+	pthread_mutex_lock(&mkey_lock);
+	for (struct doca_mmap **pp = &mkey_maps; *pp != NULL; pp = &(*pp)->mkey_next)
+		if (*pp == m) {
+			*pp = m->mkey_next;
+			break;
+		}
+	m->mkey_next = NULL;
+	atomic_fetch_add_explicit(&mkey_epoch, 1, memory_order_release);
+	pthread_mutex_unlock(&mkey_lock);
+}
+
+SD_PRIV bool priv_doca_mmap_by_mkey(uint32_t mkey, struct priv_doca_mkey_range *out)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&mkey_lock);
+	for (const struct doca_mmap *m = mkey_maps; m != NULL; m = m->mkey_next)
+		if (m->mkey == mkey) {
+			*out = (struct priv_doca_mkey_range){
+			    .mmap = m,
+			    .addr = m->addr,
+			    .len = m->len,
+			    .read_devs = m->read_devs,
+			    .write_devs = m->write_devs,
+			};
+			found = true;
+			break;
+		}
+	pthread_mutex_unlock(&mkey_lock);
+	return found;
+}
+
+SD_PRIV unsigned int priv_doca_mmap_mkey_epoch(void)
+{
+	return atomic_load_explicit(&mkey_epoch, memory_order_acquire);
+}
+
 DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 {
 	struct doca_mmap *m;
@@ -52,6 +121,7 @@ DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 	m->kind = MMAP_LOCAL;
 	m->domain = &mem_domain_local;
 	m->access = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
+	m->mkey = mkey_new();
 	atomic_init(&m->nb_bufs, 0);
 	*mmap = m;
 	return DOCA_SUCCESS;
@@ -263,6 +333,7 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 			mmap->write_devs |= bit;
 	}
 	mmap->started = true;
+	mkey_register(mmap);
 	return DOCA_SUCCESS;
 }
 
@@ -292,6 +363,7 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	ret = check_no_bufs(mmap, "doca_mmap_stop");
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	mkey_unregister(mmap);
 	mmap->started = false;
 	mmap->read_devs = mmap->write_devs = 0;
 	/* Importers' tasks fail from now on (export.h); the descriptors handed out are freed. */
@@ -312,6 +384,8 @@ DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 		export_remote_release(mmap);
 	else
 		export_revoke(mmap);
+	if (mmap->started)
+		mkey_unregister(mmap);
 	free(mmap->devs);
 	free(mmap);
 	return DOCA_SUCCESS;
@@ -405,8 +479,8 @@ DOCA_STABLE doca_error_t doca_mmap_get_mkey(const struct doca_mmap *mmap, struct
 				 "doca_mmap_get_mkey: device %s was not added to mmap %p; call doca_mmap_add_dev() "
 				 "before doca_mmap_start()",
 				 priv_doca_dev_name(&dev->info), (const void *)mmap);
-	/* A stable per-map key: softdoca engines address memory directly, the key only identifies. */
-	*mkey = (uint32_t)(((uintptr_t)mmap >> 4) & 0xffffffu) << 8;
+	/* A stable per-map key, unique among live maps: GPU DMA descriptors name their map by it. */
+	*mkey = mmap->mkey;
 	return DOCA_SUCCESS;
 }
 

@@ -33,7 +33,9 @@
 #include <doca_dma.h>
 
 #include "core.h"
+#include "dma_internal.h"
 #include "export.h"
+#include "gpu_hook.h"
 
 #define COMP "dma"
 
@@ -48,6 +50,9 @@ struct doca_dma {
 	/* Transport per (source, destination) domain-kind pair, looked up on first use. */
 	const struct engine_xfer *xfer[ENGINE_NB_PAIRS];
 	uint32_t xfer_known; /* bit i: xfer[i] looked up */
+	/* doca_ctx_set_datapath_on_gpu(): the GPU, and its data path once started (dma_gpu.c). */
+	struct doca_gpu *gpu;
+	struct dma_gpu *gpu_svc;
 };
 
 struct doca_dma_task_memcpy {
@@ -220,6 +225,8 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 	uint32_t depth;
 	doca_error_t ret;
 
+	if (dma->gpu != NULL)
+		return dma_gpu_start(ctx, dma->gpu, p, &dma->gpu_svc);
 	if (dma->comp_cb == NULL) {
 		/* DOCA does not say whether this is allowed; hardware contexts start without task
 		 * types, so softdoca does too (README, "Behaviour choices"). */
@@ -263,6 +270,10 @@ static void dma_stopped(struct doca_ctx *ctx)
 {
 	struct doca_dma *dma = dma_of(ctx);
 
+	if (dma->gpu != NULL) {
+		dma_gpu_stop(dma->gpu_svc);
+		return;
+	}
 	free(dma->segs);
 	dma->segs = NULL;
 }
@@ -525,6 +536,24 @@ static void dma_deliver(struct doca_task *task, bool success)
 	cb((struct doca_dma_task_memcpy *)task, task->user_data, task->ctx->user_data);
 }
 
+/* The core calls this while IDLE and unconnected, then marks the data path external. */
+static doca_error_t dma_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu)
+{
+	struct doca_dma *dma = dma_of(ctx);
+
+	if (priv_doca_gpu_base(gpu) == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_ctx_set_datapath_on_gpu: %s: %p is not a GPU from doca_gpu_create()",
+				 priv_doca_ctx_name(ctx), (void *)gpu);
+	if (dma->gpu_svc != NULL && dma->gpu != gpu)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_ctx_set_datapath_on_gpu: %s already has its GPU ring on another GPU; create "
+				 "a new context for this one",
+				 priv_doca_ctx_name(ctx));
+	dma->gpu = gpu;
+	return DOCA_SUCCESS;
+}
+
 static const struct ctx_ops dma_ctx_ops = {
     .name = "dma",
     .start = dma_start,
@@ -532,6 +561,7 @@ static const struct ctx_ops dma_ctx_ops = {
     .prepare = dma_prepare,
     .deliver = dma_deliver,
     .finish = dma_finish,
+    .set_datapath_on_gpu = dma_set_datapath_on_gpu,
 };
 
 /* ---- public API ---- */
@@ -566,6 +596,7 @@ DOCA_STABLE doca_error_t doca_dma_destroy(struct doca_dma *dma)
 	ret = priv_doca_ctx_fini(&dma->ctx);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	dma_gpu_destroy(dma->gpu_svc);
 	free(dma->segs);
 	free(dma);
 	return DOCA_SUCCESS;
@@ -657,8 +688,18 @@ DOCA_STABLE struct doca_buf *doca_dma_task_memcpy_get_dst(const struct doca_dma_
 DOCA_EXPERIMENTAL doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma **gpu_dma)
 {
 	if (dma == NULL || gpu_dma == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_dma_get_gpu_handle: %s: softdoca has no GPU data path yet",
-			 priv_doca_ctx_name(&dma->ctx));
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_get_gpu_handle: NULL %s",
+				 dma == NULL ? "context" : "output argument");
+	if (dma->gpu == NULL)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_dma_get_gpu_handle: %s has its data path on the CPU; call "
+				 "doca_ctx_set_datapath_on_gpu() before doca_ctx_start()",
+				 priv_doca_ctx_name(&dma->ctx));
+	if (dma->ctx.state != DOCA_CTX_STATE_RUNNING)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_dma_get_gpu_handle: %s is %s; the GPU handle exists once doca_ctx_start() "
+				 "succeeded",
+				 priv_doca_ctx_name(&dma->ctx), priv_doca_ctx_state_name(dma->ctx.state));
+	*gpu_dma = dma_gpu_handle(dma->gpu_svc);
+	return DOCA_SUCCESS;
 }

@@ -70,14 +70,14 @@ static bool valid_bus_id(const char *s)
 	return false;
 }
 
-static doca_error_t hook_mem_alloc(struct doca_gpu *gpu, size_t size, void **gpu_ptr)
+static doca_error_t hook_mem_alloc(struct doca_gpu *gpu, size_t size, void **gpu_ptr, const char *call)
 {
-	return gpunetio_mem_alloc(gpu, size, 0, DOCA_GPU_MEM_TYPE_GPU, gpu_ptr, NULL, "doca_buf_arr_start");
+	return gpunetio_mem_alloc(gpu, size, 0, DOCA_GPU_MEM_TYPE_GPU, gpu_ptr, NULL, call);
 }
 
-static doca_error_t hook_copy_to_gpu(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len)
+static doca_error_t hook_copy_to_gpu(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len, const char *call)
 {
-	return gpunetio_memcpy(gpu, gpu_dst, src, len, SD_CUDA_MEMCPY_HOST_TO_DEVICE, "doca_buf_arr_start");
+	return gpunetio_memcpy(gpu, gpu_dst, src, len, SD_CUDA_MEMCPY_HOST_TO_DEVICE, call);
 }
 
 static void hook_mem_free(struct doca_gpu *gpu, void *gpu_ptr)
@@ -85,10 +85,39 @@ static void hook_mem_free(struct doca_gpu *gpu, void *gpu_ptr)
 	(void)gpunetio_mem_free(gpu, gpu_ptr, "doca_buf_arr_stop");
 }
 
+static doca_error_t hook_mem_alloc_mapped(struct doca_gpu *gpu, size_t size, void **gpu_ptr, void **cpu_ptr,
+					  const char *call)
+{
+	return gpunetio_mem_alloc(gpu, size, 0, DOCA_GPU_MEM_TYPE_CPU_GPU, gpu_ptr, cpu_ptr, call);
+}
+
+static const char *hook_name(const struct doca_gpu *gpu)
+{
+	return gpu->bus_id;
+}
+
+static bool hook_device_only(struct doca_gpu *gpu, const void *addr, size_t len)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+	bool hit = false;
+
+	pthread_mutex_lock(&gpu->allocs_lock);
+	for (const struct gpu_alloc *a = gpu->allocs; a != NULL && !hit; a = a->next) {
+		uintptr_t b = (uintptr_t)a->gpu;
+
+		hit = a->type == DOCA_GPU_MEM_TYPE_GPU && lo < b + a->size && b < hi;
+	}
+	pthread_mutex_unlock(&gpu->allocs_lock);
+	return hit;
+}
+
 static const struct priv_doca_gpu_ops gpu_ops = {
     .mem_alloc = hook_mem_alloc,
     .copy_to_gpu = hook_copy_to_gpu,
     .mem_free = hook_mem_free,
+    .mem_alloc_mapped = hook_mem_alloc_mapped,
+    .name = hook_name,
+    .device_only = hook_device_only,
 };
 
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
@@ -127,6 +156,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct do
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu_bus_id);
 	gpu->hdr.magic = PRIV_DOCA_GPU_MAGIC;
 	gpu->hdr.ops = &gpu_ops;
+	pthread_mutex_init(&gpu->allocs_lock, NULL);
 	gpu->rt = rt;
 	gpu->cuda_dev = dev;
 	snprintf(gpu->bus_id, sizeof(gpu->bus_id), "%s", gpu_bus_id);
@@ -143,14 +173,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_destroy(struct doca_gpu *gpu_dev)
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	pthread_mutex_lock(&gpu_dev->allocs_lock);
 	for (const struct gpu_alloc *a = gpu_dev->allocs; a != NULL; a = a->next)
 		n++;
+	pthread_mutex_unlock(&gpu_dev->allocs_lock);
 	if (n > 0 || gpu_dev->nb_sems > 0)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: GPU %s still has %u allocations and %u semaphores; free them "
 				 "(doca_gpu_mem_free, doca_gpu_semaphore_destroy, doca_buf_arr_stop) first",
 				 call, gpu_dev->bus_id, n, gpu_dev->nb_sems);
 	gpu_dev->hdr.magic = 0;
+	pthread_mutex_destroy(&gpu_dev->allocs_lock);
 	free(gpu_dev);
 	return DOCA_SUCCESS;
 }
@@ -218,9 +251,12 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 	g = ((uintptr_t)dbase + align - 1) & ~(uintptr_t)(align - 1);
 	a->gpu = (void *)g;
 	a->base = base;
+	a->size = size;
 	a->type = type;
+	pthread_mutex_lock(&gpu->allocs_lock);
 	a->next = gpu->allocs;
 	gpu->allocs = a;
+	pthread_mutex_unlock(&gpu->allocs_lock);
 	*gpu_ptr = a->gpu;
 	if (cpu_ptr != NULL)
 		*cpu_ptr = type == DOCA_GPU_MEM_TYPE_GPU ? NULL : (uint8_t *)base + (g - (uintptr_t)dbase);
@@ -266,15 +302,18 @@ doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *
 	const char *what;
 	int err;
 
+	pthread_mutex_lock(&gpu->allocs_lock);
 	while (*pp != NULL && (*pp)->gpu != gpu_ptr)
 		pp = &(*pp)->next;
 	a = *pp;
+	if (a != NULL)
+		*pp = a->next;
+	pthread_mutex_unlock(&gpu->allocs_lock);
 	if (a == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: GPU %s: %p is not the GPU pointer of a live doca_gpu_mem_alloc() allocation "
 				 "(freed already, or another GPU's)",
 				 call, gpu->bus_id, gpu_ptr);
-	*pp = a->next;
 	what = a->type == DOCA_GPU_MEM_TYPE_GPU ? "cudaFree" : "cudaFreeHost";
 	err = a->type == DOCA_GPU_MEM_TYPE_GPU ? gpu->rt->dev_free(a->base) : gpu->rt->free_host(a->base);
 	free(a);

@@ -14,6 +14,7 @@
 #ifndef SD_GPUNETIO_INTERNAL_H_
 #define SD_GPUNETIO_INTERNAL_H_
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -67,8 +68,9 @@ const char *cuda_rt_err(const struct cuda_rt *rt, int err);
 
 struct gpu_alloc {
 	struct gpu_alloc *next;
-	void *gpu;  /* what the application got */
-	void *base; /* what CUDA returned (alignment padding before gpu) */
+	void *gpu;   /* what the application got */
+	void *base;  /* what CUDA returned (alignment padding before gpu) */
+	size_t size; /* bytes from gpu on */
 	enum doca_gpu_mem_type type;
 };
 
@@ -77,6 +79,8 @@ struct doca_gpu {
 	const struct cuda_rt *rt;
 	int cuda_dev;
 	char bus_id[16];
+	/* Changed on the application's thread; also read by the DMA context's GPU thread. */
+	pthread_mutex_t allocs_lock;
 	struct gpu_alloc *allocs;
 	unsigned int nb_sems;
 };

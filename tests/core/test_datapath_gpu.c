@@ -4,7 +4,9 @@
  * run on the GPU): the core's state machine with no PE. A small module of the test's own plugs
  * in a set_datapath_on_gpu hook, the way a GPU-capable library will.
  *
- *   - a module without the hook refuses doca_ctx_set_datapath_on_gpu (NOT_SUPPORTED): DMA
+ *   - a module without the hook refuses doca_ctx_set_datapath_on_gpu (NOT_SUPPORTED); DMA has
+ *     one, which refuses what is not a GPU of libdoca_gpunetio (INVALID_VALUE; the GPU data path
+ *     itself is tested in tests/gpunetio)
  *   - with the hook: no PE needed to start; RUNNING, then stop reaches IDLE inside
  *     doca_ctx_stop (nothing in flight on the CPU), with every state callback; start again
  *   - such a context cannot be connected to a PE, and a PE-connected one cannot move its data
@@ -54,6 +56,13 @@ static void g_deliver(struct doca_task *task, bool success)
 	(void)success;
 }
 
+static const struct ctx_ops cpu_only_ops = {
+    .name = "cpu-test",
+    .start = g_start,
+    .prepare = g_prepare,
+    .deliver = g_deliver,
+};
+
 static const struct ctx_ops gpu_ops = {
     .name = "gpu-test",
     .start = g_start,
@@ -76,15 +85,18 @@ int main(void)
 {
 	struct doca_dev *dev = sd_open_dev("03:00.0");
 	struct doca_gpu *gpu = (struct doca_gpu *)&gpu_hook_calls; /* an opaque handle */
-	struct doca_ctx a, b;
+	struct doca_ctx a, b, c;
 	struct doca_dma *dma;
 	struct doca_pe *pe;
 	enum doca_ctx_states st;
 	struct doca_task *t;
 
-	/* DMA has no GPU data path in softdoca. */
+	/* A module without the hook; DMA's hook wants a real GPU. */
+	priv_doca_ctx_init(&c, &cpu_only_ops, dev);
+	CHECK_ERR(doca_ctx_set_datapath_on_gpu(&c, gpu), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_OK(priv_doca_ctx_fini(&c));
 	CHECK_OK(doca_dma_create(dev, &dma));
-	CHECK_ERR(doca_ctx_set_datapath_on_gpu(doca_dma_as_ctx(dma), gpu), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_ERR(doca_ctx_set_datapath_on_gpu(doca_dma_as_ctx(dma), gpu), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_ctx_set_datapath_on_gpu(doca_dma_as_ctx(dma), NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_ctx_set_datapath_on_gpu(NULL, gpu), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_dma_destroy(dma));
