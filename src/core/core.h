@@ -141,8 +141,12 @@ struct doca_mmap {
 	 */
 	uint64_t read_devs;
 	uint64_t write_devs;
-	/* Where the memory lives: &mem_domain_local, or the exporter (mmap_remote.domain). */
+	/*
+	 * Where the memory lives: &mem_domain_local, the exporter (mmap_remote.domain), or gpu_dom
+	 * while a started local map covers GPU-only memory (gpu_mem.c).
+	 */
 	const struct mem_domain *domain;
+	struct mem_domain gpu_dom;
 	pid_t pid;		     /* owner of the memory; 0 = this process */
 	struct mmap_export *exp;     /* exporter side: export state (export.h), NULL if never exported */
 	struct mmap_remote *remote;  /* from-export maps: the exporter and its grant (export.h) */
@@ -217,6 +221,16 @@ static inline bool priv_doca_mmap_dev_writes(const struct doca_mmap *mmap, const
 
 /* True when @dev was added to @mmap (from-export maps: the importing device). */
 SD_PRIV bool priv_doca_mmap_has_dev(const struct doca_mmap *mmap, const struct doca_dev *dev);
+
+/*
+ * GPU-only memory (DOCA_GPU_MEM_TYPE_GPU) of this process, registered by libdoca_gpunetio
+ * (gpu_mem.c). find: 1 with *gpu when [addr, addr + len) lies inside one registered range, -1
+ * when it overlaps one without lying inside it, 0 when it touches none.
+ */
+struct doca_gpu;
+SD_PRIV doca_error_t priv_doca_gpu_mem_add(struct doca_gpu *gpu, void *addr, size_t len);
+SD_PRIV void priv_doca_gpu_mem_del(void *addr);
+SD_PRIV int priv_doca_gpu_mem_find(const void *addr, size_t len, struct doca_gpu **gpu);
 
 /*
  * The started local maps by mkey, for engines that get memory keys instead of bufs (GPU DMA

@@ -23,6 +23,12 @@ struct priv_doca_gpu_ops {
 	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len, const char *call);
 	void (*mem_free)(struct doca_gpu *gpu, void *gpu_ptr);
 	/*
+	 * Copies @len bytes between any two of host memory and this GPU's memory (the GPU tells
+	 * the direction from the addresses). Any thread: the copy engines of DMA contexts whose
+	 * buffers are GPU-only memory (src/engines/cuda). Logs its own failure under @owner.
+	 */
+	doca_error_t (*copy)(struct doca_gpu *gpu, void *dst, const void *src, size_t len, const char *owner);
+	/*
 	 * @size bytes both sides reach (DOCA_GPU_MEM_TYPE_CPU_GPU): the GPU through *gpu_ptr, the
 	 * CPU through *cpu_ptr; freed with mem_free(gpu_ptr). Logs its own rejection under @call.
 	 */

@@ -13,12 +13,14 @@
  * added and able to export; stop and destroy revoke the export.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <doca_mmap.h>
 
 #include "core.h"
+#include "gpu_hook.h"
 #include "export.h"
 
 #define COMP "mmap"
@@ -323,6 +325,26 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 				 "doca_mmap_start: mmap %p has no memory range; call doca_mmap_set_memrange() before "
 				 "doca_mmap_start()",
 				 (void *)mmap);
+	{
+		struct doca_gpu *gpu = NULL;
+		int where = priv_doca_gpu_mem_find(mmap->addr, mmap->len, &gpu);
+
+		if (where < 0)
+			return SD_REJECT(
+			    DOCA_ERROR_INVALID_VALUE, COMP,
+			    "doca_mmap_start: mmap %p's range %p+%zu covers GPU memory (doca_gpu_mem_alloc "
+			    "DOCA_GPU_MEM_TYPE_GPU) and memory outside it; give GPU memory a map of its own",
+			    (void *)mmap, (void *)mmap->addr, mmap->len);
+		if (where > 0) {
+			const struct priv_doca_gpu_base *b = priv_doca_gpu_base(gpu);
+
+			mmap->gpu_dom.kind = MEM_DOMAIN_GPU;
+			mmap->gpu_dom.u.gpu.gpu = gpu;
+			snprintf(mmap->gpu_dom.name, sizeof(mmap->gpu_dom.name), "GPU %s, range %p+%zu",
+				 b != NULL ? b->ops->name(gpu) : "?", (void *)mmap->addr, mmap->len);
+			mmap->domain = &mmap->gpu_dom;
+		}
+	}
 	/* The map's rights per device are fixed now, for as long as it is started (core.h). */
 	mmap->read_devs = mmap->write_devs = 0;
 	for (uint32_t i = 0; i < mmap->nb_devs; i++) {
@@ -365,6 +387,7 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 		return ret;
 	mkey_unregister(mmap);
 	mmap->started = false;
+	mmap->domain = &mem_domain_local;
 	mmap->read_devs = mmap->write_devs = 0;
 	/* Importers' tasks fail from now on (export.h); the descriptors handed out are freed. */
 	export_revoke(mmap);

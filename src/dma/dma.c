@@ -315,7 +315,7 @@ static __attribute__((cold)) doca_error_t check_remote(struct doca_dma *dma, str
 
 /*
  * Checks one buf list and fills @segs with its windows. Returns bytes via @total and, via
- * @remote, the from-export mmap the list lives in (NULL: this process's memory).
+ * @remote, the from-export or GPU-memory mmap the list lives in (NULL: this process's memory).
  */
 static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy *t, const struct doca_buf *head,
 			      bool is_dst, struct engine_seg *segs, uint32_t *nseg, uint64_t *total,
@@ -323,7 +323,7 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 {
 	const char *side = is_dst ? "destination" : "source";
 	const struct topo_profile *p = dma->profile;
-	const struct doca_mmap *origin = NULL;
+	const struct doca_mmap *origin = NULL, *gpu_map = NULL;
 	uint32_t n = 0;
 	uint64_t sum = 0;
 
@@ -379,6 +379,18 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 					 "DOCA_ACCESS_FLAG_PCI_READ_WRITE) to doca_mmap_set_permissions() before "
 					 "doca_mmap_start()",
 					 priv_doca_ctx_name(&dma->ctx), (void *)t, (const void *)m);
+		if (SD_UNLIKELY(m->domain->kind == MEM_DOMAIN_GPU || gpu_map != NULL)) {
+			/* GPU-only memory: the whole list in one GPU's memory, moved by a transport. */
+			if (b == head)
+				gpu_map = m;
+			else if (gpu_map == NULL || m->domain->kind != MEM_DOMAIN_GPU ||
+				 m->domain->u.gpu.gpu != gpu_map->domain->u.gpu.gpu)
+				return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+						 "%s: task %p: the %s list mixes GPU memory (%s) with other memory; "
+						 "give each its own task",
+						 priv_doca_ctx_name(&dma->ctx), (void *)t, side,
+						 (gpu_map != NULL ? gpu_map : m)->domain->name);
+		}
 		if (is_dst) {
 			/* Destination room: from the data pointer to the end of the element. */
 			segs[n].addr = b->data;
@@ -392,7 +404,7 @@ static doca_error_t walk_list(struct doca_dma *dma, struct doca_dma_task_memcpy 
 	}
 	*nseg = n;
 	*total = sum;
-	*remote = origin;
+	*remote = origin != NULL ? origin : gpu_map;
 	return DOCA_SUCCESS;
 }
 
@@ -412,8 +424,10 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 		return false;
 	if (s->next != NULL || d->next != NULL || !s->is_head || !d->is_head)
 		return false;
-	/* Only started local maps have device bits, so both sides are in this process. */
+	/* Only started local maps have device bits; GPU-only memory takes the full walk. */
 	if (!priv_doca_mmap_dev_reads(s->mmap, dev) || !priv_doca_mmap_dev_writes(d->mmap, dev))
+		return false;
+	if (SD_UNLIKELY(s->mmap->domain->kind != MEM_DOMAIN_LOCAL || d->mmap->domain->kind != MEM_DOMAIN_LOCAL))
 		return false;
 	len = s->data_len;
 	room = (uint64_t)(d->head + d->len - d->data);
@@ -449,7 +463,8 @@ static __attribute__((noinline, cold)) doca_error_t prepare_full(struct doca_dma
 	ret = walk_list(dma, t, t->dst, true, t->segs + max, &ndst, &dst_room, &dst_remote);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (src_remote != NULL && dst_remote != NULL)
+	if (src_remote != NULL && dst_remote != NULL && src_remote->kind == MMAP_FROM_EXPORT &&
+	    dst_remote->kind == MMAP_FROM_EXPORT)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "%s: task %p: source and destination are both from-export mmaps (exporter pids %d "
 				 "and %d); softdoca copies between this process and one other: copy through a "

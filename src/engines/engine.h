@@ -108,8 +108,17 @@ struct mem_domain {
 			const _Atomic uint32_t *state; /* enum mem_domain_state */
 			atomic_uint logged;	       /* failure causes already logged: one line per cause */
 		} process;
+		/*
+		 * MEM_DOMAIN_GPU: device memory of this GPU (struct doca_gpu of libdoca_gpunetio,
+		 * reached through its priv_doca_gpu_ops, gpu_hook.h). Owned by the mmap over it.
+		 */
+		struct {
+			struct doca_gpu *gpu;
+		} gpu;
 	} u;
 };
+
+struct doca_gpu;
 
 /* The domain of this process's memory (kind MEM_DOMAIN_LOCAL). */
 extern const struct mem_domain mem_domain_local;

@@ -18,6 +18,7 @@
 
 #include <doca_gpunetio.h>
 
+#include "core.h"
 #include "gpunetio_internal.h"
 
 #define CUDA_MIN_ALIGN 256 /* what cudaMalloc guarantees */
@@ -111,7 +112,27 @@ static bool hook_device_only(struct doca_gpu *gpu, const void *addr, size_t len)
 	return hit;
 }
 
+/*
+ * Any thread (DMA engine workers): cudaMemcpyDefault, which tells the direction from the
+ * pointers (unified addressing), with this thread's device set once.
+ */
+static doca_error_t hook_copy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, const char *owner)
+{
+	static _Thread_local int thread_dev = -1;
+
+	if (thread_dev != gpu->cuda_dev) {
+		int err = gpu->rt->set_device(gpu->cuda_dev);
+
+		if (err != SD_CUDA_SUCCESS)
+			return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaSetDevice failed with %s", owner,
+					 gpu->bus_id, cuda_rt_err(gpu->rt, err));
+		thread_dev = gpu->cuda_dev;
+	}
+	return gpunetio_memcpy(gpu, dst, src, len, SD_CUDA_MEMCPY_DEFAULT, owner);
+}
+
 static const struct priv_doca_gpu_ops gpu_ops = {
+    .copy = hook_copy,
     .mem_alloc = hook_mem_alloc,
     .copy_to_gpu = hook_copy_to_gpu,
     .mem_free = hook_mem_free,
@@ -253,6 +274,11 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 	a->base = base;
 	a->size = size;
 	a->type = type;
+	if (type == DOCA_GPU_MEM_TYPE_GPU && priv_doca_gpu_mem_add(gpu, a->gpu, size) != DOCA_SUCCESS) {
+		rt->dev_free(base);
+		ret = SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu->bus_id);
+		goto fail;
+	}
 	pthread_mutex_lock(&gpu->allocs_lock);
 	a->next = gpu->allocs;
 	gpu->allocs = a;
@@ -314,6 +340,8 @@ doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *
 				 "%s: GPU %s: %p is not the GPU pointer of a live doca_gpu_mem_alloc() allocation "
 				 "(freed already, or another GPU's)",
 				 call, gpu->bus_id, gpu_ptr);
+	if (a->type == DOCA_GPU_MEM_TYPE_GPU)
+		priv_doca_gpu_mem_del(a->gpu);
 	what = a->type == DOCA_GPU_MEM_TYPE_GPU ? "cudaFree" : "cudaFreeHost";
 	err = a->type == DOCA_GPU_MEM_TYPE_GPU ? gpu->rt->dev_free(a->base) : gpu->rt->free_host(a->base);
 	free(a);

@@ -75,7 +75,9 @@ int main(void)
 	/* Local copies need no transport; pairs nobody moves say so. */
 	CHECK(engine_transport_for(MEM_DOMAIN_LOCAL, MEM_DOMAIN_LOCAL, why, sizeof(why)) == NULL);
 	CHECK(strstr(why, "no backend moves this pair") != NULL);
-	CHECK(engine_transport_for(MEM_DOMAIN_GPU, MEM_DOMAIN_LOCAL, why, sizeof(why)) == NULL);
+	CHECK(engine_transport_for(MEM_DOMAIN_GPU, MEM_DOMAIN_LOCAL, why, sizeof(why)) ==
+	      &engine_backend_find("cuda")->xfer[0]);
+	CHECK(engine_transport_for(MEM_DOMAIN_GPU, MEM_DOMAIN_PROCESS, why, sizeof(why)) == NULL);
 	CHECK(engine_transport_for(MEM_DOMAIN_PROCESS, MEM_DOMAIN_PROCESS, NULL, 0) == NULL);
 	CHECK(engine_transport_for(MEM_DOMAIN_KINDS, MEM_DOMAIN_LOCAL, why, sizeof(why)) == NULL);
 	CHECK(strcmp(mem_domain_kind_name(MEM_DOMAIN_PROCESS), "process") == 0);

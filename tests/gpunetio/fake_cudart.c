@@ -7,9 +7,22 @@
  * are host memory; as with CUDA's unified addressing, the device pointer of mapped host memory
  * is its host pointer, so CPU threads "playing the GPU" use the handles as kernels would.
  * Tests reach the controls below with dlopen(RTLD_NOLOAD) of the same path.
+ *
+ * FAKE_CUDA_PROTECT_DEVICE=1 makes cudaMalloc memory unreachable by CPU code, as device memory
+ * is with a real driver: the pointer handed out is a PROT_NONE view of a memfd, and the fake's
+ * cudaMemcpy/cudaMemset reach the bytes through a second, writable view. A CPU load or store
+ * through the device pointer is a SIGSEGV.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <string.h>
 #include <strings.h>
 
@@ -91,13 +104,115 @@ static int release(void *p)
 	return OK;
 }
 
+/* Protected device memory: the device view (PROT_NONE) and the fake's own view of each range. */
+static struct {
+	uint8_t *dev, *shadow;
+	size_t len;
+} ranges[64];
+static pthread_mutex_t ranges_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_long copies; /* cudaMemcpy calls */
+
+static bool protect_device(void)
+{
+	const char *e = getenv("FAKE_CUDA_PROTECT_DEVICE");
+
+	return e != NULL && e[0] == '1';
+}
+
+/* The fake's address of @p: its shadow when @p is protected device memory. */
+static void *reach(const void *p)
+{
+	const uint8_t *b = p;
+	void *out = (void *)(uintptr_t)p;
+
+	pthread_mutex_lock(&ranges_lock);
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (ranges[i].dev != NULL && b >= ranges[i].dev && b < ranges[i].dev + ranges[i].len) {
+			out = ranges[i].shadow + (b - ranges[i].dev);
+			break;
+		}
+	pthread_mutex_unlock(&ranges_lock);
+	return out;
+}
+
+static int alloc_protected(void **p, size_t size)
+{
+	size_t len = (size + 4095) & ~(size_t)4095;
+	int fd = memfd_create("fake-cuda-device", MFD_CLOEXEC), err = ERR_MEMORY_ALLOCATION;
+	void *dev = MAP_FAILED, *shadow = MAP_FAILED;
+
+	if (current != 0) {
+		if (fd >= 0)
+			close(fd);
+		return ERR_INVALID_DEVICE;
+	}
+	if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
+		goto out;
+	dev = mmap(NULL, len, PROT_NONE, MAP_SHARED, fd, 0);
+	shadow = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (dev == MAP_FAILED || shadow == MAP_FAILED)
+		goto out;
+	pthread_mutex_lock(&ranges_lock);
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (ranges[i].dev == NULL) {
+			ranges[i].dev = dev;
+			ranges[i].shadow = shadow;
+			ranges[i].len = len;
+			err = OK;
+			break;
+		}
+	pthread_mutex_unlock(&ranges_lock);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (err != OK) {
+		if (dev != MAP_FAILED)
+			munmap(dev, len);
+		if (shadow != MAP_FAILED)
+			munmap(shadow, len);
+		return err;
+	}
+	*p = dev;
+	atomic_fetch_add(&live, 1);
+	return OK;
+}
+
+/* True (and unmapped) when @p was protected device memory. */
+static bool release_protected(void *p)
+{
+	bool hit = false;
+
+	pthread_mutex_lock(&ranges_lock);
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (ranges[i].dev == p) {
+			munmap(ranges[i].dev, ranges[i].len);
+			munmap(ranges[i].shadow, ranges[i].len);
+			ranges[i].dev = NULL;
+			hit = true;
+			break;
+		}
+	pthread_mutex_unlock(&ranges_lock);
+	if (hit)
+		atomic_fetch_sub(&live, 1);
+	return hit;
+}
+
+EXPORT long fake_cuda_copies(void)
+{
+	return atomic_load(&copies);
+}
+
 EXPORT int cudaMalloc(void **p, size_t size)
 {
+	if (protect_device() && atomic_load(&fail_next) == 0)
+		return alloc_protected(p, size);
 	return alloc(p, size);
 }
 
 EXPORT int cudaFree(void *p)
 {
+	if (p != NULL && release_protected(p))
+		return OK;
 	return release(p);
 }
 
@@ -123,13 +238,14 @@ EXPORT int cudaHostGetDevicePointer(void **dptr, void *hptr, unsigned int flags)
 EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
 	(void)kind;
-	memcpy(dst, src, count);
+	atomic_fetch_add(&copies, 1);
+	memcpy(reach(dst), reach(src), count);
 	return OK;
 }
 
 EXPORT int cudaMemset(void *p, int value, size_t count)
 {
-	memset(p, value, count);
+	memset(reach(p), value, count);
 	return OK;
 }
 

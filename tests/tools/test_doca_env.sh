@@ -23,7 +23,7 @@ assert d["engines"]["selected"] == "auto" and d["engines"]["unavailable"] == {},
 g = d["gpus"]
 assert g["dmabuf"] is False and "NOT_SUPPORTED" in g["dmabuf_why"], g
 assert g["devices"] or (g["why_none"] and len(g["why_none"]) > 10), g
-assert d["transports"]["available"] == ["cma"] and d["transports"]["unavailable"] == {}, d["transports"]
+assert d["transports"]["available"] == ["cma", "cuda"] and d["transports"]["unavailable"] == {}, d["transports"]
 assert [x["pci_addr"] for x in d["devices"]] == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"]
 assert d["config"] == {"path": None, "ok": True}
 assert [(x["medium"], x["wire_peer"]) for x in d["devices"]] == [
