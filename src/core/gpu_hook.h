@@ -20,6 +20,15 @@ struct priv_doca_gpu_ops {
 	/* Copies @len host bytes to GPU memory from mem_alloc; logs its own rejection. */
 	doca_error_t (*copy_to_gpu)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len);
 	void (*mem_free)(struct doca_gpu *gpu, void *gpu_ptr);
+	/*
+	 * GPU receive queues (libdoca_eth, rxq_gpu.c). mem_alloc_mapped: @size zeroed bytes that
+	 * both sides address (DOCA_GPU_MEM_TYPE_CPU_GPU), freed with mem_free; logs its rejection.
+	 * cpu_view: the CPU address of [@gpu_ptr, +@len) when it lies inside one allocation of
+	 * @gpu that the CPU can address (*cpu_ptr), inside a GPU-only one (*cpu_ptr = NULL: reach
+	 * it with copy_to_gpu), or DOCA_ERROR_NOT_FOUND when no allocation of @gpu holds it.
+	 */
+	doca_error_t (*mem_alloc_mapped)(struct doca_gpu *gpu, size_t size, void **gpu_ptr, void **cpu_ptr);
+	doca_error_t (*cpu_view)(struct doca_gpu *gpu, const void *gpu_ptr, size_t len, void **cpu_ptr);
 };
 
 #define PRIV_DOCA_GPU_MAGIC 0x53444750u /* "SDGP" */

@@ -89,6 +89,8 @@ static const struct priv_doca_gpu_ops gpu_ops = {
     .mem_alloc = hook_mem_alloc,
     .copy_to_gpu = hook_copy_to_gpu,
     .mem_free = hook_mem_free,
+    .mem_alloc_mapped = gpunetio_mem_alloc_mapped,
+    .cpu_view = gpunetio_cpu_view,
 };
 
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
@@ -219,6 +221,8 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 	a->gpu = (void *)g;
 	a->base = base;
 	a->type = type;
+	a->size = size;
+	a->cpu = type == DOCA_GPU_MEM_TYPE_GPU ? NULL : (uint8_t *)base + (g - (uintptr_t)dbase);
 	a->next = gpu->allocs;
 	gpu->allocs = a;
 	*gpu_ptr = a->gpu;

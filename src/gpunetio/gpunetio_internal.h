@@ -70,6 +70,8 @@ struct gpu_alloc {
 	void *gpu;  /* what the application got */
 	void *base; /* what CUDA returned (alignment padding before gpu) */
 	enum doca_gpu_mem_type type;
+	size_t size; /* bytes asked for, from gpu */
+	void *cpu;   /* CPU address of gpu; NULL for GPU-only memory */
 };
 
 struct doca_gpu {
@@ -89,6 +91,9 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call);
 /* cudaMemcpy of @len bytes, @kind a CUDA_MEMCPY_* value. */
 doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call);
+/* gpu_hook.h's cpu_view for GPU receive queues (eth_hooks.c). */
+doca_error_t gpunetio_cpu_view(struct doca_gpu *gpu, const void *gpu_ptr, size_t len, void **cpu_ptr);
+doca_error_t gpunetio_mem_alloc_mapped(struct doca_gpu *gpu, size_t size, void **gpu_ptr, void **cpu_ptr);
 doca_error_t gpunetio_memset(struct doca_gpu *gpu, void *gpu_ptr, size_t len, const char *call);
 
 #endif /* SD_GPUNETIO_INTERNAL_H_ */
