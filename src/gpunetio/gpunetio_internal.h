@@ -5,6 +5,7 @@
  *   application ──doca_gpu_*──> gpunetio.c (GPU handle, memory) ──> cuda_rt.c ──dlopen──> libcudart
  *                 doca_gpu_semaphore_* ──> sem.c ─────────────────────┘
  *   core (buf_array.c) ──priv_doca_gpu_ops (gpu_hook.h)──> gpunetio.c
+ *   libdoca_eth (rxq_gpu.c) ──priv_doca_gpu_ops──> eth_hooks.c (mapped memory, CPU views)
  *
  * libcudart is never linked: cuda_rt.c loads it at the first doca_gpu_create() (or the library
  * SOFTDOCA_CUDART names) and resolves the few functions used into a table. CUDA's types are

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The GPUNetIO device headers compile with nvcc (no GPU needed): each header alone, and a
 # kernel using every device function (nvcc_check.cu) for sm_80 and sm_90; in the sm_90 PTX the
-# semaphore status must be read with ld.acquire.sys and written with st.release.sys.
+# semaphore status and the receive completions must be read with ld.acquire.sys and written with
+# st.release.sys, and receive timeouts must run on %globaltimer.
 # Skips (77) without nvcc: $NVCC, then PATH, then /usr/local/cuda/bin/nvcc.
 # usage: check_nvcc.sh <include dir>...
 set -u
@@ -40,7 +41,7 @@ for log in "$tmp"/*.log; do
 	if grep -q '^FAIL' "$log"; then cat "$log"; fail=1; fi
 done
 if [ $fail = 0 ]; then
-	for op in ld.acquire.sys st.release.sys; do
+	for op in ld.acquire.sys st.release.sys globaltimer; do
 		if ! grep -q "$op" "$tmp/all.ptx"; then
 			echo "FAIL: no $op in the sm_90 PTX: a status crossing the bus lost its system-scope ordering"
 			fail=1
