@@ -5,14 +5,17 @@
  * Header-only (no -rdc, no device library), built on the ring core of doca_gpunetio_hd.h:
  *
  *   NIC (CPU thread)                                  device (this header)
- *   slot prod % nslots <- frame                       poll cqe[(cons + n) % nslots].seq == cons + n + 1
+ *                                                     cons = next (system-scope release): the
+ *                                                     last call's slots go back to the NIC
+ *   slot prod % nslots <- frame                       poll cqe[(next + n) % nslots].seq == next + n + 1
  *   cqe: bytes, timestamp, then seq = prod + 1        (system-scope acquire), up to max / timeout
- *        (system-scope release)                       first = cons % nslots, num = n
- *   free while prod - cons < nslots  <-------------   cons += n (system-scope release)
+ *        (system-scope release)                       first = next % nslots, num = n, next += n
+ *   free while prod - cons < nslots  <-------------
  *
- * Taking packets gives their slots back to the NIC at once: a slot's bytes stay valid until the
- * NIC wraps around to it (nslots packets later), as with DOCA's cyclic queues. One caller at a
- * time per queue (a thread, a warp or a block).
+ * Each receive gives the slots of the previous one back to the NIC (DOCA's implicit re-post),
+ * so the packets a call returns stay intact at least until the next call on the queue, and
+ * then until the NIC wraps around to them. One caller at a time per queue (a thread, a warp or
+ * a block).
  *
  * doca_gpu_dev_eth_rxq_recv() is DOCA 3.3's template. THREAD scope is doca_gpunetio_hd_rxq_recv(),
  * which any C11/C++ compiler builds as well (CPU threads play the GPU in softdoca's tests); WARP
@@ -68,7 +71,8 @@ DOCA_GPUNETIO_HD uint64_t doca_gpunetio_hd_now_ns(void)
  * The ring core: takes the packets that arrived in @rxq, in order, until @max_rx_pkts (0: no
  * limit) arrived or @timeout_ns (0: none) passed; with neither, until the ring is full.
  * *@out_first_pkt_idx is the slot of the first (0..nslots-1), *@out_pkt_num how many (may be
- * 0); packet i is at doca_gpu_dev_eth_rxq_get_pkt_addr(rxq, first + i). @rx_attr (an enum
+ * 0); packet i is at doca_gpu_dev_eth_rxq_get_pkt_addr(rxq, first + i), intact until the
+ * next call at least (which hands these slots back to the NIC). @rx_attr (an enum
  * doca_gpu_dev_eth_rxq_attr_type) says what goes to @out_attr[0..num-1], which must hold
  * max_rx_pkts entries (nslots when max_rx_pkts is 0); NULL is allowed with ATTR_NONE.
  * DOCA_ERROR_INVALID_VALUE for NULL arguments, otherwise DOCA_SUCCESS.
@@ -88,7 +92,9 @@ DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_rxq_recv(struct doca_gpu_eth_rxq 
 	ring = rxq->cqe;
 	nslots = rxq->nslots;
 	limit = max_rx_pkts == 0 || max_rx_pkts > nslots ? nslots : max_rx_pkts;
-	cons = doca_gpunetio_hd_load_acquire_u64(&rxq->cons); /* this caller's own word */
+	cons = doca_gpunetio_hd_load_acquire_u64(&rxq->next); /* this caller's own word */
+	if (doca_gpunetio_hd_load_acquire_u64(&rxq->cons) != cons)
+		doca_gpunetio_hd_store_release_u64(&rxq->cons, cons); /* the last call's slots */
 	if (timeout_ns != 0)
 		start = doca_gpunetio_hd_now_ns();
 	for (;;) {
@@ -112,7 +118,7 @@ DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_rxq_recv(struct doca_gpu_eth_rxq 
 	*out_first_pkt_idx = cons % nslots;
 	*out_pkt_num = n;
 	if (n > 0)
-		doca_gpunetio_hd_store_release_u64(&rxq->cons, cons + n);
+		doca_gpunetio_hd_store_release_u64(&rxq->next, cons + n);
 	return DOCA_SUCCESS;
 }
 

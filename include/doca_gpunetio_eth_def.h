@@ -96,9 +96,9 @@ struct doca_gpu_eth_rxq_cqe {
 
 /**
  * The GPU handle of a CYCLIC receive queue (in memory both the GPU and the CPU address).
- * Written by the host library at start, except cons: the index of the next packet the device
- * will take, written by the device with a system-scope release; the NIC reads it to know which
- * slots it may fill again (a slot stays valid until the NIC wraps around to it).
+ * Written by the host library at start, except two device-owned indices: next, the packet the
+ * device takes next, and cons, the first packet whose slot the device still holds, written with
+ * a system-scope release; the NIC reads cons to know which slots it may fill again.
  */
 struct doca_gpu_eth_rxq {
 	uint64_t pkt_base;		  /**< GPU address of slot 0 of the packet buffer */
@@ -107,7 +107,8 @@ struct doca_gpu_eth_rxq {
 	uint32_t nslots;		  /**< slots (packets) in the buffer and entries in the ring */
 	uint32_t pkt_mkey;		  /**< mkey of the packet buffer's mmap, big-endian */
 	uint32_t reserved;
-	uint64_t cons __attribute__((aligned(64))); /**< device-owned; on a cache line of its own */
+	uint64_t next;					 /**< device-owned */
+	uint64_t cons __attribute__((aligned(64)));	 /**< device-owned, read by the NIC; own cache line */
 	uint8_t pad[56];
 };
 

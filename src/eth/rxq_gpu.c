@@ -9,8 +9,8 @@
  *   prod - cons == nslots ? ── drop (counted) ;  else frame ─▶ slot prod % nslots,
  *                                                       cqe[prod % nslots] = {ts, bytes}, seq = prod + 1 (release)
  *                                                       prod++
- *   the device reads cqes, takes a run of packets and publishes cons (release); the NIC reads it
- *   (acquire) to know which slots are free again.
+ *   the device reads cqes and takes a run of packets; its next call publishes cons past them
+ *   (release), and the NIC reads cons (acquire) to know which slots are free again.
  *
  * Memory (all on the queue's struct doca_gpu, so doca_gpu_destroy() refuses while it runs):
  *   handle + completion ring   one CPU_GPU allocation (gpu_hook.h mem_alloc_mapped): both sides
@@ -249,6 +249,7 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 	g->h_cpu->stride = g->stride;
 	g->h_cpu->nslots = g->nslots;
 	g->h_cpu->pkt_mkey = __builtin_bswap32(mkey);
+	g->h_cpu->next = 0;
 	doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, 0);
 	g->prod = 0;
 	ret = rx_thread_get(cfg->port, cfg->name, &g->thread);
