@@ -10,6 +10,7 @@
 #define DOCA_ETH_RXQ_GPU_DATA_PATH_H_
 
 #include <doca_compat.h>
+#include <doca_ctx.h>
 #include <doca_error.h>
 
 #ifdef __cplusplus
