@@ -13,6 +13,8 @@
  *   full       frames arriving while every slot holds an untaken packet are dropped (counted in
  *              the stop line), the taken ones are intact, the next frame lands after them
  *   stop       stopping the queue while a sender thread keeps sending; it starts again from 0
+ *   share      a CPU queue on a PE and a GPU queue on one port (steering by frame parity): the
+ *              CPU queue gets every frame of its own while the GPU queue's ring stays full
  *
  * Every case uses its own runtime directory, so its cable starts empty.
  */
@@ -20,7 +22,10 @@
 #include <sched.h>
 #include <sys/mman.h>
 
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
 #include <doca_eth_rxq.h>
+#include <doca_eth_rxq_cpu_data_path.h>
 #include <doca_eth_rxq_gpu_data_path.h>
 #include <doca_gpunetio_dev_eth_rxq.cuh>
 #include <doca_log.h>
@@ -105,12 +110,17 @@ static void queue_make(struct queue *q, enum doca_gpu_mem_type mem, uint32_t nsl
 	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(q->rxq), gpu));
 }
 
-static void queue_start(struct queue *q)
+static void queue_start_id(struct queue *q, uint16_t id)
 {
 	CHECK_OK(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q->rxq)));
-	CHECK_OK(doca_eth_rxq_apply_queue_id(q->rxq, 0));
+	CHECK_OK(doca_eth_rxq_apply_queue_id(q->rxq, id));
 	CHECK_OK(doca_eth_rxq_get_gpu_handle(q->rxq, &q->h));
 	CHECK(q->h != NULL);
+}
+
+static void queue_start(struct queue *q)
+{
+	queue_start_id(q, 0);
 }
 
 static void queue_free(struct queue *q)
@@ -477,6 +487,127 @@ static void case_stop(void)
 	close_devs();
 }
 
+/* ---- share: a CPU queue and a GPU queue on one port ---- */
+
+#define SHARE_FRAMES 200 /* half to each queue */
+#define SHARE_TASKS  8
+
+static uint32_t cpu_got, cpu_bad;
+
+/* Even frames to queue 0 (the CPU's), odd ones to queue 1 (the GPU's). */
+static void steer_parity(void *arg, const struct nic_frame_info *info, const uint8_t *frame, struct nic_verdict *out)
+{
+	uint32_t seq;
+
+	(void)arg;
+	(void)info;
+	memcpy(&seq, frame + 14, 4);
+	memset(out, 0, sizeof(*out));
+	out->kind = NIC_TO_QUEUE;
+	out->queue = (uint16_t)(seq & 1);
+}
+
+static void cpu_recv(struct doca_eth_rxq_task_recv *t, union doca_data ud, union doca_data cud)
+{
+	struct doca_buf *b = NULL;
+	void *data = NULL;
+	size_t len = 0;
+	uint32_t seq;
+
+	(void)ud;
+	(void)cud;
+	CHECK_OK(doca_eth_rxq_task_recv_get_pkt(t, &b));
+	CHECK_OK(doca_buf_get_data(b, &data));
+	CHECK_OK(doca_buf_get_data_len(b, &len));
+	memcpy(&seq, (uint8_t *)data + 14, 4);
+	if (seq != 2 * cpu_got || len != len_of(seq))
+		cpu_bad++;
+	cpu_got++;
+	CHECK_OK(doca_buf_reset_data_len(b));
+	CHECK_OK(doca_task_submit(doca_eth_rxq_task_recv_as_doca_task(t)));
+}
+
+static void cpu_flushed(struct doca_eth_rxq_task_recv *t, union doca_data ud, union doca_data cud)
+{
+	struct doca_buf *b = NULL;
+
+	(void)ud;
+	(void)cud;
+	doca_eth_rxq_task_recv_get_pkt(t, &b);
+	doca_buf_dec_refcount(b, NULL);
+	doca_task_free(doca_eth_rxq_task_recv_as_doca_task(t));
+}
+
+static void case_share(void)
+{
+	static uint8_t mem[SHARE_TASKS][MAX_PKT];
+	struct doca_gpu_dev_eth_rxq_attr attr[NSLOTS];
+	struct doca_buf_inventory *inv;
+	struct doca_eth_rxq *cpu_q;
+	struct doca_mmap *mm;
+	struct doca_pe *pe;
+	struct queue q = {0};
+	uint64_t first = 0, deadline = sd_now_ms() + WAIT_MS;
+	uint32_t num = 0;
+	char *log, want[128];
+
+	open_devs("share");
+	CHECK_OK(priv_doca_nic_set_steer(dev_rx, steer_parity, NULL));
+	queue_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NSLOTS);
+	queue_start_id(&q, 1);
+	pe = sd_pe();
+	inv = sd_inventory(SHARE_TASKS);
+	mm = sd_mmap_local(dev_rx, mem, sizeof(mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	CHECK_OK(doca_eth_rxq_create(dev_rx, 16, MAX_PKT, &cpu_q));
+	CHECK_OK(doca_eth_rxq_task_recv_set_conf(cpu_q, cpu_recv, cpu_flushed, SHARE_TASKS));
+	CHECK_OK(doca_pe_connect_ctx(pe, doca_eth_rxq_as_doca_ctx(cpu_q)));
+	CHECK_OK(doca_ctx_start(doca_eth_rxq_as_doca_ctx(cpu_q)));
+	CHECK_OK(doca_eth_rxq_apply_queue_id(cpu_q, 0));
+	for (int i = 0; i < SHARE_TASKS; i++) {
+		struct doca_eth_rxq_task_recv *t;
+		struct doca_buf *b;
+
+		CHECK_OK(doca_buf_inventory_buf_get_by_addr(inv, mm, mem[i], MAX_PKT, &b));
+		CHECK_OK(doca_eth_rxq_task_recv_allocate_init(cpu_q, b, (union doca_data){.u64 = 0}, &t));
+		CHECK_OK(doca_task_submit(doca_eth_rxq_task_recv_as_doca_task(t)));
+	}
+	/* Rounds of 8 frames (4 for each queue); the CPU queue takes its 4 before the next round. */
+	for (uint32_t seq = 0; seq < SHARE_FRAMES;) {
+		for (int i = 0; i < 8; i++)
+			send_frame(seq++);
+		while (cpu_got < seq / 2) {
+			CHECK(sd_now_ms() < deadline);
+			doca_pe_progress(pe);
+		}
+	}
+	CHECK_EQ(cpu_got, (uint32_t)SHARE_FRAMES / 2);
+	CHECK_EQ(cpu_bad, 0u);
+	wait_rx_frames(SHARE_FRAMES);
+	/* The GPU queue never took anything: it holds its first 16 frames, the rest dropped. */
+	CHECK_OK(doca_gpunetio_hd_rxq_recv(q.h, 0, 1000000, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+	CHECK_EQ(num, (uint32_t)NSLOTS);
+	for (uint32_t i = 0; i < num; i++)
+		check_frame(q.h, first + i, 2 * i + 1, attr[i].bytes);
+	sd_ctx_stop_idle(doca_eth_rxq_as_doca_ctx(cpu_q), pe, NULL, WAIT_MS);
+	CHECK_OK(doca_eth_rxq_destroy(cpu_q));
+	queue_free(&q);
+	log = log_text();
+	snprintf(want, sizeof(want), "stopped: %u frames received, %u dropped (queue full)", NSLOTS,
+		 SHARE_FRAMES / 2 - NSLOTS);
+	if (strstr(log, want) == NULL) {
+		fprintf(stderr, "no SDK line says \"%s\"; the log:\n%s\n", want, log);
+		CHECK(false);
+	}
+	free(log);
+	CHECK_OK(priv_doca_nic_set_steer(dev_rx, NULL, NULL));
+	CHECK_OK(doca_pe_destroy(pe));
+	CHECK_OK(doca_buf_inventory_stop(inv));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_mmap_stop(mm));
+	CHECK_OK(doca_mmap_destroy(mm));
+	close_devs();
+}
+
 int main(void)
 {
 	struct doca_log_backend *be = NULL, *err_be = NULL;
@@ -499,6 +630,7 @@ int main(void)
 	case_max();
 	case_full();
 	case_stop();
+	case_share();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);
