@@ -78,9 +78,9 @@ DOCA_GPUNETIO_HD uint64_t doca_gpunetio_hd_now_ns(void)
  * DOCA_ERROR_INVALID_VALUE for NULL arguments, otherwise DOCA_SUCCESS.
  */
 DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_rxq_recv(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts,
-							 uint64_t timeout_ns, uint64_t *out_first_pkt_idx,
-							 uint32_t *out_pkt_num, struct doca_gpu_dev_eth_rxq_attr *out_attr,
-							 int rx_attr)
+							uint64_t timeout_ns, uint64_t *out_first_pkt_idx,
+							uint32_t *out_pkt_num,
+							struct doca_gpu_dev_eth_rxq_attr *out_attr, int rx_attr)
 {
 	const struct doca_gpu_eth_rxq_cqe *ring;
 	uint64_t cons, start = 0;
@@ -176,8 +176,8 @@ __device__
 		int ret;
 
 		if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-			s_ret = (int)doca_gpunetio_hd_rxq_recv(rxq, max_rx_pkts, timeout_ns, &s_first, &s_num,
-							       out_attr, (int)rx_attr);
+			s_ret = (int)doca_gpunetio_hd_rxq_recv(rxq, max_rx_pkts, timeout_ns, &s_first, &s_num, out_attr,
+							       (int)rx_attr);
 		__syncthreads();
 		first = s_first;
 		num = s_num;

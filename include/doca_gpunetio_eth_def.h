@@ -79,7 +79,7 @@ enum doca_gpu_dev_eth_wait_flags {
 
 /** Flags of a send. */
 enum doca_gpu_eth_send_flags {
-	DOCA_GPUNETIO_ETH_SEND_FLAG_NONE = 0,	    /**< a completion only on error */
+	DOCA_GPUNETIO_ETH_SEND_FLAG_NONE = 0,	     /**< a completion only on error */
 	DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY = 1 << 0, /**< a completion on success too */
 };
 
@@ -107,8 +107,8 @@ struct doca_gpu_eth_rxq {
 	uint32_t nslots;		  /**< slots (packets) in the buffer and entries in the ring */
 	uint32_t pkt_mkey;		  /**< mkey of the packet buffer's mmap, big-endian */
 	uint32_t reserved;
-	uint64_t next;					 /**< device-owned */
-	uint64_t cons __attribute__((aligned(64)));	 /**< device-owned, read by the NIC; own cache line */
+	uint64_t next;				    /**< device-owned */
+	uint64_t cons __attribute__((aligned(64))); /**< device-owned, read by the NIC; own cache line */
 	uint8_t pad[56];
 };
 

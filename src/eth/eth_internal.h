@@ -161,7 +161,6 @@ static inline void eth_put32(uint8_t *p, uint32_t v)
 /* Capabilities shared by both queues. */
 doca_error_t eth_devinfo_caps(const struct doca_devinfo *devinfo, const char *call, const struct topo_caps_eth **caps);
 
-
 /* ---- GPU receive queues (rxq_gpu.c): CYCLIC queues whose data path is on a GPU ---- */
 
 struct doca_gpu;

@@ -370,8 +370,14 @@ static doca_error_t rxq_start(struct doca_ctx *ctx)
 	doca_error_t ret;
 
 	if (q->type == DOCA_ETH_RXQ_TYPE_CYCLIC || ctx->datapath_external) {
-		struct eth_rxq_gpu_cfg cfg = {priv_doca_ctx_name(ctx), q->port, ctx->dev, q->pkt_mmap,
-					      q->pkt_off, q->pkt_len, q->max_pkt, q->type};
+		struct eth_rxq_gpu_cfg cfg = {priv_doca_ctx_name(ctx),
+					      q->port,
+					      ctx->dev,
+					      q->pkt_mmap,
+					      q->pkt_off,
+					      q->pkt_len,
+					      q->max_pkt,
+					      q->type};
 
 		atomic_store(&q->rx_frames, 0);
 		atomic_store(&q->drop_full, 0);

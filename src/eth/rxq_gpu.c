@@ -207,15 +207,17 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 				 "REGULAR on the CPU",
 				 cfg->name);
 	if (cfg->type != DOCA_ETH_RXQ_TYPE_CYCLIC)
-		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-				 "doca_ctx_start: %s has its data path on the GPU but is %s; GPU queues are CYCLIC: call "
-				 "doca_eth_rxq_set_type(DOCA_ETH_RXQ_TYPE_CYCLIC) before doca_ctx_start()",
-				 cfg->name, cfg->type == DOCA_ETH_RXQ_TYPE_REGULAR ? "REGULAR" : "MANAGED_MEMPOOL");
+		return SD_REJECT(
+		    DOCA_ERROR_NOT_SUPPORTED, COMP,
+		    "doca_ctx_start: %s has its data path on the GPU but is %s; GPU queues are CYCLIC: call "
+		    "doca_eth_rxq_set_type(DOCA_ETH_RXQ_TYPE_CYCLIC) before doca_ctx_start()",
+		    cfg->name, cfg->type == DOCA_ETH_RXQ_TYPE_REGULAR ? "REGULAR" : "MANAGED_MEMPOOL");
 	if (m == NULL)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_ctx_start: %s is CYCLIC but has no packet buffer; call doca_eth_rxq_set_pkt_buf() "
-				 "(size: doca_eth_rxq_estimate_packet_buf_size) before doca_ctx_start()",
-				 cfg->name);
+		return SD_REJECT(
+		    DOCA_ERROR_BAD_STATE, COMP,
+		    "doca_ctx_start: %s is CYCLIC but has no packet buffer; call doca_eth_rxq_set_pkt_buf() "
+		    "(size: doca_eth_rxq_estimate_packet_buf_size) before doca_ctx_start()",
+		    cfg->name);
 	if (!m->started || cfg->pkt_off + (uint64_t)cfg->pkt_len > m->len)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "doca_ctx_start: %s: the packet buffer mmap %p is stopped or smaller than offset %u + "

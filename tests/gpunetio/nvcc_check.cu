@@ -65,8 +65,8 @@ __global__ void receive(struct doca_gpu_eth_rxq *rxq, uint32_t *exit_flag, uint6
 			uint32_t n;
 
 			ret = doca_gpu_dev_eth_rxq_recv<scope, DOCA_GPUNETIO_ETH_MCST_DISABLED,
-							DOCA_GPUNETIO_ETH_NIC_HANDLER_CPU_PROXY, attr_type>(rxq, 64, 500000,
-													    &f, &n, attr);
+							DOCA_GPUNETIO_ETH_NIC_HANDLER_CPU_PROXY, attr_type>(
+			    rxq, 64, 500000, &f, &n, attr);
 			if (threadIdx.x == 0) {
 				first = f;
 				num = n;
@@ -87,9 +87,12 @@ __global__ void receive(struct doca_gpu_eth_rxq *rxq, uint32_t *exit_flag, uint6
 	atomicAdd((unsigned long long *)bytes, (unsigned long long)my_bytes);
 }
 
-template __global__ void receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD, DOCA_GPUNETIO_ETH_RX_ATTR_ALL>(
-    struct doca_gpu_eth_rxq *, uint32_t *, uint64_t *, uint64_t *);
-template __global__ void receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP, DOCA_GPUNETIO_ETH_RX_ATTR_TS>(
-    struct doca_gpu_eth_rxq *, uint32_t *, uint64_t *, uint64_t *);
-template __global__ void receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK, DOCA_GPUNETIO_ETH_RX_ATTR_NONE>(
-    struct doca_gpu_eth_rxq *, uint32_t *, uint64_t *, uint64_t *);
+template __global__ void
+receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD, DOCA_GPUNETIO_ETH_RX_ATTR_ALL>(struct doca_gpu_eth_rxq *, uint32_t *,
+									    uint64_t *, uint64_t *);
+template __global__ void
+receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP, DOCA_GPUNETIO_ETH_RX_ATTR_TS>(struct doca_gpu_eth_rxq *, uint32_t *,
+									 uint64_t *, uint64_t *);
+template __global__ void
+receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK, DOCA_GPUNETIO_ETH_RX_ATTR_NONE>(struct doca_gpu_eth_rxq *, uint32_t *,
+									    uint64_t *, uint64_t *);

@@ -251,7 +251,8 @@ static void *consume(void *arg)
 		uint32_t num = UINT32_MAX;
 
 		CHECK(sd_now_ms() < deadline);
-		CHECK_OK(doca_gpunetio_hd_rxq_recv(c->h, 7, 2000000, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+		CHECK_OK(
+		    doca_gpunetio_hd_rxq_recv(c->h, 7, 2000000, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
 		CHECK(num <= 7);
 		CHECK_EQ(first, (uint64_t)(next % NSLOTS));
 		for (uint32_t i = 0; i < num; i++) {
@@ -463,7 +464,8 @@ static void case_stop(void)
 			CHECK_OK(doca_gpunetio_hd_rxq_recv(q.h, NSLOTS, 1000000, &first, &num, attr,
 							   DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
 			for (uint32_t i = 0; i < num; i++) {
-				const uint8_t *p = (const uint8_t *)(uintptr_t)doca_gpu_dev_eth_rxq_get_pkt_addr(q.h, first + i);
+				const uint8_t *p =
+				    (const uint8_t *)(uintptr_t)doca_gpu_dev_eth_rxq_get_pkt_addr(q.h, first + i);
 				uint32_t seq;
 
 				memcpy(&seq, p + 14, 4);
