@@ -243,6 +243,8 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 	ret = g->ops->mem_alloc_mapped(g->gpu, size, &g->mem_gpu, (void **)&g->mem_cpu);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	/* Zeroed here, whatever the hook gives: a stale seq could pass for the next packet's. */
+	memset(g->mem_cpu, 0, size);
 	g->h_gpu = g->mem_gpu;
 	g->h_cpu = (struct doca_gpu_eth_rxq *)g->mem_cpu;
 	g->cqe_cpu = (struct doca_gpu_eth_rxq_cqe *)(g->mem_cpu + sizeof(struct doca_gpu_eth_rxq));
