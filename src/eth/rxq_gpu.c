@@ -75,6 +75,20 @@ struct eth_rxq_gpu {
 	uint64_t prod; /* the producer's (port lock) */
 };
 
+/*
+ * Before parking: arm the medium's wake-up (rx_rearm, under the port lock like every receive
+ * op), which also looks at the medium once more, so a frame that came meanwhile makes the fd
+ * readable at once.
+ */
+static void rx_thread_arm(struct eth_port *p)
+{
+	if (p->ops->rx_rearm == NULL)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->ops->rx_rearm(p->port);
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void *rx_thread_main(void *arg)
 {
 	struct gpu_rx_thread *t = arg;
@@ -86,6 +100,7 @@ static void *rx_thread_main(void *arg)
 		if (eth_port_drain(p, ETH_RX_BUDGET) > 0)
 			continue;
 		/* Nothing (or another queue's PE drains): park until the medium or stop wakes us. */
+		rx_thread_arm(p);
 		if (poll(pfd, fd >= 0 ? 2 : 1, GPU_RX_PARK_MS) < 0 && errno != EINTR)
 			break;
 	}
@@ -125,7 +140,9 @@ static doca_error_t rx_thread_get(struct eth_port *p, const char *name, struct g
 	}
 	/* Asked here, not in the thread: a wire's receiver claims the port by asking, and frames
 	 * sent to an unclaimed port are lost, so the claim happens before start returns. */
+	pthread_mutex_lock(&p->lock); /* a receive op: one thread at a time */
 	t->rx_fd = p->ops->rx_fd != NULL ? p->ops->rx_fd(p->port) : -1;
+	pthread_mutex_unlock(&p->lock);
 	atomic_store(&t->stop, false);
 	err = pthread_create(&t->tid, NULL, rx_thread_main, t);
 	if (err != 0) {
