@@ -156,7 +156,10 @@ __device__
 		uint32_t num = 0;
 		int ret = 0;
 
-		if ((threadIdx.x & (DOCA_GPUNETIO_ETH_WARP_SIZE - 1)) == 0)
+		unsigned int lane;
+
+		asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+		if (lane == 0)
 			ret = (int)doca_gpunetio_hd_rxq_recv(rxq, max_rx_pkts, timeout_ns, &first, &num, out_attr,
 							     (int)rx_attr);
 		__syncwarp();
