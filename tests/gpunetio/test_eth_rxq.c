@@ -227,6 +227,8 @@ static void case_api(void)
 	close_devs();
 }
 
+static char *log_text(void);
+
 /* ---- order: a consumer thread plays the kernel ---- */
 
 #define ORDER_FRAMES 400
@@ -276,6 +278,17 @@ static void run_order(enum doca_gpu_mem_type mem, const char *dir)
 	open_devs(dir);
 	queue_make(&q, mem, NSLOTS);
 	queue_start(&q);
+	{
+		/* The start's line names the way frames reach the slots: GPU memory is copied into. */
+		char *log = log_text();
+		const char *way = mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU-only (copied)" : "CPU-addressable";
+		char *last = NULL;
+
+		for (char *p = strstr(log, "CYCLIC on the GPU"); p != NULL; p = strstr(p + 1, "CYCLIC on the GPU"))
+			last = p;
+		CHECK(last != NULL && strstr(last, way) != NULL);
+		free(log);
+	}
 	c.h = q.h;
 	CHECK(pthread_create(&t, NULL, consume, &c) == 0);
 	for (uint32_t seq = 0; seq < ORDER_FRAMES;) {
