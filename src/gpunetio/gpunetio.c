@@ -118,6 +118,7 @@ static const struct priv_doca_gpu_ops gpu_ops = {
     .mem_alloc_mapped = hook_mem_alloc_mapped,
     .name = hook_name,
     .device_only = hook_device_only,
+    .cpu_view = gpunetio_cpu_view,
 };
 
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
@@ -253,6 +254,7 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 	a->base = base;
 	a->size = size;
 	a->type = type;
+	a->cpu = type == DOCA_GPU_MEM_TYPE_GPU ? NULL : (uint8_t *)base + (g - (uintptr_t)dbase);
 	pthread_mutex_lock(&gpu->allocs_lock);
 	a->next = gpu->allocs;
 	gpu->allocs = a;
