@@ -41,6 +41,13 @@ struct priv_doca_gpu_ops {
 	 * cannot reach with a real driver. Any thread.
 	 */
 	bool (*device_only)(struct doca_gpu *gpu, const void *addr, size_t len);
+	/*
+	 * GPU receive queues (libdoca_eth, rxq_gpu.c): the CPU address of [@gpu_ptr, +@len) when it
+	 * lies inside one allocation of @gpu that the CPU can address (*cpu_ptr), inside a GPU-only
+	 * one (*cpu_ptr = NULL: reach it with copy_to_gpu), or DOCA_ERROR_NOT_FOUND when no
+	 * allocation of @gpu holds it. Any thread.
+	 */
+	doca_error_t (*cpu_view)(struct doca_gpu *gpu, const void *gpu_ptr, size_t len, void **cpu_ptr);
 };
 
 #define PRIV_DOCA_GPU_MAGIC 0x53444750u /* "SDGP" */

@@ -167,4 +167,40 @@ static inline void eth_put32(uint8_t *p, uint32_t v)
 /* Capabilities shared by both queues. */
 doca_error_t eth_devinfo_caps(const struct doca_devinfo *devinfo, const char *call, const struct topo_caps_eth **caps);
 
+/* ---- GPU receive queues (rxq_gpu.c): CYCLIC queues whose data path is on a GPU ---- */
+
+struct doca_gpu;
+struct doca_gpu_eth_rxq;
+struct eth_rxq_gpu;
+
+/* What rxq.c knows of a queue that rxq_gpu.c needs at start. */
+struct eth_rxq_gpu_cfg {
+	const char *name; /* priv_doca_ctx_name() */
+	struct eth_port *port;
+	struct doca_dev *dev;
+	struct doca_mmap *pkt_mmap;
+	uint32_t pkt_off, pkt_len;
+	uint32_t max_pkt;
+	int type; /* enum doca_eth_rxq_type */
+};
+
+/* doca_ctx_set_datapath_on_gpu(): remembers @gpu in *@g (allocated on first use). */
+doca_error_t eth_rxq_gpu_set_datapath(struct eth_rxq_gpu **g, const char *name, struct doca_gpu *gpu);
+/* True once the queue's data path is on a GPU. */
+bool eth_rxq_gpu_on(const struct eth_rxq_gpu *g);
+/*
+ * Start of a queue that is CYCLIC or on a GPU (@g NULL: no GPU): refuses the other mixes; slots,
+ * completion ring, handle; the port's receive thread.
+ */
+doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_cfg *cfg);
+/* Places one frame (port lock held, one producer); false when the ring is full (a drop). */
+bool eth_rxq_gpu_place(struct eth_rxq_gpu *g, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m);
+/* After the queue left the port's table: releases the receive thread (stopping). */
+void eth_rxq_gpu_stopping(struct eth_rxq_gpu *g);
+/* Frees the handle and ring (stopped); destroy frees @g. */
+void eth_rxq_gpu_stopped(struct eth_rxq_gpu *g);
+void eth_rxq_gpu_destroy(struct eth_rxq_gpu *g);
+/* doca_eth_rxq_get_gpu_handle(): BAD_STATE unless started (logged, naming @name). */
+doca_error_t eth_rxq_gpu_handle(const struct eth_rxq_gpu *g, const char *name, struct doca_gpu_eth_rxq **out);
+
 #endif /* SD_ETH_INTERNAL_H_ */

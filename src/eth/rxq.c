@@ -92,6 +92,8 @@ struct doca_eth_rxq {
 	struct doca_eth_rxq_event_batch_managed_recv *bevs; /* RX_BATCH_EVENTS, while started */
 	/* statistics: written by the drainer only (port lock), read once the queue stopped */
 	_Atomic uint64_t rx_frames, drop_full, drop_too_big;
+	/* CYCLIC on a GPU (rxq_gpu.c); NULL until doca_ctx_set_datapath_on_gpu() */
+	struct eth_rxq_gpu *gpu;
 };
 
 struct eth_rx_task {
@@ -174,6 +176,8 @@ void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, c
 	}
 	if (q->type == DOCA_ETH_RXQ_TYPE_REGULAR)
 		place_regular(q, frame, len, m);
+	else if (q->type == DOCA_ETH_RXQ_TYPE_CYCLIC) /* GPU queue (rxq_gpu.c) */
+		stat_inc(eth_rxq_gpu_place(q->gpu, frame, len, m) ? &q->rx_frames : &q->drop_full);
 	else
 		place_managed(q, frame, len, m);
 }
@@ -386,12 +390,34 @@ nomem:
 			 q->nb_strides);
 }
 
+/* ---- GPU data path hooks (the work is in rxq_gpu.c) ---- */
+
+static doca_error_t rxq_set_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu)
+{
+	return eth_rxq_gpu_set_datapath(&rxq_of(ctx)->gpu, priv_doca_ctx_name(ctx), gpu);
+}
+
 static doca_error_t rxq_start(struct doca_ctx *ctx)
 {
 	struct doca_eth_rxq *q = rxq_of(ctx);
 	uint32_t n = 0;
 	doca_error_t ret;
 
+	if (q->type == DOCA_ETH_RXQ_TYPE_CYCLIC || ctx->datapath_external) {
+		struct eth_rxq_gpu_cfg cfg = {priv_doca_ctx_name(ctx),
+					      q->port,
+					      ctx->dev,
+					      q->pkt_mmap,
+					      q->pkt_off,
+					      q->pkt_len,
+					      q->max_pkt,
+					      q->type};
+
+		atomic_store(&q->rx_frames, 0);
+		atomic_store(&q->drop_full, 0);
+		atomic_store(&q->drop_too_big, 0);
+		return eth_rxq_gpu_start(q->gpu, &cfg);
+	}
 	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
 		ret = start_managed(q);
 		if (ret != DOCA_SUCCESS)
@@ -437,6 +463,7 @@ static void rxq_stopping(struct doca_ctx *ctx)
 		eth_port_unwatch(q->port, ctx->pe);
 		q->watching = false;
 	}
+	eth_rxq_gpu_stopping(q->gpu); /* after the unbind: no frame reaches the ring any more */
 }
 
 static void rxq_stopped(struct doca_ctx *ctx)
@@ -447,6 +474,7 @@ static void rxq_stopped(struct doca_ctx *ctx)
 	SD_DBG(COMP, "%s stopped: %llu frames received, %llu dropped (queue full), %llu too big",
 	       priv_doca_ctx_name(ctx), (unsigned long long)atomic_load(&q->rx_frames),
 	       (unsigned long long)atomic_load(&q->drop_full), (unsigned long long)atomic_load(&q->drop_too_big));
+	eth_rxq_gpu_stopped(q->gpu);
 	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
 		/* Frames that were never handed out give their strides back. */
 		atomic_store(&q->ready_head, atomic_load(&q->ready_tail));
@@ -622,6 +650,7 @@ static const struct ctx_ops rxq_ctx_ops = {
     .finish = rxq_finish,
     .events = rxq_events,
     .stopping = rxq_stopping,
+    .set_datapath_on_gpu = rxq_set_gpu,
 };
 
 /* ---- public API: capabilities ---- */
@@ -642,7 +671,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_cap_is_type_supported(const struct d
 				 "doca_eth_rxq_cap_is_type_supported: type %d / data path %d is not a DOCA value",
 				 (int)type, (int)data_path_type);
 	/* A capability answer: no error line. */
-	if (!c->supported || type == DOCA_ETH_RXQ_TYPE_CYCLIC || data_path_type != DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU)
+	/* CYCLIC is the GPU data path's type, and the GPU's only one (rxq_gpu.c). */
+	if (!c->supported || (type == DOCA_ETH_RXQ_TYPE_CYCLIC) != (data_path_type == DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU))
 		return DOCA_ERROR_NOT_SUPPORTED;
 	return DOCA_SUCCESS;
 }
@@ -690,8 +720,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_estimate_packet_buf_size(enum doca_e
 	stride = ((uint64_t)head_size + max_packet_size + tail_size + SD_CACHELINE - 1) & ~(uint64_t)(SD_CACHELINE - 1);
 	/* Frames arriving at @rate Mb/s during @pkt_max_time us, in minimum-size frames (64 B). */
 	pkts = (uint64_t)rate * pkt_max_time / (64 * 8);
-	if (pkts < 2ull * max_burst_size)
+	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC) {
+		/* One slot of max_packet_size (rounded up to 64) per packet, no head/tail room. */
+		stride = ((uint64_t)max_packet_size + SD_CACHELINE - 1) & ~(uint64_t)(SD_CACHELINE - 1);
+		if (pkts < max_burst_size)
+			pkts = max_burst_size;
+	} else if (pkts < 2ull * max_burst_size) {
 		pkts = 2ull * max_burst_size;
+	}
 	bytes = pkts * stride;
 	if (bytes > UINT32_MAX)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
@@ -765,6 +801,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_destroy(struct doca_eth_rxq *eth_rxq
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	free(eth_rxq->posted);
+	eth_rxq_gpu_destroy(eth_rxq->gpu);
 	free(eth_rxq);
 	return DOCA_SUCCESS;
 }
@@ -907,12 +944,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_type(struct doca_eth_rxq *eth_rx
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC)
-		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-				 "doca_eth_rxq_set_type: %s: CYCLIC queues need the GPU data path, which softdoca does "
-				 "not have yet; use MANAGED_MEMPOOL or REGULAR",
-				 priv_doca_ctx_name(&eth_rxq->ctx));
-	if (type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL && type != DOCA_ETH_RXQ_TYPE_REGULAR)
+	/* CYCLIC (GPU data path only) is checked against the data path at doca_ctx_start(). */
+	if (type != DOCA_ETH_RXQ_TYPE_CYCLIC && type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL &&
+	    type != DOCA_ETH_RXQ_TYPE_REGULAR)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_set_type: type %d is not a DOCA value",
 				 (int)type);
 	eth_rxq->type = type;
@@ -955,10 +989,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_get_gpu_handle(const struct doca_eth
 {
 	if (eth_rxq == NULL || eth_rxq_ext == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_get_gpu_handle: NULL argument");
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_eth_rxq_get_gpu_handle: %s runs on the CPU data path; softdoca has no GPU data path "
-			 "for Ethernet queues yet",
-			 priv_doca_ctx_name(&eth_rxq->ctx));
+	return eth_rxq_gpu_handle(eth_rxq->gpu, priv_doca_ctx_name(&eth_rxq->ctx), eth_rxq_ext); /* rxq_gpu.c */
 }
 
 /* ---- public API: tasks and events ---- */

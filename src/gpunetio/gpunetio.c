@@ -139,6 +139,7 @@ static const struct priv_doca_gpu_ops gpu_ops = {
     .mem_alloc_mapped = hook_mem_alloc_mapped,
     .name = hook_name,
     .device_only = hook_device_only,
+    .cpu_view = gpunetio_cpu_view,
 };
 
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
@@ -274,6 +275,7 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 	a->base = base;
 	a->size = size;
 	a->type = type;
+	a->cpu = type == DOCA_GPU_MEM_TYPE_GPU ? NULL : (uint8_t *)base + (g - (uintptr_t)dbase);
 	if (type == DOCA_GPU_MEM_TYPE_GPU && priv_doca_gpu_mem_add(gpu, a->gpu, size) != DOCA_SUCCESS) {
 		rt->dev_free(base);
 		ret = SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu->bus_id);

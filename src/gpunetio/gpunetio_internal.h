@@ -5,6 +5,7 @@
  *   application ──doca_gpu_*──> gpunetio.c (GPU handle, memory) ──> cuda_rt.c ──dlopen──> libcudart
  *                 doca_gpu_semaphore_* ──> sem.c ─────────────────────┘
  *   core (buf_array.c) ──priv_doca_gpu_ops (gpu_hook.h)──> gpunetio.c
+ *   libdoca_eth (rxq_gpu.c) ──priv_doca_gpu_ops──> eth_hooks.c (mapped memory, CPU views)
  *
  * libcudart is never linked: cuda_rt.c loads it at the first doca_gpu_create() (or the library
  * SOFTDOCA_CUDART names) and resolves the few functions used into a table. CUDA's types are
@@ -72,6 +73,7 @@ struct gpu_alloc {
 	void *base;  /* what CUDA returned (alignment padding before gpu) */
 	size_t size; /* bytes from gpu on */
 	enum doca_gpu_mem_type type;
+	void *cpu; /* CPU address of gpu; NULL for GPU-only memory */
 };
 
 struct doca_gpu {
@@ -93,6 +95,8 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call);
 /* cudaMemcpy of @len bytes, @kind a CUDA_MEMCPY_* value. */
 doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call);
+/* gpu_hook.h's cpu_view for GPU receive queues (eth_hooks.c); takes allocs_lock. */
+doca_error_t gpunetio_cpu_view(struct doca_gpu *gpu, const void *gpu_ptr, size_t len, void **cpu_ptr);
 doca_error_t gpunetio_memset(struct doca_gpu *gpu, void *gpu_ptr, size_t len, const char *call);
 
 #endif /* SD_GPUNETIO_INTERNAL_H_ */

@@ -186,7 +186,10 @@ static void rxq_rules(struct doca_dev *dev, struct doca_pe *pe, struct doca_mmap
 	CHECK_ERR(doca_eth_rxq_create(dev, 32, 9217, &rxq), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_rxq_create(dev, 0, 1514, &rxq), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_eth_rxq_create(dev, 32, 1514, &rxq));
-	CHECK_ERR(doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_CYCLIC), DOCA_ERROR_NOT_SUPPORTED);
+	/* CYCLIC is the GPU data path's type: set, it is checked against the data path at start
+	 * (tests/gpunetio/test_eth_rxq.c). */
+	CHECK_OK(doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_CYCLIC));
+	CHECK_OK(doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_REGULAR));
 	CHECK_ERR(doca_eth_rxq_set_type(rxq, (enum doca_eth_rxq_type)9), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_rxq_set_metadata_num(rxq, 200), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_rxq_set_packet_headroom(rxq, 60000), DOCA_ERROR_INVALID_VALUE);

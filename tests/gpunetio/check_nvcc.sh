@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The GPUNetIO device headers compile with nvcc (no GPU needed): each header alone, and a
 # kernel using every device function (nvcc_check.cu) for sm_80 and sm_90; in the sm_90 PTX the
-# semaphore status must be read with ld.acquire.sys and written with st.release.sys, and the DMA
+# semaphore status must be read with ld.acquire.sys and written with st.release.sys, the DMA
 # ring must reserve with a device-scope CAS (atom.cas.acq_rel.gpu.b64), publish descriptors and
-# the doorbell with st.release.sys.b64 and read the consumer index with ld.acquire.sys.b64.
+# the doorbell with st.release.sys.b64 and read the consumer index with ld.acquire.sys.b64, and
+# receive timeouts must run on %globaltimer.
 # Skips (77) without nvcc: $NVCC, then PATH, then /usr/local/cuda/bin/nvcc.
 # usage: check_nvcc.sh <include dir>...
 set -u
@@ -42,7 +43,7 @@ for log in "$tmp"/*.log; do
 	if grep -q '^FAIL' "$log"; then cat "$log"; fail=1; fi
 done
 if [ $fail = 0 ]; then
-	for op in ld.acquire.sys.b32 st.release.sys.b32 ld.acquire.sys.b64 st.release.sys.b64 atom.cas.acq_rel.gpu.b64; do
+	for op in ld.acquire.sys.b32 st.release.sys.b32 ld.acquire.sys.b64 st.release.sys.b64 atom.cas.acq_rel.gpu.b64 globaltimer; do
 		if ! grep -q "$op" "$tmp/all.ptx"; then
 			echo "FAIL: no $op in the sm_90 PTX: a word crossing the bus (or the GPU-side reservation) lost its ordering"
 			fail=1

@@ -5,6 +5,7 @@
  */
 #include <doca_gpunetio_dev_buf.cuh>
 #include <doca_gpunetio_dev_dma.cuh>
+#include <doca_gpunetio_dev_eth_rxq.cuh>
 #include <doca_gpunetio_dev_sem.cuh>
 
 struct stats {
@@ -58,3 +59,56 @@ __global__ void dma_copy(struct doca_gpu_dma *dma, const struct doca_gpu_buf_arr
 	if (threadIdx.x == 0 && doca_gpu_dev_dma_commit(dma) != DOCA_SUCCESS)
 		*error = 5;
 }
+/* Receive in every execution scope, with and without attributes, then walk the packets. */
+template <enum doca_gpu_dev_eth_exec_scope scope, enum doca_gpu_dev_eth_rxq_attr_type attr_type>
+__global__ void receive(struct doca_gpu_eth_rxq *rxq, uint32_t *exit_flag, uint64_t *packets, uint64_t *bytes)
+{
+	__shared__ struct doca_gpu_dev_eth_rxq_attr attr[64];
+	__shared__ uint64_t first;
+	__shared__ uint32_t num;
+	uint64_t my_bytes = 0;
+	doca_error_t ret = DOCA_SUCCESS;
+
+	while (DOCA_GPUNETIO_VOLATILE(*exit_flag) == 0) {
+		if (scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD) {
+			if (threadIdx.x == 0)
+				ret = doca_gpu_dev_eth_rxq_recv<scope, DOCA_GPUNETIO_ETH_MCST_AUTO,
+								DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, attr_type>(
+				    rxq, 64, 500000, &first, &num, attr);
+			__syncthreads();
+		} else {
+			uint64_t f;
+			uint32_t n;
+
+			ret = doca_gpu_dev_eth_rxq_recv<scope, DOCA_GPUNETIO_ETH_MCST_DISABLED,
+							DOCA_GPUNETIO_ETH_NIC_HANDLER_CPU_PROXY, attr_type>(
+			    rxq, 64, 500000, &f, &n, attr);
+			if (threadIdx.x == 0) {
+				first = f;
+				num = n;
+			}
+			__syncthreads();
+		}
+		if (ret != DOCA_SUCCESS)
+			break;
+		for (uint32_t i = threadIdx.x; i < num; i += blockDim.x) {
+			const uint8_t *p = (const uint8_t *)doca_gpu_dev_eth_rxq_get_pkt_addr(rxq, first + i);
+
+			my_bytes += p[12] + (attr_type == DOCA_GPUNETIO_ETH_RX_ATTR_ALL ? attr[i].bytes : 0);
+		}
+		if (threadIdx.x == 0)
+			*packets += num;
+		__syncthreads();
+	}
+	atomicAdd((unsigned long long *)bytes, (unsigned long long)my_bytes);
+}
+
+template __global__ void
+receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD, DOCA_GPUNETIO_ETH_RX_ATTR_ALL>(struct doca_gpu_eth_rxq *, uint32_t *,
+									    uint64_t *, uint64_t *);
+template __global__ void
+receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP, DOCA_GPUNETIO_ETH_RX_ATTR_TS>(struct doca_gpu_eth_rxq *, uint32_t *,
+									 uint64_t *, uint64_t *);
+template __global__ void
+receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK, DOCA_GPUNETIO_ETH_RX_ATTR_NONE>(struct doca_gpu_eth_rxq *, uint32_t *,
+									    uint64_t *, uint64_t *);

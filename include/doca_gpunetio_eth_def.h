@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_gpunetio_eth_def.h - GPUNetIO Ethernet definitions shared by host and device code: the
+ * compile-time parameters of the device functions and the layout of the GPU receive queue
+ * handle (doca_eth_rxq_get_gpu_handle).
+ *
+ * softdoca's receive queue handle is its own layout (no mlx5 work or completion queues): the
+ * software NIC writes packets into fixed-size slots of the packet buffer and one completion per
+ * packet into a ring of the same size; the device functions (doca_gpunetio_dev_eth_rxq.cuh)
+ * read them. Kernels reach the fields only through those functions.
+ */
+#ifndef DOCA_GPUNETIO_ETH_DEF_H_
+#define DOCA_GPUNETIO_ETH_DEF_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Threads of a warp. */
+#define DOCA_GPUNETIO_ETH_WARP_SIZE 32
+
+#ifndef DOCA_GPUNETIO_VOLATILE
+/** A read or write of @x through a volatile lvalue (exit flags shared with the CPU). */
+#define DOCA_GPUNETIO_VOLATILE(x) (*(volatile __typeof__(x) *)&(x))
+#endif
+
+/** Which threads call a device function together. */
+enum doca_gpu_dev_eth_exec_scope {
+	DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD = 0, /**< each thread alone */
+	DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP = 1,	 /**< all 32 lanes of a warp; lane 0 does the work */
+	DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK = 2,	 /**< every thread of the block; thread 0 does the work */
+};
+
+/** Scope of the memory fences of a device function. */
+enum doca_gpu_dev_eth_sync_scope {
+	DOCA_GPUNETIO_ETH_SYNC_SCOPE_SYS = 0,
+	DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU = 1,
+	DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA = 2,
+};
+
+/** How many threads may use one queue at the same time. */
+enum doca_gpu_dev_eth_resource_sharing_mode {
+	DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_EXCLUSIVE = 0,
+	DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA = 1,
+	DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU = 2,
+};
+
+/** Who tells the NIC about new work. softdoca's NIC is a CPU thread: every value behaves the same. */
+enum doca_gpu_dev_eth_nic_handler {
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO = 0,
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_CPU_PROXY = 1,
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_GPU_SM_DB = 2,
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_TYPE_MAX,
+};
+
+/**
+ * Memory-consistency mode of receive. softdoca's NIC publishes each completion with a
+ * system-scope release after the packet bytes, so every mode behaves the same.
+ */
+enum doca_gpu_dev_eth_mcst_mode {
+	DOCA_GPUNETIO_ETH_MCST_DISABLED = 0,
+	DOCA_GPUNETIO_ETH_MCST_ENABLED = 1,
+	DOCA_GPUNETIO_ETH_MCST_AUTO = 2,
+};
+
+/** Which send completions a poll reports. */
+enum doca_gpu_dev_eth_cq_poll_mode {
+	DOCA_GPUNETIO_ETH_CQ_POLL_ALL = 0,
+	DOCA_GPUNETIO_ETH_CQ_POLL_LAST = 1,
+};
+
+/** Whether a poll waits. */
+enum doca_gpu_dev_eth_wait_flags {
+	DOCA_GPUNETIO_ETH_WAIT_FLAG_NB = 0, /**< non-blocking */
+	DOCA_GPUNETIO_ETH_WAIT_FLAG_B = 1,  /**< blocking */
+};
+
+/** Flags of a send. */
+enum doca_gpu_eth_send_flags {
+	DOCA_GPUNETIO_ETH_SEND_FLAG_NONE = 0,	     /**< a completion only on error */
+	DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY = 1 << 0, /**< a completion on success too */
+};
+
+/**
+ * One receive completion, in the ring's slot of the same index as the packet's. The NIC writes
+ * bytes and timestamp_ns, then seq with a system-scope release: seq == (uint32_t)(n + 1) says
+ * that the n-th packet since start (counting from 0) is in this slot.
+ */
+struct doca_gpu_eth_rxq_cqe {
+	uint64_t timestamp_ns; /**< arrival time on the medium */
+	uint32_t bytes;	       /**< frame length */
+	uint32_t seq;	       /**< written last */
+};
+
+/**
+ * The GPU handle of a CYCLIC receive queue (in memory both the GPU and the CPU address).
+ * Written by the host library at start, except two device-owned indices: next, the packet the
+ * device takes next, and cons, the first packet whose slot the device still holds, written with
+ * a system-scope release; the NIC reads cons to know which slots it may fill again.
+ */
+struct doca_gpu_eth_rxq {
+	uint64_t pkt_base;		  /**< GPU address of slot 0 of the packet buffer */
+	struct doca_gpu_eth_rxq_cqe *cqe; /**< GPU address of the completion ring (nslots entries) */
+	uint32_t stride;		  /**< bytes between slots */
+	uint32_t nslots;		  /**< slots (packets) in the buffer and entries in the ring */
+	uint32_t pkt_mkey;		  /**< mkey of the packet buffer's mmap, big-endian */
+	uint32_t reserved;
+	uint64_t next;				    /**< device-owned */
+	uint64_t cons __attribute__((aligned(64))); /**< device-owned, read by the NIC; own cache line */
+	uint8_t pad[56];
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOCA_GPUNETIO_ETH_DEF_H_ */

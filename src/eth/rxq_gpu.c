@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rxq_gpu.c - CYCLIC receive queues whose data path is on a GPU (doca_ctx_set_datapath_on_gpu):
+ * the NIC side of the ring that doca_gpunetio_dev_eth_rxq.cuh reads.
+ *
+ *   medium ──rx_burst──▶ eth_port_drain() (the port's GPU receive thread, or any CPU queue's PE)
+ *                              │ steering: this queue's id
+ *                              ▼ eth_rxq_gpu_place()
+ *   prod - cons == nslots ? ── drop (counted) ;  else frame ─▶ slot prod % nslots,
+ *                                                       cqe[prod % nslots] = {ts, bytes}, seq = prod + 1 (release)
+ *                                                       prod++
+ *   the device reads cqes and takes a run of packets; its next call publishes cons past them
+ *   (release), and the NIC reads cons (acquire) to know which slots are free again.
+ *
+ * Memory (all on the queue's struct doca_gpu, so doca_gpu_destroy() refuses while it runs):
+ *   handle + completion ring   one CPU_GPU allocation (gpu_hook.h mem_alloc_mapped): both sides
+ *                              address it, the CPU through its own pointer;
+ *   packet buffer              the application's mmap range. Memory the CPU can address (a
+ *                              CPU_GPU / GPU_CPU allocation of the GPU, or host memory) is
+ *                              written directly; GPU-only memory (DOCA_GPU_MEM_TYPE_GPU) through
+ *                              cudaMemcpy per frame (copy_to_gpu), synchronous, before the cqe.
+ *
+ * Who drains the port: DOCA's GPU samples never progress a PE for their GPU queues (the
+ * gpunetio_simple_receive host thread only waits for SIGINT), so the first started GPU queue of
+ * a port starts one receive thread for that port; the last one to stop joins it. The thread
+ * drains with eth_port_drain() (the port lock keeps it one producer with CPU queues' PEs) and
+ * parks in poll() on the medium's rx fd and an eventfd that stop uses to wake it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <doca_eth_rxq.h>
+#include <doca_eth_rxq_gpu_data_path.h>
+#include <doca_gpunetio_eth_def.h>
+#include <doca_gpunetio_hd.h>
+#include <doca_mmap.h>
+
+#include "eth_internal.h"
+#include "gpu_hook.h"
+
+#define COMP ETH_COMP
+
+/* Longest a parked receive thread sleeps without a wake-up (a medium without an fd polls). */
+#define GPU_RX_PARK_MS 10
+
+struct gpu_rx_thread {
+	struct eth_port *port;
+	pthread_t tid;
+	unsigned int refs;
+	int efd;
+	int rx_fd; /* the medium's, -1 without one */
+	atomic_bool stop;
+};
+
+static struct gpu_rx_thread rx_threads[TOPO_MAX_DEVICES];
+static pthread_mutex_t rx_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct eth_rxq_gpu {
+	struct doca_gpu *gpu;
+	const struct priv_doca_gpu_ops *ops;
+	bool started;
+	struct gpu_rx_thread *thread;
+	/* one allocation: the handle, then the completion ring */
+	void *mem_gpu;
+	uint8_t *mem_cpu;
+	struct doca_gpu_eth_rxq *h_gpu, *h_cpu;
+	struct doca_gpu_eth_rxq_cqe *cqe_cpu;
+	uint8_t *slots_cpu; /* NULL: GPU-only packet memory, written with copy_to_gpu */
+	uint8_t *slots_gpu;
+	uint32_t stride, nslots;
+	uint64_t prod; /* the producer's (port lock) */
+};
+
+/*
+ * Before parking: arm the medium's wake-up (rx_rearm, under the port lock like every receive
+ * op), which also looks at the medium once more, so a frame that came meanwhile makes the fd
+ * readable at once.
+ */
+static void rx_thread_arm(struct eth_port *p)
+{
+	if (p->ops->rx_rearm == NULL)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->ops->rx_rearm(p->port);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *rx_thread_main(void *arg)
+{
+	struct gpu_rx_thread *t = arg;
+	struct eth_port *p = t->port;
+	int fd = t->rx_fd;
+	struct pollfd pfd[2] = {{.fd = t->efd, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+
+	while (!atomic_load_explicit(&t->stop, memory_order_acquire)) {
+		if (eth_port_drain(p, ETH_RX_BUDGET) > 0)
+			continue;
+		/* Nothing (or another queue's PE drains): park until the medium or stop wakes us. */
+		rx_thread_arm(p);
+		if (poll(pfd, fd >= 0 ? 2 : 1, GPU_RX_PARK_MS) < 0 && errno != EINTR)
+			break;
+	}
+	return NULL;
+}
+
+/* The port's receive thread, started by its first GPU queue. */
+static doca_error_t rx_thread_get(struct eth_port *p, const char *name, struct gpu_rx_thread **out)
+{
+	struct gpu_rx_thread *t = NULL, *free_t = NULL;
+	doca_error_t ret = DOCA_SUCCESS;
+	int err;
+
+	pthread_mutex_lock(&rx_threads_lock);
+	for (size_t i = 0; i < SD_ARRAY_SIZE(rx_threads) && t == NULL; i++) {
+		if (rx_threads[i].refs > 0 && rx_threads[i].port == p)
+			t = &rx_threads[i];
+		else if (rx_threads[i].refs == 0 && free_t == NULL)
+			free_t = &rx_threads[i];
+	}
+	if (t != NULL) {
+		t->refs++;
+		goto out;
+	}
+	if (free_t == NULL) {
+		ret = SD_REJECT(DOCA_ERROR_FULL, COMP, "doca_ctx_start: %s: every receive thread slot is in use", name);
+		goto out;
+	}
+	t = free_t;
+	t->port = p;
+	t->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (t->efd < 0) {
+		ret = SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP,
+				"doca_ctx_start: %s: eventfd for the port's receive thread failed: %s", name,
+				strerror(errno));
+		goto out;
+	}
+	/* Asked here, not in the thread: a wire's receiver claims the port by asking, and frames
+	 * sent to an unclaimed port are lost, so the claim happens before start returns. */
+	pthread_mutex_lock(&p->lock); /* a receive op: one thread at a time */
+	t->rx_fd = p->ops->rx_fd != NULL ? p->ops->rx_fd(p->port) : -1;
+	pthread_mutex_unlock(&p->lock);
+	atomic_store(&t->stop, false);
+	err = pthread_create(&t->tid, NULL, rx_thread_main, t);
+	if (err != 0) {
+		close(t->efd);
+		ret = SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP,
+				"doca_ctx_start: %s: cannot start the port's receive thread: %s", name, strerror(err));
+		goto out;
+	}
+	t->refs = 1;
+	SD_DBG(COMP, "%s: receive thread started for port %s", name, priv_doca_dev_name(&p->dev->info));
+out:
+	pthread_mutex_unlock(&rx_threads_lock);
+	if (ret == DOCA_SUCCESS)
+		*out = t;
+	return ret;
+}
+
+static void rx_thread_put(struct gpu_rx_thread *t)
+{
+	uint64_t one = 1;
+	bool last;
+
+	pthread_mutex_lock(&rx_threads_lock);
+	last = --t->refs == 0;
+	if (last) {
+		atomic_store_explicit(&t->stop, true, memory_order_release);
+		if (write(t->efd, &one, sizeof(one)) < 0) {
+			/* the thread still sees stop within GPU_RX_PARK_MS */
+		}
+		pthread_join(t->tid, NULL);
+		close(t->efd);
+		t->efd = -1;
+		t->port = NULL;
+	}
+	pthread_mutex_unlock(&rx_threads_lock);
+}
+
+doca_error_t eth_rxq_gpu_set_datapath(struct eth_rxq_gpu **g, const char *name, struct doca_gpu *gpu)
+{
+	const struct priv_doca_gpu_base *b = priv_doca_gpu_base(gpu);
+
+	if (b == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_ctx_set_datapath_on_gpu: %s: %p is not a GPU from doca_gpu_create()", name,
+				 (void *)gpu);
+	if (b->ops->mem_alloc_mapped == NULL || b->ops->cpu_view == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_set_datapath_on_gpu: %s: GPU %p comes from a libdoca_gpunetio without GPU "
+				 "receive queues; use the libdoca_gpunetio of this softdoca",
+				 name, (void *)gpu);
+	if (*g == NULL) {
+		*g = calloc(1, sizeof(**g));
+		if (*g == NULL)
+			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_set_datapath_on_gpu: %s: out of memory",
+					 name);
+	}
+	(*g)->gpu = gpu;
+	(*g)->ops = b->ops;
+	return DOCA_SUCCESS;
+}
+
+bool eth_rxq_gpu_on(const struct eth_rxq_gpu *g)
+{
+	return g != NULL && g->gpu != NULL;
+}
+
+doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_cfg *cfg)
+{
+	struct doca_mmap *m = cfg->pkt_mmap;
+	uint32_t mkey = 0;
+	void *view = NULL;
+	size_t size;
+	doca_error_t ret;
+
+	if (!eth_rxq_gpu_on(g))
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_start: %s is CYCLIC, a type only the GPU data path has; call "
+				 "doca_ctx_set_datapath_on_gpu() before doca_ctx_start(), or use MANAGED_MEMPOOL or "
+				 "REGULAR on the CPU",
+				 cfg->name);
+	if (cfg->type != DOCA_ETH_RXQ_TYPE_CYCLIC)
+		return SD_REJECT(
+		    DOCA_ERROR_NOT_SUPPORTED, COMP,
+		    "doca_ctx_start: %s has its data path on the GPU but is %s; GPU queues are CYCLIC: call "
+		    "doca_eth_rxq_set_type(DOCA_ETH_RXQ_TYPE_CYCLIC) before doca_ctx_start()",
+		    cfg->name, cfg->type == DOCA_ETH_RXQ_TYPE_REGULAR ? "REGULAR" : "MANAGED_MEMPOOL");
+	if (m == NULL)
+		return SD_REJECT(
+		    DOCA_ERROR_BAD_STATE, COMP,
+		    "doca_ctx_start: %s is CYCLIC but has no packet buffer; call doca_eth_rxq_set_pkt_buf() "
+		    "(size: doca_eth_rxq_estimate_packet_buf_size) before doca_ctx_start()",
+		    cfg->name);
+	if (!m->started || cfg->pkt_off + (uint64_t)cfg->pkt_len > m->len)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_ctx_start: %s: the packet buffer mmap %p is stopped or smaller than offset %u + "
+				 "length %u; keep it started and large enough",
+				 cfg->name, (void *)m, cfg->pkt_off, cfg->pkt_len);
+	g->stride = (cfg->max_pkt + SD_CACHELINE - 1) & ~(uint32_t)(SD_CACHELINE - 1);
+	g->nslots = cfg->pkt_len / g->stride;
+	if (g->nslots < 2)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_ctx_start: %s: a packet buffer of %u bytes holds %u slots of %u bytes "
+				 "(max_packet_size rounded up to 64); give it room for at least 2 "
+				 "(doca_eth_rxq_estimate_packet_buf_size)",
+				 cfg->name, cfg->pkt_len, g->nslots, g->stride);
+	g->slots_gpu = m->addr + cfg->pkt_off;
+	ret = g->ops->cpu_view(g->gpu, g->slots_gpu, (size_t)g->nslots * g->stride, &view);
+	if (ret == DOCA_ERROR_NOT_FOUND)
+		view = g->slots_gpu; /* not the GPU's memory: host memory the GPU reaches as it is */
+	else if (ret != DOCA_SUCCESS)
+		return ret;
+	g->slots_cpu = view;
+	(void)doca_mmap_get_mkey(m, cfg->dev, &mkey);
+	size = sizeof(struct doca_gpu_eth_rxq) + (size_t)g->nslots * sizeof(struct doca_gpu_eth_rxq_cqe);
+	ret = g->ops->mem_alloc_mapped(g->gpu, size, &g->mem_gpu, (void **)&g->mem_cpu, "doca_ctx_start");
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	/* Zeroed here, whatever the hook gives: a stale seq could pass for the next packet's. */
+	memset(g->mem_cpu, 0, size);
+	g->h_gpu = g->mem_gpu;
+	g->h_cpu = (struct doca_gpu_eth_rxq *)g->mem_cpu;
+	g->cqe_cpu = (struct doca_gpu_eth_rxq_cqe *)(g->mem_cpu + sizeof(struct doca_gpu_eth_rxq));
+	g->h_cpu->pkt_base = (uint64_t)(uintptr_t)g->slots_gpu;
+	g->h_cpu->cqe = (struct doca_gpu_eth_rxq_cqe *)((uint8_t *)g->mem_gpu + sizeof(struct doca_gpu_eth_rxq));
+	g->h_cpu->stride = g->stride;
+	g->h_cpu->nslots = g->nslots;
+	g->h_cpu->pkt_mkey = __builtin_bswap32(mkey);
+	g->h_cpu->next = 0;
+	doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, 0);
+	g->prod = 0;
+	ret = rx_thread_get(cfg->port, cfg->name, &g->thread);
+	if (ret != DOCA_SUCCESS) {
+		g->ops->mem_free(g->gpu, g->mem_gpu);
+		g->mem_gpu = NULL;
+		return ret;
+	}
+	g->started = true;
+	SD_DBG(COMP, "%s: CYCLIC on the GPU, %u slots of %u bytes, %s packet memory", cfg->name, g->nslots, g->stride,
+	       g->slots_cpu != NULL ? "CPU-addressable" : "GPU-only (copied)");
+	return DOCA_SUCCESS;
+}
+
+bool eth_rxq_gpu_place(struct eth_rxq_gpu *g, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
+{
+	uint64_t prod = g->prod;
+	uint64_t cons = doca_gpunetio_hd_load_acquire_u64(&g->h_cpu->cons);
+	uint32_t slot;
+	struct doca_gpu_eth_rxq_cqe *c;
+
+	if (prod - cons >= g->nslots)
+		return false;
+	slot = (uint32_t)(prod % g->nslots);
+	if (g->slots_cpu != NULL)
+		memcpy(g->slots_cpu + (size_t)slot * g->stride, frame, len);
+	else if (g->ops->copy_to_gpu(g->gpu, g->slots_gpu + (size_t)slot * g->stride, frame, len, "eth rxq receive") !=
+		 DOCA_SUCCESS)
+		return false;
+	c = &g->cqe_cpu[slot];
+	c->timestamp_ns = m->timestamp;
+	c->bytes = len;
+	doca_gpunetio_hd_store_release_u32(&c->seq, (uint32_t)(prod + 1));
+	g->prod = prod + 1;
+	return true;
+}
+
+void eth_rxq_gpu_stopping(struct eth_rxq_gpu *g)
+{
+	if (g == NULL || g->thread == NULL)
+		return;
+	rx_thread_put(g->thread);
+	g->thread = NULL;
+}
+
+void eth_rxq_gpu_stopped(struct eth_rxq_gpu *g)
+{
+	if (g == NULL)
+		return;
+	eth_rxq_gpu_stopping(g);
+	if (g->mem_gpu != NULL)
+		g->ops->mem_free(g->gpu, g->mem_gpu);
+	g->mem_gpu = NULL;
+	g->mem_cpu = NULL;
+	g->h_gpu = g->h_cpu = NULL;
+	g->cqe_cpu = NULL;
+	g->started = false;
+}
+
+void eth_rxq_gpu_destroy(struct eth_rxq_gpu *g)
+{
+	if (g == NULL)
+		return;
+	eth_rxq_gpu_stopped(g);
+	free(g);
+}
+
+doca_error_t eth_rxq_gpu_handle(const struct eth_rxq_gpu *g, const char *name, struct doca_gpu_eth_rxq **out)
+{
+	if (g == NULL || g->gpu == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_eth_rxq_get_gpu_handle: %s runs on the CPU data path; give it a GPU with "
+				 "doca_ctx_set_datapath_on_gpu() and the CYCLIC type before doca_ctx_start()",
+				 name);
+	if (!g->started)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_eth_rxq_get_gpu_handle: %s is not started; call doca_ctx_start() first", name);
+	*out = g->h_gpu;
+	return DOCA_SUCCESS;
+}
+
+/* ---- doca_eth_rxq_gpu_data_path.h ---- */
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_gpu_enable_mcst_qp(struct doca_eth_rxq *eth_rxq)
+{
+	struct doca_ctx *ctx = doca_eth_rxq_as_doca_ctx(eth_rxq);
+
+	if (ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_gpu_enable_mcst_qp: NULL queue");
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_eth_rxq_gpu_enable_mcst_qp: %s is %s; enable it before doca_ctx_start()",
+				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	/* The software NIC releases each completion after its packet bytes: nothing to flush. */
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softdoca's doca_eth_rxq_gpu_data_path.h includes doca_compat.h, doca_ctx.h, doca_error.h:
+ * NVIDIA's GPUNetIO receive sample reaches the context calls through its set of headers.
+ */
+#include <doca_eth_rxq_gpu_data_path.h>
+
+#include "compat_set.h"
+
+doca_error_t gpu_rxq_use(struct doca_eth_rxq *rxq, struct doca_ctx *ctx, struct doca_gpu *gpu);
+doca_error_t gpu_rxq_use(struct doca_eth_rxq *rxq, struct doca_ctx *ctx, struct doca_gpu *gpu)
+{
+	doca_error_t err = doca_eth_rxq_gpu_enable_mcst_qp(rxq);
+
+	if (DOCA_IS_ERROR(err)) /* doca_error.h */
+		return err;
+	err = doca_ctx_set_datapath_on_gpu(ctx, gpu); /* doca_ctx.h */
+	return DOCA_IS_ERROR(err) ? err : doca_ctx_start(ctx);
+}
