@@ -120,13 +120,17 @@ void eth_port_unbind(struct eth_port *p, struct doca_eth_rxq *q)
 
 doca_error_t eth_port_watch(struct eth_port *p, struct doca_pe *pe)
 {
-	int fd = p->ops->rx_fd != NULL ? p->ops->rx_fd(p->port) : -1;
 	doca_error_t ret = DOCA_SUCCESS;
 	uint32_t i, free_slot = ETH_MAX_RXQS_PER_PORT;
+	int fd;
 
-	if (fd < 0)
-		return DOCA_SUCCESS; /* a medium without an fd: receivers poll */
+	/* Under the port lock, like every other call into the medium's receive side. */
 	pthread_mutex_lock(&p->lock);
+	fd = p->ops->rx_fd != NULL ? p->ops->rx_fd(p->port) : -1;
+	if (fd < 0) {
+		pthread_mutex_unlock(&p->lock);
+		return DOCA_SUCCESS; /* a medium without an fd: receivers poll */
+	}
 	for (i = 0; i < ETH_MAX_RXQS_PER_PORT; i++) {
 		if (p->watchers[i].pe == pe)
 			break;
