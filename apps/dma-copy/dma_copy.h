@@ -91,14 +91,14 @@ struct msg_status {
  */
 int dc_msg_check(const void *msg, uint32_t len, char *why, size_t why_len);
 
-/* 64-bit checksum of a byte range (four independent lanes, so it runs at memory speed). */
+/* 64-bit checksum of a byte range (eight independent lanes, one multiply per 8 bytes). */
 uint64_t dma_copy_checksum(const void *data, size_t len);
 
 /* The same checksum computed piece by piece, in order. */
 struct dc_sum {
-	uint64_t v[4];
+	uint64_t v[8];
 	uint64_t total;
-	unsigned char buf[32];
+	unsigned char buf[64]; /* a partial stripe */
 	size_t pending;
 };
 void dc_sum_init(struct dc_sum *s);
