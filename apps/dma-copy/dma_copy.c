@@ -369,11 +369,11 @@ static void remove_stale_partials(const char *path)
 
 /*
  * A destination is the temporary file itself, mapped shared: the DMA writes the bytes straight
- * into its page cache (one copy, no buffer, nothing to write out afterwards). Its blocks are
- * reserved first, so a full disk is reported before any byte moves and a store into the
- * mapping never meets ENOSPC (which would be a SIGBUS). On ext4, write() into reserved
- * (unwritten) blocks runs at a third of the speed of stores into their mapping
- * (docs/performance.md).
+ * into its page cache (one copy on the engine's workers, no buffer to recycle, no write-out on
+ * this side's thread, no flow control for a host destination). Its blocks are reserved first,
+ * so a full disk is reported before any byte moves and a store into the mapping never meets
+ * ENOSPC (which would be a SIGBUS). Its pages are made present ahead of the DMA (prep_to).
+ * bench/file_write_bench compares this with pwrite() (docs/performance.md).
  */
 static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t size, bool force)
 {
