@@ -51,6 +51,7 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #define CHUNK_MAX	(4ull << 20)
 #define SUM_SLICE	(4ull << 20)  /* checksum folded between two progress calls, at most */
 #define READ_AHEAD	(32ull << 20) /* a source file is asked for this far ahead of its checksum */
+#define PREP_AHEAD	(2 * INFLIGHT * CHUNK_MAX) /* destination pages made present ahead of the DMA */
 #define INBOX		8
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
@@ -518,11 +519,18 @@ static void prep_to(struct app *app, uint64_t upto, bool slice)
 	app->prep_pos = upto;
 }
 
-/* One slice of work while waiting (a destination's pages first, then the checksum); false when there is none. */
+/*
+ * One slice of work while waiting: a destination's pages ahead of the DMA first, then the
+ * checksum; false when there is none. Pages are prepared at most PREP_AHEAD beyond what was
+ * submitted (DPU side) or reported done (host): a page made present (zeroed, dirty) long before
+ * its bytes land could be written back twice.
+ */
 static bool sum_step(struct app *app)
 {
-	if (app->fm.is_dest && !app->no_prep && app->prep_pos < app->size) {
-		prep_to(app, app->size, true);
+	uint64_t lim = (ROLE_DPU ? app->next_off : app->done_bytes) + PREP_AHEAD;
+
+	if (app->fm.is_dest && !app->no_prep && app->prep_pos < app->size && app->prep_pos < lim) {
+		prep_to(app, lim, true);
 		return true;
 	}
 	if (app->sum_pos >= app->sum_avail)
@@ -582,6 +590,8 @@ static void send_failed(struct doca_comch_task_send *task, union doca_data tud, 
 	app->peer_gone = true;
 }
 
+static bool msg_is(const void *msg, uint32_t len, uint16_t type);
+
 static struct app *g_app; /* the server connect callback has no user data to carry it */
 /* User data of a host connection turned away while a copy runs: its messages get ERROR back. */
 static int busy_marker;
@@ -615,6 +625,16 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 	}
 	if (app == NULL)
 		return;
+	if (app->inbox_count > 0 && msg_is(buf, len, MSG_PROGRESS)) {
+		/* Only the latest report counts: reports that piled up while this side was busy (a
+		 * write throttled by the page cache can stall it for 200 ms) replace each other. */
+		slot = (app->inbox_head + app->inbox_count - 1) % INBOX;
+		if (msg_is(app->inbox[slot], app->inbox_len[slot], MSG_PROGRESS)) {
+			memcpy(app->inbox[slot], buf, len);
+			app->inbox_len[slot] = len;
+			return;
+		}
+	}
 	if (app->inbox_count == INBOX || len > app->max_msg) {
 		DOCA_LOG_ERR("unexpected message burst from the other side (%u bytes); stopping", len);
 		app->peer_gone = true;
