@@ -100,7 +100,7 @@ struct app {
 	/*
 	 * This side's checksum of the file, folded while the bytes move: over fm.data[0, sum_pos),
 	 * up to sum_avail (what is known to be in place: the whole source, or what the DPU side
-	 * reported done). DMA completions arrive in file order, so done bytes form a prefix.
+	 * reported done). dma_ok() keeps done_bytes the prefix of the file that has landed.
 	 */
 	struct dc_sum sum;
 	uint64_t sum_pos, sum_avail, ra_next;
@@ -1094,20 +1094,22 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			if (ret != DOCA_SUCCESS)
 				return ret;
 			ret = doca_dma_task_memcpy_alloc_init(app->dma, src, dst, tud, &task);
-			if (ret == DOCA_SUCCESS)
+			if (ret == DOCA_SUCCESS) {
 				ret = doca_task_submit(doca_dma_task_memcpy_as_task(task));
-			if (ret == DOCA_ERROR_AGAIN) {
-				doca_task_free(doca_dma_task_memcpy_as_task(task));
+				if (ret != DOCA_SUCCESS)
+					doca_task_free(doca_dma_task_memcpy_as_task(task)); /* never allocated otherwise */
+			}
+			if (ret != DOCA_SUCCESS) {
 				doca_buf_dec_refcount(src, NULL);
 				doca_buf_dec_refcount(dst, NULL);
-				break;
-			}
-			if (ret != DOCA_SUCCESS)
+				if (ret == DOCA_ERROR_AGAIN)
+					break; /* the engine is full: retry after the next completions */
 				return ret;
+			}
 			app->inflight++;
 			app->next_off += len;
 		}
-		/* Nothing completed: read the source further ahead, or sleep until something does. */
+		/* Nothing completed: read or prepare a slice further ahead, or sleep until something does. */
 		if (doca_pe_progress(app->pe) == 0 && !sum_step(app))
 			pe_wait(app, 10);
 		progress_bar(app, false);
