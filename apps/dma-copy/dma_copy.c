@@ -49,8 +49,8 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #define DEFAULT_REP_PCI "b1:00.0"
 #define INFLIGHT	16
 #define CHUNK_MAX	(4ull << 20)
-#define SUM_SLICE	(4ull << 20)  /* checksum folded between two progress calls, at most */
-#define READ_AHEAD	(32ull << 20) /* a source file is asked for this far ahead of its checksum */
+#define SUM_SLICE	(4ull << 20)		   /* checksum folded between two progress calls, at most */
+#define READ_AHEAD	(32ull << 20)		   /* a source file is asked for this far ahead of its checksum */
 #define PREP_AHEAD	(2 * INFLIGHT * CHUNK_MAX) /* destination pages made present ahead of the DMA */
 #define INBOX		8
 #ifndef MADV_POPULATE_WRITE
@@ -104,9 +104,9 @@ struct app {
 	 */
 	struct dc_sum sum;
 	uint64_t sum_pos, sum_avail, ra_next;
-	uint64_t prep_pos; /* destination: mapped writable (page-cache pages in place) up to here */
-	bool no_prep;	   /* the kernel has no MADV_POPULATE_WRITE */
-	uint64_t size, checksum; /* checksum: this side's, once sum_pos == size */
+	uint64_t prep_pos;		  /* destination: mapped writable (page-cache pages in place) up to here */
+	bool no_prep;			  /* the kernel has no MADV_POPULATE_WRITE */
+	uint64_t size, checksum;	  /* checksum: this side's, once sum_pos == size */
 	doca_notification_handle_t pe_fd; /* -1: poll with short sleeps instead */
 	/* DPU side: chunks of `chunk` bytes; landed[] marks completed ones of the window in flight. */
 	uint64_t chunk;
@@ -513,8 +513,7 @@ static void prep_to(struct app *app, uint64_t upto, bool slice)
 	if (app->no_prep || !app->fm.is_dest || upto <= app->prep_pos)
 		return;
 	/* Page-aligned start (the mapping is), any length: the kernel rounds it up. */
-	if (madvise(app->fm.data + app->prep_pos, upto - app->prep_pos, MADV_POPULATE_WRITE) != 0 &&
-	    errno == EINVAL)
+	if (madvise(app->fm.data + app->prep_pos, upto - app->prep_pos, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
 		app->no_prep = true; /* older kernel: the DMA faults the pages in itself */
 	app->prep_pos = upto;
 }
@@ -1096,8 +1095,8 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			ret = doca_dma_task_memcpy_alloc_init(app->dma, src, dst, tud, &task);
 			if (ret == DOCA_SUCCESS) {
 				ret = doca_task_submit(doca_dma_task_memcpy_as_task(task));
-				if (ret != DOCA_SUCCESS)
-					doca_task_free(doca_dma_task_memcpy_as_task(task)); /* never allocated otherwise */
+				if (ret != DOCA_SUCCESS) /* a task that was never allocated is not freed */
+					doca_task_free(doca_dma_task_memcpy_as_task(task));
 			}
 			if (ret != DOCA_SUCCESS) {
 				doca_buf_dec_refcount(src, NULL);
@@ -1192,9 +1191,8 @@ static doca_error_t run_dpu(struct app *app)
 		app->size = app->fm.size;
 		app->sum_avail = app->size; /* read and folded as the DMA goes */
 	}
-	reply = (struct msg_start){.hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION},
-				   .file_on_host = app->file_on_host,
-				   .size = app->size};
+	reply = (struct msg_start){
+	    .hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION}, .file_on_host = app->file_on_host, .size = app->size};
 	ret = send_msg(app, &reply, sizeof(reply));
 	if (ret != DOCA_SUCCESS)
 		goto out;
@@ -1333,9 +1331,8 @@ static doca_error_t run_host(struct app *app)
 		app->size = app->fm.size;
 		app->sum_avail = app->size; /* folded while waiting for the DPU side */
 	}
-	start = (struct msg_start){.hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION},
-				   .file_on_host = app->file_on_host,
-				   .size = app->size};
+	start = (struct msg_start){
+	    .hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION}, .file_on_host = app->file_on_host, .size = app->size};
 	ret = send_msg(app, &start, sizeof(start));
 	if (ret == DOCA_SUCCESS)
 		ret = wait_msg(app, m, sizeof(*m), &len, false);
