@@ -502,6 +502,8 @@ static void sum_fold(struct app *app, uint64_t upto, bool slice)
  * Makes a destination's pages present and writable up to @upto (by at most SUM_SLICE when
  * @slice), in bulk and ahead of the DMA: a copy into pages that are not there yet takes a
  * file-system fault per 4 KiB page inside the copy, which costs more than the copy itself.
+ * Done only in idle time (sum_step), never before a submit: when this thread is busy folding,
+ * the DMA faults the pages itself on the engine's workers, so the work spreads over both.
  * Harmless where the DMA came first (the bytes stay).
  */
 static void prep_to(struct app *app, uint64_t upto, bool slice)
@@ -1055,8 +1057,8 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 /*
  * Moves the whole file: chunks of at most max_buf_size, INFLIGHT of them at a time, straight
  * between the two files' mappings. A source chunk is read (checksummed) just before its DMA, a
- * destination chunk as it lands; the queue is refilled on every completion, so the engine never
- * drains while data remains.
+ * destination chunk as it lands, destination pages are prepared in idle time; the queue is
+ * refilled on every completion, so the engine never drains while data remains.
  */
 static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 {
@@ -1078,7 +1080,6 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			union doca_data tud = {.u64 = app->next_off};
 
 			if (app->file_on_host) {
-				prep_to(app, app->next_off + len, false);
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
 				if (ret == DOCA_SUCCESS)
 					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len,
