@@ -1,47 +1,70 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# doca_dma_copy against cp, same file, same run: median (min-max) of RUNS copies each.
-# The source is read once first so the page cache is warm for both.
-#   bench/dma_copy_bench.sh <build dir> [SIZE_MIB] [RUNS]
+# doca_dma_copy against cp, same file, same run: median (min-max) of RUNS copies each, host -> DPU
+# and DPU -> host, warm (source in the page cache) and cold (source dropped from it first with
+# posix_fadvise(POSIX_FADV_DONTNEED), through dd iflag=nocache; no root needed). Before every
+# timed copy the previous copies' dirty pages are written back (sync), so that no copy pays
+# for another's writeback. Times are whole-command wall times: two processes, the Comch
+# meeting and the copy for doca_dma_copy.
+#   bench/dma_copy_bench.sh <build dir> [SIZES_MIB] [RUNS] [CACHES]
+#   e.g. bench/dma_copy_bench.sh build 256,2048 3 "warm cold"     (defaults: 256, 3, "warm cold")
 set -eu
-build=$1; size_mib=${2:-256}; runs=${3:-5}
+build=$1; sizes=${2:-256}; runs=${3:-3}; caches=${4:-warm cold}
 dpu=$build/apps/dma-copy/dpu/doca_dma_copy
 host=$build/apps/dma-copy/host/doca_dma_copy
+for p in "$dpu" "$host"; do [ -x "$p" ] || { echo "no $p: build first (ninja -C $build)" >&2; exit 1; }; done
+for c in $caches; do [ "$c" = warm ] || [ "$c" = cold ] || { echo "cache mode $c: warm or cold" >&2; exit 1; }; done
 work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/run" "$work/h" "$work/d"; chmod 700 "$work/run"
 export XDG_RUNTIME_DIR=$work/run
-bytes=$((size_mib * 1048576))
-head -c $bytes /dev/urandom > "$work/h/src"
-cat "$work/h/src" > /dev/null
 
 now() { date +%s%N; }
 stats() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'; }
+# prepare <cache> <source>: written back, then dropped from the page cache (cold) or read into it (warm)
+prepare() {
+	sync
+	if [ "$1" = cold ]; then dd if="$2" iflag=nocache count=0 status=none; else cat "$2" > /dev/null; fi
+}
+rate() { echo "$1 $2 $3" | awk '{ print $1 / ($3 - $2) }'; }
 
-: > "$work/cp"; : > "$work/h2d"; : > "$work/d2h"
-for i in $(seq "$runs"); do
-	rm -f "$work/h/cp"; t0=$(now); cp "$work/h/src" "$work/h/cp"; t1=$(now)
-	echo "$bytes $t0 $t1" | awk '{ print $1 / ($3 - $2) }' >> "$work/cp"
+echo "file copy, $runs runs each, GB/s median (min-max), whole command wall time:"
+echo "| size | source | copy | GB/s | x cp |"
+echo "|---|---|---|---|---|"
+for size_mib in $(echo "$sizes" | tr ',' ' '); do
+	bytes=$((size_mib * 1048576))
+	rm -f "$work/h/src" "$work/d/src"
+	head -c $bytes /dev/urandom > "$work/h/src"
+	cp "$work/h/src" "$work/d/src"
+	for cache in $caches; do
+		: > "$work/cp"; : > "$work/h2d"; : > "$work/d2h"
+		for i in $(seq "$runs"); do
+			rm -f "$work/h/cp"; prepare $cache "$work/h/src"
+			t0=$(now); cp "$work/h/src" "$work/h/cp"; t1=$(now)
+			rate $bytes $t0 $t1 >> "$work/cp"
+			rm -f "$work/h/cp"
 
-	rm -f "$work/d/dst"
-	"$dpu" -f "$work/d/dst" >/dev/null 2>&1 & dp=$!
-	t0=$(now); "$host" -f "$work/h/src" >/dev/null 2>&1; wait $dp; t1=$(now)
-	cmp -s "$work/h/src" "$work/d/dst" || { echo "host -> DPU copy differs"; exit 1; }
-	echo "$bytes $t0 $t1" | awk '{ print $1 / ($3 - $2) }' >> "$work/h2d"
+			rm -f "$work/d/dst"; prepare $cache "$work/h/src"
+			"$dpu" -q -f "$work/d/dst" >"$work/dpu.log" 2>&1 & dp=$!
+			t0=$(now); "$host" -q -f "$work/h/src" >"$work/host.log" 2>&1; wait $dp; t1=$(now)
+			cmp -s "$work/h/src" "$work/d/dst" || { echo "host -> DPU copy differs"; exit 1; }
+			rate $bytes $t0 $t1 >> "$work/h2d"
+			rm -f "$work/d/dst"
 
-	rm -f "$work/h/back"
-	"$dpu" -f "$work/d/dst" >/dev/null 2>&1 & dp=$!
-	t0=$(now); "$host" -f "$work/h/back" >/dev/null 2>&1; wait $dp; t1=$(now)
-	cmp -s "$work/h/src" "$work/h/back" || { echo "DPU -> host copy differs"; exit 1; }
-	echo "$bytes $t0 $t1" | awk '{ print $1 / ($3 - $2) }' >> "$work/d2h"
-done
-echo "file copy, ${size_mib} MiB, $runs runs each, GB/s median (min-max), whole command wall time:"
-echo "| copy | GB/s | x cp |"
-echo "|---|---|---|"
-cpm=$(stats < "$work/cp" | cut -d' ' -f1)
-printf "| cp | %s | 1.00 |\n" "$(stats < "$work/cp")"
-for d in h2d d2h; do
-	m=$(stats < "$work/$d" | cut -d' ' -f1)
-	printf "| doca_dma_copy %s | %s | %.2f |\n" "$( [ $d = h2d ] && echo 'host -> DPU' || echo 'DPU -> host')" \
-		"$(stats < "$work/$d")" "$(echo "$m $cpm" | awk '{ print $1 / $2 }')"
+			rm -f "$work/h/dst"; prepare $cache "$work/d/src"
+			"$dpu" -q -f "$work/d/src" >"$work/dpu.log" 2>&1 & dp=$!
+			t0=$(now); "$host" -q -f "$work/h/dst" >"$work/host.log" 2>&1; wait $dp; t1=$(now)
+			cmp -s "$work/d/src" "$work/h/dst" || { echo "DPU -> host copy differs"; exit 1; }
+			rate $bytes $t0 $t1 >> "$work/d2h"
+			rm -f "$work/h/dst"
+		done
+		cpm=$(stats < "$work/cp" | cut -d' ' -f1)
+		printf "| %s MiB | %s | cp | %s | 1.00 |\n" "$size_mib" "$cache" "$(stats < "$work/cp")"
+		for d in h2d d2h; do
+			m=$(stats < "$work/$d" | cut -d' ' -f1)
+			printf "| %s MiB | %s | doca_dma_copy %s | %s | %.2f |\n" "$size_mib" "$cache" \
+				"$([ $d = h2d ] && echo 'host -> DPU' || echo 'DPU -> host')" "$(stats < "$work/$d")" \
+				"$(echo "$m $cpm" | awk '{ print $1 / $2 }')"
+		done
+	done
 done

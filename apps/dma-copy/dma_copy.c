@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +48,14 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #endif
 #define DEFAULT_REP_PCI "b1:00.0"
 #define INFLIGHT	16
-#define CHUNK_MAX	(8ull << 20)
-#define RING_CHUNK	(1ull << 20)
-#define INBOX		4
+#define CHUNK_MAX	(4ull << 20)
+#define SUM_SLICE	(4ull << 20)		   /* checksum folded between two progress calls, at most */
+#define READ_AHEAD	(32ull << 20)		   /* a source file is asked for this far ahead of its checksum */
+#define PREP_AHEAD	(2 * INFLIGHT * CHUNK_MAX) /* destination pages made present ahead of the DMA */
+#define INBOX		8
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
 
 struct file_map {
 	char path[4096];
@@ -91,14 +97,20 @@ struct app {
 
 	/* Transfer. */
 	struct file_map fm;
-	/* DPU receiving: chunks land in a ring of reused buffers and are written to the file. */
-	uint8_t *ring;
+	/*
+	 * This side's checksum of the file, folded while the bytes move: over fm.data[0, sum_pos),
+	 * up to sum_avail (what is known to be in place: the whole source, or what the DPU side
+	 * reported done). dma_ok() keeps done_bytes the prefix of the file that has landed.
+	 */
+	struct dc_sum sum;
+	uint64_t sum_pos, sum_avail, ra_next;
+	uint64_t prep_pos;		  /* destination: mapped writable (page-cache pages in place) up to here */
+	bool no_prep;			  /* the kernel has no MADV_POPULATE_WRITE */
+	uint64_t size, checksum;	  /* checksum: this side's, once sum_pos == size */
+	doca_notification_handle_t pe_fd; /* -1: poll with short sleeps instead */
+	/* DPU side: chunks of `chunk` bytes; landed[] marks completed ones of the window in flight. */
 	uint64_t chunk;
-	int ring_free[INFLIGHT];
-	int nfree;
-	uint64_t slot_off[INFLIGHT];
-	struct dc_sum sum; /* of the chunks received so far: completions arrive in file order */
-	uint64_t size, checksum;
+	bool landed[INFLIGHT];
 	bool file_on_host;
 	uint64_t next_off, done_bytes;
 	int inflight;
@@ -106,6 +118,7 @@ struct app {
 	bool peer_gone, connected;
 	struct timespec t_start;
 	double last_bar, last_report;
+	bool progress_inflight; /* a PROGRESS message not yet sent */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -256,12 +269,15 @@ static doca_error_t open_source(struct file_map *fm, const char *path)
 	}
 	fm->size = (uint64_t)st.st_size;
 	if (fm->size > 0) {
-		fm->data = mmap(NULL, fm->size, PROT_READ, MAP_SHARED | MAP_POPULATE, fm->fd, 0);
+		/* Not populated: the file streams in behind the checksum (sum_fold) while the DMA runs. */
+		fm->data = mmap(NULL, fm->size, PROT_READ, MAP_SHARED, fm->fd, 0);
 		if (fm->data == MAP_FAILED) {
 			fm->data = NULL;
 			DOCA_LOG_ERR("cannot map %s: %s", path, strerror(errno));
 			return DOCA_ERROR_IO_FAILED;
 		}
+		(void)posix_fadvise(fm->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		(void)madvise(fm->data, fm->size, MADV_SEQUENTIAL);
 	}
 	return DOCA_SUCCESS;
 }
@@ -353,11 +369,14 @@ static void remove_stale_partials(const char *path)
 }
 
 /*
- * A destination is received into anonymous memory and written to the file once verified:
- * copying straight into a shared file mapping costs a file-system fault per page (block
- * allocation on first write), several times slower than write().
+ * A destination is the temporary file itself, mapped shared: the DMA writes the bytes straight
+ * into its page cache (one copy on the engine's workers, no buffer to recycle, no write-out on
+ * this side's thread, no flow control for a host destination). Its blocks are reserved first,
+ * so a full disk is reported before any byte moves and a store into the mapping never meets
+ * ENOSPC (which would be a SIGBUS). Its pages are made present ahead of the DMA (prep_to).
+ * bench/file_write_bench compares this with pwrite() (docs/performance.md).
  */
-static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t size, bool buffer, bool force)
+static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t size, bool force)
 {
 	int err;
 
@@ -382,13 +401,11 @@ static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t si
 		DOCA_LOG_ERR("cannot reserve %" PRIu64 " bytes for %s: %s", size, path, strerror(err));
 		return err == ENOSPC ? DOCA_ERROR_FULL : DOCA_ERROR_IO_FAILED;
 	}
-	if (!buffer)
-		return DOCA_SUCCESS; /* the caller streams chunks into the file itself */
-	fm->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fm->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fm->fd, 0);
 	if (fm->data == MAP_FAILED) {
 		fm->data = NULL;
-		DOCA_LOG_ERR("cannot allocate %" PRIu64 " bytes for the copy: %s", size, strerror(errno));
-		return DOCA_ERROR_NO_MEMORY;
+		DOCA_LOG_ERR("cannot map %s: %s", fm->tmp, strerror(errno));
+		return DOCA_ERROR_IO_FAILED;
 	}
 	return DOCA_SUCCESS;
 }
@@ -436,41 +453,12 @@ placed:
 }
 
 /*
- * Verified destination: write it out and move it into place. Like cp, the data is left to the
- * page cache (no fsync): the copy is complete and verified, durability is the file system's.
+ * Verified destination: move it into place. Like cp, the data is left to the page cache (no
+ * msync, no fsync): the copy is complete and verified, durability is the file system's.
  */
 static doca_error_t commit_dest(struct file_map *fm)
 {
-	uint64_t off = 0;
-
-	while (fm->data != NULL && off < fm->size) {
-		ssize_t n = pwrite(fm->fd, fm->data + off, fm->size - off, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			DOCA_LOG_ERR("cannot write %s: %s", fm->tmp, n < 0 ? strerror(errno) : "short write");
-			return DOCA_ERROR_IO_FAILED;
-		}
-		off += (uint64_t)n;
-	}
 	return place_dest(fm);
-}
-
-/* Checksum of what the destination holds: its buffer, or the file written so far. */
-static uint64_t dest_checksum(const struct file_map *fm)
-{
-	uint64_t sum;
-	void *p;
-
-	if (fm->data != NULL || fm->size == 0)
-		return dma_copy_checksum(fm->data, fm->size);
-	p = mmap(NULL, fm->size, PROT_READ, MAP_SHARED | MAP_POPULATE, fm->fd, 0);
-	if (p == MAP_FAILED)
-		return ~dma_copy_checksum(NULL, 0); /* cannot match */
-	sum = dma_copy_checksum(p, fm->size);
-	munmap(p, fm->size);
-	return sum;
 }
 
 /* Releases the mapping; an unverified destination is removed, never left looking complete. */
@@ -487,13 +475,107 @@ static void close_file(struct file_map *fm)
 	fm->tmp[0] = '\0';
 }
 
+/*
+ * Folds this side's checksum over its file up to @upto (by at most SUM_SLICE when @slice, so
+ * that a caller between two progress calls stays responsive). A source file is asked for up
+ * to READ_AHEAD beyond: a cold file streams in while the checksum and the DMA follow it.
+ */
+static void sum_fold(struct app *app, uint64_t upto, bool slice)
+{
+	if (slice && upto > app->sum_pos + SUM_SLICE)
+		upto = app->sum_pos + SUM_SLICE;
+	if (upto > app->size)
+		upto = app->size;
+	while (!app->fm.is_dest && app->ra_next < app->size && app->ra_next < upto + READ_AHEAD) {
+		uint64_t n = app->size - app->ra_next < SUM_SLICE ? app->size - app->ra_next : SUM_SLICE;
+
+		(void)posix_fadvise(app->fm.fd, (off_t)app->ra_next, (off_t)n, POSIX_FADV_WILLNEED);
+		app->ra_next += n;
+	}
+	if (upto > app->sum_pos) {
+		dc_sum_update(&app->sum, app->fm.data + app->sum_pos, upto - app->sum_pos);
+		app->sum_pos = upto;
+	}
+}
+
+/*
+ * Makes a destination's pages present and writable up to @upto (by at most SUM_SLICE when
+ * @slice), in bulk and ahead of the DMA: a copy into pages that are not there yet takes a
+ * file-system fault per 4 KiB page inside the copy, which costs more than the copy itself.
+ * Done only in idle time (sum_step), never before a submit: when this thread is busy folding,
+ * the DMA faults the pages itself on the engine's workers, so the work spreads over both.
+ * Harmless where the DMA came first (the bytes stay).
+ */
+static void prep_to(struct app *app, uint64_t upto, bool slice)
+{
+	if (slice && upto > app->prep_pos + SUM_SLICE)
+		upto = app->prep_pos + SUM_SLICE;
+	if (upto > app->size)
+		upto = app->size;
+	if (app->no_prep || !app->fm.is_dest || upto <= app->prep_pos)
+		return;
+	/* Page-aligned start (the mapping is), any length: the kernel rounds it up. */
+	if (madvise(app->fm.data + app->prep_pos, upto - app->prep_pos, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+		app->no_prep = true; /* older kernel: the DMA faults the pages in itself */
+	app->prep_pos = upto;
+}
+
+/*
+ * One slice of work while waiting: a destination's pages ahead of the DMA first, then the
+ * checksum; false when there is none. Pages are prepared at most PREP_AHEAD beyond what was
+ * submitted (DPU side) or reported done (host): a page made present (zeroed, dirty) long before
+ * its bytes land could be written back twice.
+ */
+static bool sum_step(struct app *app)
+{
+	uint64_t lim = (ROLE_DPU ? app->next_off : app->done_bytes) + PREP_AHEAD;
+
+	if (app->fm.is_dest && !app->no_prep && app->prep_pos < app->size && app->prep_pos < lim) {
+		prep_to(app, lim, true);
+		return true;
+	}
+	if (app->sum_pos >= app->sum_avail)
+		return false;
+	sum_fold(app, app->sum_avail, true);
+	return true;
+}
+
+/* This side's checksum of the whole file (folding what is left). */
+static uint64_t sum_finish(struct app *app)
+{
+	sum_fold(app, app->size, false);
+	return dc_sum_final(&app->sum);
+}
+
+/*
+ * Sleeps until the progress engine has something (a completion, a Comch message) or @ms pass.
+ * Sleeping instead of spinning leaves the cores to the copy: the engine's worker thread, the
+ * other side, the file system.
+ */
+static void pe_wait(struct app *app, int ms)
+{
+	struct pollfd p = {.fd = app->pe_fd, .events = POLLIN};
+
+	if (app->pe_fd < 0 || doca_pe_request_notification(app->pe) != DOCA_SUCCESS) {
+		usleep(200);
+		return;
+	}
+	(void)poll(&p, 1, ms);
+	(void)doca_pe_clear_notification(app->pe, app->pe_fd);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Comch                                                                                    */
 
+/* Task user data of a PROGRESS message: at most one is in flight, the others are skipped. */
+#define PROGRESS_TASK 1
+
 static void send_done(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
 {
-	(void)tud;
-	(void)cud;
+	struct app *app = cud.ptr;
+
+	if (tud.u64 == PROGRESS_TASK)
+		app->progress_inflight = false;
 	doca_task_free(doca_comch_task_send_as_task(task));
 }
 
@@ -501,12 +583,15 @@ static void send_failed(struct doca_comch_task_send *task, union doca_data tud, 
 {
 	struct app *app = cud.ptr;
 
-	(void)tud;
+	if (tud.u64 == PROGRESS_TASK)
+		app->progress_inflight = false;
 	DOCA_LOG_ERR("a message to the other side failed: %s",
 		     doca_error_get_descr(doca_task_get_status(doca_comch_task_send_as_task(task))));
 	doca_task_free(doca_comch_task_send_as_task(task));
 	app->peer_gone = true;
 }
+
+static bool msg_is(const void *msg, uint32_t len, uint16_t type);
 
 static struct app *g_app; /* the server connect callback has no user data to carry it */
 /* User data of a host connection turned away while a copy runs: its messages get ERROR back. */
@@ -541,6 +626,16 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 	}
 	if (app == NULL)
 		return;
+	if (app->inbox_count > 0 && msg_is(buf, len, MSG_PROGRESS)) {
+		/* Only the latest report counts: reports that piled up while this side was busy (a
+		 * write throttled by the page cache can stall it for 200 ms) replace each other. */
+		slot = (app->inbox_head + app->inbox_count - 1) % INBOX;
+		if (msg_is(app->inbox[slot], app->inbox_len[slot], MSG_PROGRESS)) {
+			memcpy(app->inbox[slot], buf, len);
+			app->inbox_len[slot] = len;
+			return;
+		}
+	}
 	if (app->inbox_count == INBOX || len > app->max_msg) {
 		DOCA_LOG_ERR("unexpected message burst from the other side (%u bytes); stopping", len);
 		app->peer_gone = true;
@@ -611,6 +706,7 @@ static doca_error_t send_msg(struct app *app, const void *msg, uint32_t len)
 		ret = ROLE_DPU ? doca_comch_server_task_send_alloc_init(app->server, app->conn, msg, len, &task)
 			       : doca_comch_client_task_send_alloc_init(app->client, app->conn, msg, len, &task);
 		if (ret == DOCA_SUCCESS) {
+			doca_task_set_user_data(doca_comch_task_send_as_task(task), (union doca_data){.u64 = 0});
 			ret = doca_task_submit(doca_comch_task_send_as_task(task));
 			if (ret == DOCA_SUCCESS)
 				return DOCA_SUCCESS;
@@ -701,6 +797,8 @@ static doca_error_t comch_setup(struct app *app)
 	ret = doca_pe_create(&app->pe);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	if (doca_pe_get_notification_handle(app->pe, &app->pe_fd) != DOCA_SUCCESS)
+		app->pe_fd = -1;
 	if (ROLE_DPU) {
 		ret = doca_comch_server_create(app->dev, app->rep, DMA_COPY_SERVER_NAME, &app->server);
 		if (ret != DOCA_SUCCESS)
@@ -792,8 +890,8 @@ static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t 
 			return DOCA_ERROR_CONNECTION_RESET;
 		if (!unbounded && now_s() > deadline)
 			return DOCA_ERROR_TIME_OUT;
-		if (doca_pe_progress(app->pe) == 0)
-			usleep(200);
+		if (doca_pe_progress(app->pe) == 0 && !sum_step(app))
+			pe_wait(app, 100);
 	}
 	uint32_t n = app->inbox_len[app->inbox_head];
 
@@ -860,47 +958,45 @@ static void progress_bar(struct app *app, bool final)
 /* DPU side: tells the host how far the copy is, every 100 ms, so that its bar moves too. */
 static void report_progress(struct app *app)
 {
+	struct doca_comch_task_send *task;
 	struct msg_status m;
+	union doca_data ud = {.u64 = PROGRESS_TASK};
 	double t = now_s();
 
-	if (t - app->last_report < 0.1)
+	/* Often (a receiving host folds its checksum behind these), but never more than one in flight:
+	 * a slow link skips reports instead of filling the send queue. */
+	if (t - app->last_report < 0.02 || app->progress_inflight || app->conn == NULL)
 		return;
 	app->last_report = t;
 	memset(&m, 0, sizeof(m));
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_PROGRESS, DMA_COPY_VERSION};
 	m.bytes = app->done_bytes;
-	(void)send_msg(app, &m, sizeof(m));
+	if (doca_comch_server_task_send_alloc_init(app->server, app->conn, &m, sizeof(m), &task) != DOCA_SUCCESS)
+		return;
+	doca_task_set_user_data(doca_comch_task_send_as_task(task), ud);
+	if (doca_task_submit(doca_comch_task_send_as_task(task)) == DOCA_SUCCESS)
+		app->progress_inflight = true;
+	else
+		doca_task_free(doca_comch_task_send_as_task(task));
 }
 
+/*
+ * A chunk landed. done_bytes is the prefix of the file that is complete: chunks may complete
+ * in any order within the window in flight (tud: the chunk's offset).
+ */
 static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
 {
 	struct app *app = cud.ptr;
 
-	if (app->ring != NULL) {
-		/* tud: ring slot << 32 | length */
-		int slot = (int)(tud.u64 >> 32);
-		uint64_t len = tud.u64 & 0xffffffffu, done = 0;
+	app->landed[(tud.u64 / app->chunk) % INFLIGHT] = true;
+	while (app->done_bytes < app->size && app->landed[(app->done_bytes / app->chunk) % INFLIGHT]) {
+		uint64_t left = app->size - app->done_bytes;
 
-		while (done < len) {
-			ssize_t n = pwrite(app->fm.fd, app->ring + (uint64_t)slot * app->chunk + done, len - done,
-					   (off_t)(app->slot_off[slot] + done));
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				DOCA_LOG_ERR("cannot write %s: %s", app->fm.tmp,
-					     n < 0 ? strerror(errno) : "short write");
-				app->dma_error = DOCA_ERROR_IO_FAILED;
-				break;
-			}
-			done += (uint64_t)n;
-		}
-		dc_sum_update(&app->sum, app->ring + (uint64_t)slot * app->chunk, len);
-		app->ring_free[app->nfree++] = slot;
-		app->done_bytes += len;
-	} else {
-		app->done_bytes += tud.u64;
+		app->landed[(app->done_bytes / app->chunk) % INFLIGHT] = false;
+		app->done_bytes += left < app->chunk ? left : app->chunk;
 	}
+	if (app->fm.is_dest)
+		sum_fold(app, app->done_bytes, false); /* just written: still in the cache */
 	doca_buf_dec_refcount((struct doca_buf *)doca_dma_task_memcpy_get_src(task), NULL);
 	doca_buf_dec_refcount(doca_dma_task_memcpy_get_dst(task), NULL);
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
@@ -912,8 +1008,7 @@ static void dma_err(struct doca_dma_task_memcpy *task, union doca_data tud, unio
 	struct app *app = cud.ptr;
 	doca_error_t st = doca_task_get_status(doca_dma_task_memcpy_as_task(task));
 
-	if (app->ring != NULL)
-		app->ring_free[app->nfree++] = (int)(tud.u64 >> 32);
+	(void)tud;
 	if (app->dma_error == DOCA_SUCCESS) {
 		app->dma_error = st;
 		DOCA_LOG_ERR("DMA of the file failed: %s", doca_error_get_descr(st));
@@ -932,25 +1027,9 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 	ret = doca_mmap_create_from_export(NULL, exp->desc, exp->desc_len, app->dev, &app->remote_mmap);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (app->fm.is_dest) {
-		uint64_t max_size = 0;
-
-		doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(app->dev), &max_size);
-		app->chunk = max_size < RING_CHUNK ? max_size : RING_CHUNK;
-		if (posix_memalign((void **)&app->ring, 4096, (size_t)app->chunk * INFLIGHT) != 0) {
-			app->ring = NULL;
-			return DOCA_ERROR_NO_MEMORY;
-		}
-		memset(app->ring, 0, (size_t)app->chunk * INFLIGHT); /* fault it in once, reuse it */
-		for (int i = 0; i < INFLIGHT; i++)
-			app->ring_free[i] = i;
-		app->nfree = INFLIGHT;
-		dc_sum_init(&app->sum);
-	}
 	ret = doca_mmap_create(&app->local_mmap);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(app->local_mmap, app->fm.is_dest ? app->ring : app->fm.data,
-					     app->fm.is_dest ? (size_t)app->chunk * INFLIGHT : app->size);
+		ret = doca_mmap_set_memrange(app->local_mmap, app->fm.data, app->size);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_set_permissions(app->local_mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	if (ret == DOCA_SUCCESS)
@@ -975,35 +1054,30 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 	return ret;
 }
 
-/* Moves the whole file: chunks of at most max_buf_size, INFLIGHT of them at a time. */
+/*
+ * Moves the whole file: chunks of at most max_buf_size, INFLIGHT of them at a time, straight
+ * between the two files' mappings. A source chunk is read (checksummed) just before its DMA, a
+ * destination chunk as it lands, destination pages are prepared in idle time; the queue is
+ * refilled on every completion, so the engine never drains while data remains.
+ */
 static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 {
-	uint64_t max_size = 0, chunk;
+	uint64_t max_size = 0;
 	doca_error_t ret;
 
 	ret = doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(app->dev), &max_size);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	chunk = app->ring != NULL ? app->chunk : (max_size < CHUNK_MAX ? max_size : CHUNK_MAX);
+	app->chunk = max_size < CHUNK_MAX ? max_size : CHUNK_MAX;
 	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
 	while ((app->next_off < app->size || app->inflight > 0) && app->dma_error == DOCA_SUCCESS) {
 		while (app->next_off < app->size && app->inflight < INFLIGHT) {
-			uint64_t len = app->size - app->next_off < chunk ? app->size - app->next_off : chunk;
-			uint8_t *local = app->ring == NULL ? app->fm.data + app->next_off : NULL;
+			uint64_t len = app->size - app->next_off < app->chunk ? app->size - app->next_off : app->chunk;
+			uint8_t *local = app->fm.data + app->next_off;
 			void *remote = (void *)(uintptr_t)(remote_addr + app->next_off);
 			struct doca_buf *src, *dst;
 			struct doca_dma_task_memcpy *task;
-			union doca_data tud = {.u64 = len};
-			int slot = -1;
-
-			if (app->ring != NULL) {
-				if (app->nfree == 0)
-					break;
-				slot = app->ring_free[--app->nfree];
-				local = app->ring + (uint64_t)slot * app->chunk;
-				app->slot_off[slot] = app->next_off;
-				tud.u64 = ((uint64_t)slot << 32) | len;
-			}
+			union doca_data tud = {.u64 = app->next_off};
 
 			if (app->file_on_host) {
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
@@ -1011,6 +1085,7 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len,
 										 &dst);
 			} else {
+				sum_fold(app, app->next_off + len, false);
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->local_mmap, local, len, &src);
 				if (ret == DOCA_SUCCESS)
 					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->remote_mmap, remote,
@@ -1019,22 +1094,24 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			if (ret != DOCA_SUCCESS)
 				return ret;
 			ret = doca_dma_task_memcpy_alloc_init(app->dma, src, dst, tud, &task);
-			if (ret == DOCA_SUCCESS)
+			if (ret == DOCA_SUCCESS) {
 				ret = doca_task_submit(doca_dma_task_memcpy_as_task(task));
-			if (ret == DOCA_ERROR_AGAIN) {
-				doca_task_free(doca_dma_task_memcpy_as_task(task));
+				if (ret != DOCA_SUCCESS) /* a task that was never allocated is not freed */
+					doca_task_free(doca_dma_task_memcpy_as_task(task));
+			}
+			if (ret != DOCA_SUCCESS) {
 				doca_buf_dec_refcount(src, NULL);
 				doca_buf_dec_refcount(dst, NULL);
-				if (slot >= 0)
-					app->ring_free[app->nfree++] = slot;
-				break;
-			}
-			if (ret != DOCA_SUCCESS)
+				if (ret == DOCA_ERROR_AGAIN)
+					break; /* the engine is full: retry after the next completions */
 				return ret;
+			}
 			app->inflight++;
 			app->next_off += len;
 		}
-		doca_pe_progress(app->pe);
+		/* Nothing completed: read or prepare a slice further ahead, or sleep until something does. */
+		if (doca_pe_progress(app->pe) == 0 && !sum_step(app))
+			pe_wait(app, 10);
 		progress_bar(app, false);
 		report_progress(app);
 		if (interrupted)
@@ -1083,10 +1160,9 @@ static doca_error_t run_dpu(struct app *app)
 	app->file_on_host = m->start.file_on_host;
 	if (app->file_on_host) {
 		app->size = m->start.size;
-		app->checksum = m->start.checksum;
 		ret = check_dest(app->file, app->size, app->force, why, sizeof(why));
 		if (ret == DOCA_SUCCESS)
-			ret = open_dest(&app->fm, app->file, app->size, false, app->force);
+			ret = open_dest(&app->fm, app->file, app->size, app->force);
 		if (ret != DOCA_SUCCESS) {
 			if (ret != DOCA_ERROR_ALREADY_EXIST && ret != DOCA_ERROR_FULL)
 				snprintf(why, sizeof(why), "cannot create %.200s on the DPU side", app->file);
@@ -1114,12 +1190,10 @@ static doca_error_t run_dpu(struct app *app)
 			goto out;
 		}
 		app->size = app->fm.size;
-		app->checksum = dma_copy_checksum(app->fm.data, app->size);
+		app->sum_avail = app->size; /* read and folded as the DMA goes */
 	}
-	reply = (struct msg_start){.hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION},
-				   .file_on_host = app->file_on_host,
-				   .size = app->size,
-				   .checksum = app->checksum};
+	reply = (struct msg_start){
+	    .hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION}, .file_on_host = app->file_on_host, .size = app->size};
 	ret = send_msg(app, &reply, sizeof(reply));
 	if (ret != DOCA_SUCCESS)
 		goto out;
@@ -1153,15 +1227,11 @@ static doca_error_t run_dpu(struct app *app)
 			goto out;
 		}
 	}
-	if (app->fm.is_dest &&
-	    (app->ring != NULL ? dc_sum_final(&app->sum) : dest_checksum(&app->fm)) != app->checksum) {
-		ret = DOCA_ERROR_UNEXPECTED;
-		send_status(app, MSG_ERROR, ret, "checksum mismatch on the DPU side");
-		DOCA_LOG_ERR("checksum mismatch: the received file differs from the host's");
-		goto out;
-	}
+	/* This side's checksum, folded during the DMA; the host compares it with its own and sends
+	 * that back in RESULT, which this side checks too. */
+	app->checksum = sum_finish(app);
 	app->done_bytes = app->size;
-	DOCA_LOG_DBG("verified at %.3f s", now_s() - t0);
+	DOCA_LOG_DBG("DMA done, checksum folded at %.3f s", now_s() - t0);
 	send_status(app, MSG_DONE, DOCA_SUCCESS, NULL);
 	ret = wait_msg(app, m, sizeof(*m), &len, false);
 	DOCA_LOG_DBG("host answered at %.3f s", now_s() - t0);
@@ -1170,6 +1240,13 @@ static doca_error_t run_dpu(struct app *app)
 	if (ret == DOCA_SUCCESS && m->status.status != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("the host reports: %s", m->status.text);
 		ret = (doca_error_t)m->status.status;
+	}
+	if (ret == DOCA_SUCCESS && m->status.checksum != app->checksum) {
+		DOCA_LOG_ERR("checksum mismatch: the host's file has %016" PRIx64 ", this side's %016" PRIx64,
+			     (uint64_t)m->status.checksum, app->checksum);
+		ret = DOCA_ERROR_UNEXPECTED;
+		if (app->fm.is_dest)
+			send_status(app, MSG_LANDED, ret, "checksum mismatch on the DPU side");
 	}
 	if (ret == DOCA_SUCCESS && app->fm.is_dest) {
 		/* Success means the file landed: the sending host waits for this answer. */
@@ -1253,12 +1330,10 @@ static doca_error_t run_host(struct app *app)
 			goto out;
 		}
 		app->size = app->fm.size;
-		app->checksum = dma_copy_checksum(app->fm.data, app->size);
+		app->sum_avail = app->size; /* folded while waiting for the DPU side */
 	}
-	start = (struct msg_start){.hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION},
-				   .file_on_host = app->file_on_host,
-				   .size = app->size,
-				   .checksum = app->checksum};
+	start = (struct msg_start){
+	    .hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION}, .file_on_host = app->file_on_host, .size = app->size};
 	ret = send_msg(app, &start, sizeof(start));
 	if (ret == DOCA_SUCCESS)
 		ret = wait_msg(app, m, sizeof(*m), &len, false);
@@ -1270,10 +1345,9 @@ static doca_error_t run_host(struct app *app)
 	}
 	if (!app->file_on_host) {
 		app->size = m->start.size;
-		app->checksum = m->start.checksum;
 		ret = check_dest(app->file, app->size, app->force, why, sizeof(why));
 		if (ret == DOCA_SUCCESS)
-			ret = open_dest(&app->fm, app->file, app->size, true, app->force);
+			ret = open_dest(&app->fm, app->file, app->size, app->force);
 		if (ret != DOCA_SUCCESS) {
 			if (ret == DOCA_ERROR_ALREADY_EXIST || ret == DOCA_ERROR_FULL)
 				DOCA_LOG_ERR("%s", why);
@@ -1289,14 +1363,17 @@ static doca_error_t run_host(struct app *app)
 	ret = send_msg(app, &m->exp, len);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	/* The DPU moves the bytes; this side only waits (however long the file takes), showing how
-	 * far the DPU says it is. */
+	/* The DPU moves the bytes; this side waits (however long the file takes), showing how far
+	 * the DPU says it is and folding its checksum meanwhile: the whole source, or the prefix of
+	 * the destination the DPU reports done. */
 	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
 	for (;;) {
 		ret = wait_msg(app, m, sizeof(*m), &len, true);
 		if (ret != DOCA_SUCCESS || !msg_is(m, len, MSG_PROGRESS))
 			break;
 		app->done_bytes = m->status.bytes <= app->size ? m->status.bytes : app->size;
+		if (app->fm.is_dest)
+			app->sum_avail = app->done_bytes;
 		progress_bar(app, false);
 	}
 	if (ret != DOCA_SUCCESS)
@@ -1308,9 +1385,11 @@ static doca_error_t run_host(struct app *app)
 		ret = peer_error(m, len);
 		goto out;
 	}
-	if (app->fm.is_dest && dma_copy_checksum(app->fm.data, app->size) != app->checksum) {
+	app->checksum = sum_finish(app);
+	if (app->checksum != m->status.checksum) {
 		ret = DOCA_ERROR_UNEXPECTED;
-		DOCA_LOG_ERR("checksum mismatch: the received file differs from the DPU's");
+		DOCA_LOG_ERR("checksum mismatch: the file on the DPU side has %016" PRIx64 ", this side's %016" PRIx64,
+			     (uint64_t)m->status.checksum, app->checksum);
 		send_status(app, MSG_RESULT, ret, "checksum mismatch on the host side");
 		goto out;
 	}
@@ -1373,7 +1452,6 @@ static void teardown(struct app *app)
 		doca_mmap_destroy(app->remote_mmap);
 	if (app->local_mmap != NULL)
 		doca_mmap_destroy(app->local_mmap);
-	free(app->ring);
 	if (app->comch_ctx != NULL) {
 		stop_ctx(app, app->comch_ctx);
 		if (app->server != NULL)
@@ -1400,6 +1478,8 @@ int main(int argc, char **argv)
 	doca_error_t ret;
 
 	app.fm.fd = -1;
+	app.pe_fd = -1;
+	dc_sum_init(&app.sum);
 	snprintf(app.pci, sizeof(app.pci), "%s", DEFAULT_PCI);
 	snprintf(app.rep_pci, sizeof(app.rep_pci), "%s", DEFAULT_REP_PCI);
 	app.timeout_s = 60;

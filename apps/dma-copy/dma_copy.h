@@ -6,18 +6,24 @@
  * DOCA_ARCH_HOST) decides its role. The side that has the file is the source.
  *
  *   host (Comch client)                               DPU (Comch server)
- *   START {file_on_host, size, checksum}  ─────────▶  checks its side (exists? --force? space?)
- *                                         ◀─────────  START {size, checksum}  (or ERROR)
+ *   START {file_on_host, size}            ─────────▶  checks its side (exists? --force? space?)
+ *                                         ◀─────────  START {size}  (or ERROR)
  *   map the file (or a new file), export
  *   EXPORT {addr, len, descriptor}        ─────────▶  import; DMA in chunks <= max_buf_size,
  *                                                     several in flight, progress bar
- *                                         ◀─────────  PROGRESS {bytes} every 100 ms
+ *                                         ◀─────────  PROGRESS {bytes} every 20 ms
  *                                         ◀─────────  DONE {bytes, checksum}  (or ERROR)
- *   verify, rename into place
- *   RESULT {status}                       ─────────▶  rename into place (if destination)
+ *   compare checksums, rename into place
+ *   RESULT {status, checksum}             ─────────▶  compare checksums, rename into place
  *                                         ◀─────────  LANDED {status}  (host -> DPU only)
  *
- * A destination is written under a temporary name and renamed only after its checksum matched,
+ * The bytes stream: both sides map their file (a destination is its temporary file, mapped
+ * shared), and the DMA moves them straight from one mapping to the other. Each side folds its
+ * own checksum while they move: the source over its file as it reads it, the destination over
+ * the prefix that has landed (the DPU side as chunks complete, a host behind the PROGRESS
+ * reports). DONE carries the DPU side's checksum, RESULT the host's; each side compares both.
+ *
+ * A destination is written under a temporary name and renamed only after the checksums matched,
  * so a failed or interrupted copy never leaves a file that looks complete. Each side exits 0
  * only once the file is in place under its final name: the host that sent the file waits for
  * LANDED; a DPU that sent it waits for RESULT, which the host sends after its rename. The
@@ -32,7 +38,7 @@
 #include <stdint.h>
 
 #define DMA_COPY_MAGIC	     0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION     3
+#define DMA_COPY_VERSION     4
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {
@@ -56,7 +62,7 @@ struct msg_start {
 	uint8_t file_on_host;
 	uint8_t pad[7];
 	uint64_t size;
-	uint64_t checksum; /* of the source file; 0 from the destination side */
+	uint64_t checksum; /* 0: each side folds its checksum during the copy (DONE, RESULT) */
 };
 
 struct msg_export {
@@ -85,14 +91,14 @@ struct msg_status {
  */
 int dc_msg_check(const void *msg, uint32_t len, char *why, size_t why_len);
 
-/* 64-bit checksum of a byte range (four independent lanes, so it runs at memory speed). */
+/* 64-bit checksum of a byte range (eight independent lanes, one multiply per 8 bytes). */
 uint64_t dma_copy_checksum(const void *data, size_t len);
 
 /* The same checksum computed piece by piece, in order. */
 struct dc_sum {
-	uint64_t v[4];
+	uint64_t v[8];
 	uint64_t total;
-	unsigned char buf[32];
+	unsigned char buf[64]; /* a partial stripe */
 	size_t pending;
 };
 void dc_sum_init(struct dc_sum *s);
