@@ -274,6 +274,45 @@ void eth_example_wait_idle(struct doca_pe *pe, struct doca_ctx *ctx)
 		doca_pe_progress(pe);
 }
 
+doca_error_t eth_example_stop(struct doca_pe *pe, struct doca_ctx *ctx, doca_error_t ret)
+{
+	doca_error_t tmp = doca_ctx_stop(ctx);
+
+	if (tmp != DOCA_SUCCESS && tmp != DOCA_ERROR_IN_PROGRESS && ret == DOCA_SUCCESS)
+		ret = tmp;
+	eth_example_wait_idle(pe, ctx);
+	return ret;
+}
+
+void eth_example_release(struct doca_pe *pe, struct doca_buf_inventory *inv, struct doca_mmap *mmap)
+{
+	if (pe != NULL)
+		doca_pe_destroy(pe);
+	if (inv != NULL) {
+		doca_buf_inventory_stop(inv);
+		doca_buf_inventory_destroy(inv);
+	}
+	if (mmap != NULL) {
+		doca_mmap_stop(mmap);
+		doca_mmap_destroy(mmap);
+	}
+}
+
+void eth_example_receive_until(struct doca_pe *pe, const uint32_t *received, const doca_error_t *status,
+			       const struct eth_example_cfg *cfg)
+{
+	uint64_t deadline = eth_example_now_ms() + cfg->timeout_ms;
+	uint32_t last = *received;
+
+	while (*received < cfg->nb_frames && *status == DOCA_SUCCESS && eth_example_now_ms() < deadline) {
+		doca_pe_progress(pe);
+		if (*received != last) {
+			last = *received;
+			deadline = eth_example_now_ms() + cfg->timeout_ms; /* the timeout counts from the last frame */
+		}
+	}
+}
+
 void eth_example_src_mac(struct doca_dev *dev, uint8_t mac[6])
 {
 	static const uint8_t fallback[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};

@@ -24,9 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <doca_buf_inventory.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_error.h>
+#include <doca_mmap.h>
 #include <doca_pe.h>
 
 #define ETH_EXAMPLE_MIN_FRAME  60
@@ -92,6 +94,16 @@ doca_error_t eth_rxq_batch_managed_mempool_receive(const struct eth_example_cfg 
 doca_error_t eth_example_open_device(const char *pci_addr, struct doca_dev **dev);
 /* Progresses @pe until @ctx is IDLE. */
 void eth_example_wait_idle(struct doca_pe *pe, struct doca_ctx *ctx);
+/* Stops @ctx and progresses @pe until it is IDLE; returns @ret, or the stop's error if @ret was SUCCESS. */
+doca_error_t eth_example_stop(struct doca_pe *pe, struct doca_ctx *ctx, doca_error_t ret);
+/* Destroys what every example creates besides its queue and device; NULLs are skipped. */
+void eth_example_release(struct doca_pe *pe, struct doca_buf_inventory *inv, struct doca_mmap *mmap);
+/*
+ * The receivers' loop: progresses @pe until *@received reaches cfg->nb_frames, *@status is not
+ * SUCCESS, or cfg->timeout_ms pass without a new frame.
+ */
+void eth_example_receive_until(struct doca_pe *pe, const uint32_t *received, const doca_error_t *status,
+			       const struct eth_example_cfg *cfg);
 /* The MAC address of @dev (02:00:00:00:00:01 when it has none), the senders' source address. */
 void eth_example_src_mac(struct doca_dev *dev, uint8_t mac[6]);
 /* Milliseconds of CLOCK_MONOTONIC. */

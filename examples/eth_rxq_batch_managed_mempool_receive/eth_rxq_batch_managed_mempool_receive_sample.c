@@ -112,9 +112,8 @@ doca_error_t eth_rxq_batch_managed_mempool_receive(const struct eth_example_cfg 
 	struct doca_mmap *mmap = NULL;
 	struct doca_eth_rxq *rxq = NULL;
 	uint8_t *mem = NULL;
-	uint32_t max_burst = 0, buf_size = 0, last = 0;
-	uint64_t deadline;
-	doca_error_t ret, tmp;
+	uint32_t max_burst = 0, buf_size = 0;
+	doca_error_t ret;
 
 	*received = 0;
 	ret = eth_example_open_device(cfg->pci_addr, &dev);
@@ -186,14 +185,7 @@ doca_error_t eth_rxq_batch_managed_mempool_receive(const struct eth_example_cfg 
 	doca_pe_progress(pe); /* the port is this process's from here on */
 	DOCA_LOG_INFO("receiving on %s: %u frames, MANAGED_MEMPOOL queue 0 over %u bytes, batches of up to 32%s",
 		      cfg->pci_addr, cfg->nb_frames, buf_size, cfg->flow ? ", DOCA Flow root pipe" : "");
-	deadline = eth_example_now_ms() + cfg->timeout_ms;
-	while (st.received < cfg->nb_frames && st.status == DOCA_SUCCESS && eth_example_now_ms() < deadline) {
-		doca_pe_progress(pe);
-		if (st.received != last) {
-			last = st.received;
-			deadline = eth_example_now_ms() + cfg->timeout_ms; /* the timeout counts from the last frame */
-		}
-	}
+	eth_example_receive_until(pe, &st.received, &st.status, cfg);
 	ret = st.status;
 	if (ret == DOCA_SUCCESS && st.short_room > 0) {
 		DOCA_LOG_ERR("%u frames without the headroom %u / tailroom %u asked for", st.short_room, cfg->headroom,
@@ -205,21 +197,13 @@ doca_error_t eth_rxq_batch_managed_mempool_receive(const struct eth_example_cfg 
 stop:
 	eth_example_flow_stop(&flow);
 	if (rxq != NULL) {
-		tmp = doca_ctx_stop(doca_eth_rxq_as_doca_ctx(rxq));
-		if (tmp != DOCA_SUCCESS && tmp != DOCA_ERROR_IN_PROGRESS && ret == DOCA_SUCCESS)
-			ret = tmp;
-		eth_example_wait_idle(pe, doca_eth_rxq_as_doca_ctx(rxq));
+		ret = eth_example_stop(pe, doca_eth_rxq_as_doca_ctx(rxq), ret);
 	}
 out:
 	*received = st.received;
 	if (rxq != NULL)
 		doca_eth_rxq_destroy(rxq);
-	if (pe != NULL)
-		doca_pe_destroy(pe);
-	if (mmap != NULL) {
-		doca_mmap_stop(mmap);
-		doca_mmap_destroy(mmap);
-	}
+	eth_example_release(pe, NULL, mmap);
 	free(mem);
 	doca_dev_close(dev);
 	return ret;

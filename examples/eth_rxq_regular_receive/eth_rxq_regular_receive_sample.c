@@ -90,9 +90,8 @@ doca_error_t eth_rxq_regular_receive(const struct eth_example_cfg *cfg, uint32_t
 	struct doca_buf_inventory *inv = NULL;
 	struct doca_eth_rxq *rxq = NULL;
 	uint8_t *mem = NULL;
-	uint32_t max_burst = 0, last = 0;
-	uint64_t deadline;
-	doca_error_t ret, tmp;
+	uint32_t max_burst = 0;
+	doca_error_t ret;
 
 	*received = 0;
 	ret = eth_example_open_device(cfg->pci_addr, &dev);
@@ -164,39 +163,20 @@ doca_error_t eth_rxq_regular_receive(const struct eth_example_cfg *cfg, uint32_t
 	doca_pe_progress(pe); /* the port is this process's from here on */
 	DOCA_LOG_INFO("receiving on %s: %u frames, REGULAR queue 0%s", cfg->pci_addr, cfg->nb_frames,
 		      cfg->flow ? ", DOCA Flow root pipe" : "");
-	deadline = eth_example_now_ms() + cfg->timeout_ms;
-	while (st.received < cfg->nb_frames && st.status == DOCA_SUCCESS && eth_example_now_ms() < deadline) {
-		doca_pe_progress(pe);
-		if (st.received != last) {
-			last = st.received;
-			deadline = eth_example_now_ms() + cfg->timeout_ms; /* the timeout counts from the last frame */
-		}
-	}
+	eth_example_receive_until(pe, &st.received, &st.status, cfg);
 	ret = st.status;
 	DOCA_LOG_INFO("received %u of %u frames, %llu bytes on %s", st.received, cfg->nb_frames,
 		      (unsigned long long)st.bytes, cfg->pci_addr);
 stop:
 	eth_example_flow_stop(&flow);
 	if (rxq != NULL) {
-		tmp = doca_ctx_stop(doca_eth_rxq_as_doca_ctx(rxq));
-		if (tmp != DOCA_SUCCESS && tmp != DOCA_ERROR_IN_PROGRESS && ret == DOCA_SUCCESS)
-			ret = tmp;
-		eth_example_wait_idle(pe, doca_eth_rxq_as_doca_ctx(rxq));
+		ret = eth_example_stop(pe, doca_eth_rxq_as_doca_ctx(rxq), ret);
 	}
 out:
 	*received = st.received;
 	if (rxq != NULL)
 		doca_eth_rxq_destroy(rxq);
-	if (pe != NULL)
-		doca_pe_destroy(pe);
-	if (inv != NULL) {
-		doca_buf_inventory_stop(inv);
-		doca_buf_inventory_destroy(inv);
-	}
-	if (mmap != NULL) {
-		doca_mmap_stop(mmap);
-		doca_mmap_destroy(mmap);
-	}
+	eth_example_release(pe, inv, mmap);
 	free(mem);
 	doca_dev_close(dev);
 	return ret;

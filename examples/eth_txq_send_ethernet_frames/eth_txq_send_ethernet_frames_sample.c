@@ -76,7 +76,7 @@ doca_error_t eth_txq_send_ethernet_frames(const struct eth_example_cfg *cfg)
 	uint8_t *frames = NULL;
 	uint32_t max_burst = 0, size = cfg->size, pool = cfg->nb_frames < POOL ? cfg->nb_frames : POOL;
 	uint8_t src_mac[6];
-	doca_error_t ret, tmp;
+	doca_error_t ret;
 
 	if (cfg->nb_frames == 0 || size < ETH_EXAMPLE_MIN_FRAME || size > ETH_EXAMPLE_MAX_FRAME) {
 		DOCA_LOG_ERR("frames of %u bytes: this example sends %u..%u", size, ETH_EXAMPLE_MIN_FRAME,
@@ -164,24 +164,12 @@ doca_error_t eth_txq_send_ethernet_frames(const struct eth_example_cfg *cfg)
 		DOCA_LOG_INFO("sent %u frames of %u bytes on %s", cfg->nb_frames, size, cfg->pci_addr);
 stop:
 	if (txq != NULL) {
-		tmp = doca_ctx_stop(doca_eth_txq_as_doca_ctx(txq));
-		if (tmp != DOCA_SUCCESS && tmp != DOCA_ERROR_IN_PROGRESS && ret == DOCA_SUCCESS)
-			ret = tmp;
-		eth_example_wait_idle(pe, doca_eth_txq_as_doca_ctx(txq));
+		ret = eth_example_stop(pe, doca_eth_txq_as_doca_ctx(txq), ret);
 	}
 out:
 	if (txq != NULL)
 		doca_eth_txq_destroy(txq);
-	if (pe != NULL)
-		doca_pe_destroy(pe);
-	if (inv != NULL) {
-		doca_buf_inventory_stop(inv);
-		doca_buf_inventory_destroy(inv);
-	}
-	if (mmap != NULL) {
-		doca_mmap_stop(mmap);
-		doca_mmap_destroy(mmap);
-	}
+	eth_example_release(pe, inv, mmap);
 	free(frames);
 	doca_dev_close(dev);
 	return ret;
