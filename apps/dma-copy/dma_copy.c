@@ -913,13 +913,15 @@ static bool msg_is(const void *msg, uint32_t len, uint16_t type)
 /* Reports an ERROR, unexpected or malformed message; returns the status to exit with. */
 static doca_error_t peer_error(const void *msg, uint32_t len)
 {
-	const struct msg_status *s = msg;
 	char why[160];
 	int type = dc_msg_check(msg, len, why, sizeof(why));
 
 	if (type == MSG_ERROR) {
-		DOCA_LOG_ERR("the other side refused: %s", s->text);
-		return s->status != 0 ? (doca_error_t)s->status : DOCA_ERROR_UNKNOWN;
+		struct msg_status s; /* a copy: messages arrive at any alignment */
+
+		memcpy(&s, msg, sizeof(s));
+		DOCA_LOG_ERR("the other side refused: %s", s.text);
+		return s.status != 0 ? (doca_error_t)s.status : DOCA_ERROR_UNKNOWN;
 	}
 	if (type == 0)
 		DOCA_LOG_ERR("malformed message from the other side: %s", why);

@@ -6,6 +6,7 @@
  * tests/fuzz/fuzz_dma_copy_msg.c.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <doca_error.h>
@@ -76,11 +77,13 @@ int dc_msg_check(const void *msg, uint32_t len, char *why, size_t why_len)
 			return 0;
 		}
 	} else if (h.type != MSG_START) {
-		const struct msg_status *s = msg;
+		/* Messages arrive at any alignment: read the fields by offset, never through a cast. */
+		const uint8_t *b = msg;
 		int32_t st;
 
-		memcpy(&st, &s->status, sizeof(st));
-		if (memchr(s->text, '\0', sizeof(s->text)) == NULL) {
+		memcpy(&st, b + offsetof(struct msg_status, status), sizeof(st));
+		if (memchr(b + offsetof(struct msg_status, text), '\0', sizeof(((struct msg_status *)0)->text)) ==
+		    NULL) {
 			snprintf(why, why_len, "status text without its terminating NUL");
 			return 0;
 		}
