@@ -42,7 +42,14 @@ run() {
 	for s in $suites; do args="$args --suite $s"; done
 	# shellcheck disable=SC2086
 	meson test -C "$dir" --no-rebuild --print-errorlogs $args >"$out/$name.test.log" 2>&1
-	grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)" "$out/$name.test.log" | head -20
+	bad='^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) '
+	if grep -qE "$bad" "$out/$name.test.log"; then
+		grep -E "$bad" "$out/$name.test.log" | head -20
+		# The first failure's own output, so a CI log alone says what broke.
+		rule=$(printf '\342\200\225') # the box line meson draws around a test's output
+		awk '/^Summary of Failures/ {exit} $0 ~ bad {on = 1} on' bad="$bad" \
+			"$out/$name.test.log" | grep -v -e '^$' -e '^>>> ' -e "^$rule" | uniq | head -60 | sed 's/^/   | /'
+	fi
 	count "$out/$name.test.log"
 	echo "   $(grep -E '^(Ok|Fail|Skipped|Timeout):' "$out/$name.test.log" | tr -s ' ' | tr '\n' ' ')"
 }

@@ -367,7 +367,6 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 	dp_unlock();
 	free(old);
 	atomic_store(&r->shm->attached, 1);
-	atomic_store(&r->shm->bell, 0);
 	ring_bell(r->shm, r->bell_fd);
 	SD_DBG(COMP, "%s: the peer (pid %d) has consumer %u (%u posts)", priv_doca_ctx_name(&ep->ctx), (int)r->pid,
 	       r->id, r->shm->ring);
@@ -516,6 +515,7 @@ struct doca_comch_consumer {
 	struct doca_comch_consumer_task_post_recv **slots; /* by seq & mask: posted, not completed */
 	uint64_t next_seq;
 	uint64_t comp_tail;
+	uint32_t bell_owed; /* doorbell bytes of rings this side reset and has not read yet */
 	bool announced;
 };
 
@@ -660,6 +660,7 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 	cs->shm->ring = ring;
 	cs->shm->imm_max = cs->imm_len;
 	cs->next_seq = cs->comp_tail = 0;
+	cs->bell_owed = 0;
 	rc = dp_send_ctrl(
 	    cs->conn, cs->conn_gen, pkt,
 	    comch_wire_consumer(pkt, COMCH_CONSUMER_NEW, cs->id, (uint32_t)cs->shm_fd, (uint32_t)cs->bell_w));
@@ -729,10 +730,31 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 	return n;
 }
 
+/*
+ * Re-arms the doorbell. Each ring that finds the bell clear writes exactly one byte, so the
+ * consumer reads one byte per ring it reset and never more: a byte rung after the reset (for a
+ * completion this side may already have reaped, or one it has not) stays in the pipe and wakes
+ * the next sleep. Draining the pipe whole would eat that byte and leave the bell set with the
+ * pipe empty, so no later completion would wake a sleeping application.
+ */
+static void cons_bell_rearm(struct doca_comch_consumer *cs)
+{
+	char drain[64];
+	ssize_t k;
+
+	if (atomic_load_explicit(&cs->shm->bell, memory_order_relaxed) != 0 && atomic_exchange(&cs->shm->bell, 0))
+		cs->bell_owed++;
+	while (cs->bell_owed != 0) {
+		k = read(cs->bell_r, drain, cs->bell_owed < sizeof(drain) ? cs->bell_owed : sizeof(drain));
+		if (k <= 0)
+			break; /* the ringer has not written yet: read on the next idle look */
+		cs->bell_owed -= (uint32_t)k;
+	}
+}
+
 static unsigned int cons_events(struct doca_ctx *ctx)
 {
 	struct doca_comch_consumer *cs = (struct doca_comch_consumer *)ctx;
-	char drain[64];
 	unsigned int n = 0;
 
 	if (cs->shm == NULL || (ctx->state != DOCA_CTX_STATE_STARTING && ctx->state != DOCA_CTX_STATE_RUNNING))
@@ -748,9 +770,7 @@ static unsigned int cons_events(struct doca_ctx *ctx)
 	}
 	if (ctx->state == DOCA_CTX_STATE_STARTING) {
 		if (!atomic_load(&cs->shm->attached)) {
-			if (atomic_exchange(&cs->shm->bell, 0))
-				while (read(cs->bell_r, drain, sizeof(drain)) > 0)
-					;
+			cons_bell_rearm(cs);
 			return atomic_load(&cs->shm->attached) ? cons_events(ctx) : 0;
 		}
 		priv_doca_ctx_start_done(ctx, DOCA_SUCCESS);
@@ -763,9 +783,7 @@ static unsigned int cons_events(struct doca_ctx *ctx)
 	 * Idle: only now re-arm the doorbell, so a busy stream costs producers no write(). A
 	 * completion pushed before a producer saw the bell armed is caught by the second look.
 	 */
-	if (atomic_load_explicit(&cs->shm->bell, memory_order_relaxed) != 0 && atomic_exchange(&cs->shm->bell, 0))
-		while (read(cs->bell_r, drain, sizeof(drain)) > 0)
-			;
+	cons_bell_rearm(cs);
 	return cons_reap(cs);
 }
 
