@@ -52,13 +52,13 @@
 
 #include "core.h"
 #include "nic.h"
+#include "veth_raw.h"
 
 #define BURST	   32
 #define RING_BYTES (16u << 20)
 #define BLOCK	   (256u << 10)
 
-static char if_a[16], if_b[16], ns[16];
-static bool made;
+static struct veth veth;
 static unsigned int secs = 2, reps = 3;
 
 #define MAX_REPS 15
@@ -70,25 +70,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void cleanup(void)
-{
-	char cmd[128];
-
-	if (!made)
-		return;
-	made = false;
-	snprintf(cmd, sizeof(cmd), "ip link del %s >/dev/null 2>&1; ip netns del %s >/dev/null 2>&1", if_a, ns);
-	if (system(cmd) < 0)
-		perror("system");
-}
-
-static void on_signal(int sig)
-{
-	cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -97,72 +78,11 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int make_veth(void)
-{
-	char cmd[768];
-	int pid = (int)getpid() % 1000000;
-
-	snprintf(if_a, sizeof(if_a), "sdb%da", pid);
-	snprintf(if_b, sizeof(if_b), "sdb%db", pid);
-	snprintf(ns, sizeof(ns), "sdb%d", pid);
-	atexit(cleanup);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	snprintf(cmd, sizeof(cmd), "ip netns add %s", ns);
-	if (system(cmd) != 0)
-		return -1;
-	made = true;
-	snprintf(cmd, sizeof(cmd),
-		 "ip link add %s type veth peer name %s && ip link set %s netns %s && "
-		 "echo 1 > /proc/sys/net/ipv6/conf/%s/disable_ipv6 && "
-		 "ip netns exec %s sh -c 'echo 1 > /proc/sys/net/ipv6/conf/%s/disable_ipv6' && "
-		 "ip link set %s up && ip -n %s link set %s up",
-		 if_a, if_b, if_b, ns, if_a, ns, if_b, if_a, ns, if_b);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* ---- raw AF_PACKET, made by hand ---- */
-
-static int raw_socket(const char *ifname, bool in_ns)
-{
-	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL)};
-	struct packet_mreq mr = {.mr_type = PACKET_MR_PROMISC};
-	int fd, one = 1;
-
-	if (in_ns) {
-		char path[64];
-		int nsfd;
-
-		snprintf(path, sizeof(path), "/run/netns/%s", ns);
-		nsfd = open(path, O_RDONLY | O_CLOEXEC);
-		if (nsfd < 0 || setns(nsfd, CLONE_NEWNET) != 0) {
-			perror("setns");
-			exit(1);
-		}
-		close(nsfd);
-	}
-	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-	if (fd < 0) {
-		perror("socket");
-		exit(1);
-	}
-	sll.sll_ifindex = (int)if_nametoindex(ifname);
-	mr.mr_ifindex = sll.sll_ifindex;
-	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) != 0 ||
-	    bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0 ||
-	    setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) != 0) {
-		perror(ifname);
-		exit(1);
-	}
-	return fd;
-}
-
 /* ---- one measurement: a sender thread and a receiver thread ---- */
 
+/* The softdoca path: the medium's port ops, as DOCA Ethernet drives them. */
 struct run {
-	bool softdoca;
 	uint32_t size;
-	/* softdoca */
 	const struct nic_port_ops *oa, *ob;
 	void *pa, *pb;
 	/* results */
@@ -178,38 +98,19 @@ static void *tx_thread(void *arg)
 	struct run *r = arg;
 	struct iovec iov[BURST];
 	struct nic_tx_frame tf[BURST];
-	struct mmsghdr msg[BURST];
 	uint64_t t0, end;
-	int fd = -1;
 
 	for (int i = 0; i < BURST; i++) {
 		iov[i] = (struct iovec){.iov_base = frame, .iov_len = r->size};
 		tf[i] = (struct nic_tx_frame){.iov = &iov[i], .iovcnt = 1, .len = r->size};
-		msg[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i], .msg_iovlen = 1}};
 	}
-	if (!r->softdoca)
-		fd = raw_socket(if_a, false);
 	while (!atomic_load(&r->ready))
 		sched_yield();
 	t0 = now_ns();
 	end = t0 + (uint64_t)secs * 1000000000ull;
-	while (now_ns() < end) {
-		unsigned int n;
-
-		if (r->softdoca) {
-			n = r->oa->tx_burst(r->pa, tf, BURST);
-		} else {
-			int k = sendmmsg(fd, msg, BURST, MSG_DONTWAIT);
-
-			n = k > 0 ? (unsigned int)k : 0;
-			if (n < BURST)
-				r->tx_full += BURST - n;
-		}
-		r->sent += n;
-	}
+	while (now_ns() < end)
+		r->sent += r->oa->tx_burst(r->pa, tf, BURST);
 	atomic_store(&r->send_ns, now_ns() - t0);
-	if (fd >= 0)
-		close(fd);
 	return NULL;
 }
 
@@ -226,94 +127,36 @@ static void *rx_thread(void *arg)
 {
 	struct run *r = arg;
 	struct pollfd pfd = {.events = POLLIN};
+	struct nic_port_stats st0, st;
 
-	if (r->softdoca) {
-		struct nic_port_stats st0, st;
-
-		r->ob->stats(r->pb, &st0);
-		pfd.fd = r->ob->rx_fd(r->pb);
-		atomic_store(&r->ready, true);
-		while (!atomic_load(&r->stop_rx)) {
-			if (r->ob->rx_burst(r->pb, 256, count_cb, r) == 0) {
-				r->ob->rx_rearm(r->pb);
-				poll(&pfd, 1, 1);
-			}
+	r->ob->stats(r->pb, &st0);
+	pfd.fd = r->ob->rx_fd(r->pb);
+	atomic_store(&r->ready, true);
+	while (!atomic_load(&r->stop_rx)) {
+		if (r->ob->rx_burst(r->pb, 256, count_cb, r) == 0) {
+			r->ob->rx_rearm(r->pb);
+			poll(&pfd, 1, 1);
 		}
-		r->ob->stats(r->pb, &st);
-		r->drops = st.rx_drop_full - st0.rx_drop_full;
-	} else {
-		struct tpacket_req3 req = {.tp_block_size = BLOCK,
-					   .tp_block_nr = RING_BYTES / BLOCK,
-					   .tp_frame_size = 2048,
-					   .tp_frame_nr = RING_BYTES / 2048,
-					   .tp_retire_blk_tov = 1};
-		struct tpacket_stats_v3 ts;
-		socklen_t sl = sizeof(ts);
-		int v3 = TPACKET_V3, fd = raw_socket(if_b, true);
-		uint8_t *ring;
-		uint32_t blk = 0;
-
-		if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v3, sizeof(v3)) != 0 ||
-		    setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) != 0) {
-			perror("ring");
-			exit(1);
-		}
-		ring = mmap(NULL, RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-		if (ring == MAP_FAILED) {
-			perror("mmap");
-			exit(1);
-		}
-		getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ts, &sl); /* from zero */
-		pfd.fd = fd;
-		atomic_store(&r->ready, true);
-		while (!atomic_load(&r->stop_rx)) {
-			struct tpacket_block_desc *bd = (void *)(ring + (size_t)blk * BLOCK);
-
-			if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
-				poll(&pfd, 1, 1);
-				continue;
-			}
-			/* walk every packet, as a program that reads them must */
-			{
-				const uint8_t *h = (const uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt;
-
-				for (uint32_t k = bd->hdr.bh1.num_pkts; k > 0; k--) {
-					const struct tpacket3_hdr *t = (const void *)h;
-
-					r->bytes += t->tp_snaplen + h[t->tp_mac];
-					r->received++;
-					h += t->tp_next_offset;
-				}
-			}
-			__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
-			blk = (blk + 1) % (RING_BYTES / BLOCK);
-		}
-		sl = sizeof(ts);
-		if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ts, &sl) == 0)
-			r->drops = ts.tp_drops;
-		munmap(ring, RING_BYTES);
-		close(fd);
 	}
+	r->ob->stats(r->pb, &st);
+	r->drops = st.rx_drop_full - st0.rx_drop_full;
 	return NULL;
 }
 
 static void measure(struct run *r)
 {
-	struct nic_port_stats st0 = {0}, st;
+	struct nic_port_stats st0, st;
 	pthread_t tx, rx;
 
-	if (r->softdoca)
-		r->oa->stats(r->pa, &st0);
+	r->oa->stats(r->pa, &st0);
 	pthread_create(&rx, NULL, rx_thread, r);
 	pthread_create(&tx, NULL, tx_thread, r);
 	pthread_join(tx, NULL);
 	usleep(100000); /* the last blocks retire after 1 ms; be generous */
 	atomic_store(&r->stop_rx, true);
 	pthread_join(rx, NULL);
-	if (r->softdoca) {
-		r->oa->stats(r->pa, &st);
-		r->tx_full = st.tx_full - st0.tx_full;
-	}
+	r->oa->stats(r->pa, &st);
+	r->tx_full = st.tx_full - st0.tx_full;
 }
 
 static doca_error_t open_dev(const char *pci, struct doca_dev **dev)
@@ -344,8 +187,6 @@ int main(int argc, char **argv)
 	struct doca_dev *da, *db;
 	const struct nic_port_ops *oa, *ob;
 	void *pa, *pb;
-	FILE *fp;
-	int fd;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--secs") == 0 && i + 1 < argc) {
@@ -377,21 +218,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "afpacket_bench: needs root (veth pair, namespace, CAP_NET_RAW): skipped\n");
 		return 77;
 	}
-	if (make_veth() != 0) {
-		fprintf(stderr, "afpacket_bench: cannot make the veth pair\n");
+	if (veth_make(&veth) != 0 || veth_config(&veth, cfg, NULL) != 0)
 		return 1;
-	}
-	fd = mkstemp(cfg);
-	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (fp == NULL) {
-		perror(cfg);
-		return 1;
-	}
-	fprintf(fp,
-		"[profile default]\neth.supported = yes\n[device 03:00.0]\nside = dpu\nifname = %s\n"
-		"[device 03:00.1]\nside = dpu\nifname = %s\nnetns = %s\n",
-		if_a, if_b, ns);
-	fclose(fp);
 	setenv("SOFTDOCA_CONFIG", cfg, 1);
 	setenv("SOFTDOCA_SIDE", "all", 1);
 	if (open_dev("03:00.0", &da) != DOCA_SUCCESS || open_dev("03:00.1", &db) != DOCA_SUCCESS ||
@@ -408,7 +236,7 @@ int main(int argc, char **argv)
 
 	printf("afpacket over veth %s <-> %s (netns %s), %u s per measurement, bursts of %d, %u rounds "
 	       "(raw and softdoca alternate)\n",
-	       if_a, if_b, ns, secs, BURST, reps);
+	       veth.a, veth.b, veth.ns, secs, BURST, reps);
 	printf("%-6s %-9s %12s %21s %9s %10s %10s %8s\n", "size", "path", "rx pkt/s", "(min - max)", "Gbit/s",
 	       "rx drops", "tx full", "ratio");
 	for (uint32_t s = 0; s < nb_sizes; s++) {
@@ -420,13 +248,22 @@ int main(int argc, char **argv)
 			for (int w = 0; w < 2; w++) {
 				/* alternate which path goes first, so neither always runs on a warmer box */
 				bool sd = (w ^ (int)(k & 1)) != 0;
-				struct run r = {
-				    .softdoca = sd, .size = sizes[s], .oa = oa, .ob = ob, .pa = pa, .pb = pb};
 
-				measure(&r);
-				pps[sd][k] = (double)r.received * 1e9 / (double)r.send_ns;
-				drops[sd] += r.drops;
-				full[sd] += r.tx_full;
+				if (sd) {
+					struct run r = {.size = sizes[s], .oa = oa, .ob = ob, .pa = pa, .pb = pb};
+
+					measure(&r);
+					pps[1][k] = (double)r.received * 1e9 / (double)r.send_ns;
+					drops[1] += r.drops;
+					full[1] += r.tx_full;
+				} else {
+					struct veth_result vr;
+
+					veth_raw_run(&veth, frame, sizes[s], secs, false, &vr);
+					pps[0][k] = (double)vr.received * 1e9 / (double)vr.send_ns;
+					drops[0] += vr.drops;
+					full[0] += vr.tx_full;
+				}
 			}
 		}
 		for (int w = 0; w < 2; w++) {

@@ -112,3 +112,20 @@ double bench_cross_core_rtt_ns(void)
 	pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
 	return (double)(t1 - t0) / a.iters;
 }
+
+bool bench_thread_attr_on(pthread_attr_t *attr, int nth)
+{
+	cpu_set_t allowed, one;
+	int seen = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || CPU_COUNT(&allowed) < 2)
+		return false;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed) || seen++ != nth)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		return pthread_attr_setaffinity_np(attr, sizeof(one), &one) == 0;
+	}
+	return false;
+}

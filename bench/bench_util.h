@@ -5,6 +5,8 @@
 #ifndef BENCH_UTIL_H_
 #define BENCH_UTIL_H_
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +18,11 @@ size_t bench_cold_arena_bytes(void);
 /* A page-aligned, pre-faulted buffer of @len bytes filled with a pattern. NULL on failure. */
 void *bench_alloc(size_t len, uint8_t pattern);
 void bench_free(void *p, size_t len);
+/*
+ * Puts the thread @attr makes on the @nth CPU this process may run on; false (and @attr left
+ * alone) when there are fewer than two such CPUs or no @nth.
+ */
+bool bench_thread_attr_on(pthread_attr_t *attr, int nth);
 /* Median-of-run cross-core round trip between two threads pinned to CPUs 0 and 1, in ns. */
 double bench_cross_core_rtt_ns(void);
 

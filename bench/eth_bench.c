@@ -4,7 +4,7 @@
  * only (doca_eth_txq / doca_eth_rxq, doca_pe, doca_mmap, doca_buf_inventory).
  *
  *   eth_bench [--duration S] [--sizes 64,1500] [--rows RX:TX,...] [--json] [--no-pin]
- *             [--one-thread] [-s PCI] [-r PCI]
+ *             [--one-thread] [--veth] [-s PCI] [-r PCI]
  *
  *   sender thread (its PE)                          receiver thread (its PE)
  *     doca_eth_txq on -s (03:00.1) ══ medium ══▶ doca_eth_rxq on -r (03:00.0)
@@ -27,6 +27,12 @@
  * per frame is each thread's (CLOCK_THREAD_CPUTIME_ID) while the sender sent, divided by what it
  * sent or received; "empty polls" is the share of the receiver's doca_pe_progress() calls that
  * found nothing meanwhile (its CPU time per frame includes them).
+ *
+ * --veth (root): the two devices go on the two ends of a veth pair the bench makes and deletes
+ * (medium afpacket; sender 03:00.0 on the a end, receiver 03:00.1 on the b end, in a namespace),
+ * and each frame size first and last runs raw AF_PACKET on the same pair, the same frames, the
+ * same threads and CPUs (bench/veth_raw.h): the "vs raw" column is a row's received packets/s
+ * over the mean of the two raw rows of its size, all measured in this run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -51,6 +58,7 @@
 #include <doca_pe.h>
 
 #include "bench_util.h"
+#include "veth_raw.h"
 
 #define DIE(...) (fprintf(stderr, "eth_bench: " __VA_ARGS__), fputc('\n', stderr), exit(1))
 #define OK(call)                                                                                                       \
@@ -576,23 +584,6 @@ static void run_one_thread(struct bench *b)
  * the receiver waits for its turn. Each thread gets a CPU of its own when the process may use
  * two (the first two of its affinity mask); other programs may still share them.
  */
-static bool thread_attr_on(pthread_attr_t *attr, int nth)
-{
-	cpu_set_t allowed, one;
-	int seen = 0;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || CPU_COUNT(&allowed) < 2)
-		return false;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed) || seen++ != nth)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		return pthread_attr_setaffinity_np(attr, sizeof(one), &one) == 0;
-	}
-	return false;
-}
-
 static void run_row(struct doca_dev *tx_dev, struct doca_dev *rx_dev, double duration, bool pin, bool one_thread,
 		    struct row *row)
 {
@@ -607,8 +598,8 @@ static void run_row(struct doca_dev *tx_dev, struct doca_dev *rx_dev, double dur
 	pthread_attr_init(&at);
 	pthread_attr_init(&ar);
 	if (pin) {
-		thread_attr_on(&ar, 0);
-		thread_attr_on(&at, 1);
+		bench_thread_attr_on(&ar, 0);
+		bench_thread_attr_on(&at, 1);
 	}
 	if (pthread_create(&tr, &ar, receiver, &b) != 0 || pthread_create(&ts, &at, sender, &b) != 0)
 		DIE("cannot start the threads");
@@ -632,6 +623,53 @@ static double per(uint64_t ns, uint64_t n)
 	return n ? (double)ns / (double)n : 0.0;
 }
 
+/* One row; @vs_raw < 0: no raw baseline in this run. */
+static void print_row(const struct row *row, bool json, double vs_raw)
+{
+	uint64_t dropped = row->sent > row->received ? row->sent - row->received : 0;
+	char ratio[32] = "";
+
+	if (json) {
+		if (vs_raw >= 0)
+			snprintf(ratio, sizeof(ratio), ", \"vs_raw\": %.3f", vs_raw);
+		printf("{\"size\": %u, \"rx\": \"%s\", \"tx\": \"%s\", \"seconds\": %.3f, \"sent\": %llu, "
+		       "\"received\": %llu, \"dropped\": %llu, \"sent_mpps\": %.3f, "
+		       "\"received_mpps\": %.3f, \"tx_cpu_ns_per_frame\": %.1f, "
+		       "\"rx_cpu_ns_per_frame\": %.1f, \"rx_empty_polls_pct\": %.1f%s}\n",
+		       row->size, rx_names[row->rx], tx_names[row->tx], row->seconds, (unsigned long long)row->sent,
+		       (unsigned long long)row->received, (unsigned long long)dropped, mpps(row->sent, row->tx_ns),
+		       mpps(row->received, row->tx_ns), per(row->tx_cpu, row->sent), per(row->rx_cpu, row->received),
+		       100.0 * per(row->rx_empty, row->rx_polls), ratio);
+	} else {
+		if (vs_raw >= 0)
+			snprintf(ratio, sizeof(ratio), " %.2fx |", vs_raw);
+		printf("| %u B | %s | %s | %.2f | %.2f | %llu | %llu | %llu | %.0f | %.0f | %.0f |%s\n", row->size,
+		       rx_names[row->rx], tx_names[row->tx], mpps(row->sent, row->tx_ns),
+		       mpps(row->received, row->tx_ns), (unsigned long long)row->sent,
+		       (unsigned long long)row->received, (unsigned long long)dropped, per(row->tx_cpu, row->sent),
+		       per(row->rx_cpu, row->received), 100.0 * per(row->rx_empty, row->rx_polls), ratio);
+	}
+	fflush(stdout);
+}
+
+/* A raw AF_PACKET row (dropped: what the kernel counted in tp_drops). */
+static void print_raw(uint32_t size, const struct veth_result *r, bool json, const char *when)
+{
+	if (json)
+		printf("{\"size\": %u, \"rx\": \"raw AF_PACKET\", \"tx\": \"sendmmsg\", \"when\": \"%s\", "
+		       "\"seconds\": %.3f, \"sent\": %llu, \"received\": %llu, \"dropped\": %llu, "
+		       "\"sent_mpps\": %.3f, \"received_mpps\": %.3f}\n",
+		       size, when, (double)r->send_ns / 1e9, (unsigned long long)r->sent,
+		       (unsigned long long)r->received, (unsigned long long)r->drops, mpps(r->sent, r->send_ns),
+		       mpps(r->received, r->send_ns));
+	else
+		printf("| %u B | raw AF_PACKET (%s) | sendmmsg | %.2f | %.2f | %llu | %llu | %llu | - | - | - | "
+		       "baseline |\n",
+		       size, when, mpps(r->sent, r->send_ns), mpps(r->received, r->send_ns),
+		       (unsigned long long)r->sent, (unsigned long long)r->received, (unsigned long long)r->drops);
+	fflush(stdout);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: eth_bench [--duration S] [--sizes N,...] [--rows RX:TX,...] [--json] [--no-pin] "
@@ -644,6 +682,8 @@ static void usage(FILE *f)
 		   "  --one-thread   one thread progresses both queues in turn (CPU per frame = send + receive)\n"
 		   "  -s PCI         sending device (default 03:00.1)\n"
 		   "  -r PCI         receiving device (default 03:00.0)\n"
+		   "  --veth         root: over afpacket on a veth pair made for the run, against raw AF_PACKET\n"
+		   "                 on the same pair (sender 03:00.0, receiver 03:00.1 unless -s / -r)\n"
 		   "The medium between them is the topology's (SOFTDOCA_CONFIG).\n");
 }
 
@@ -680,16 +720,22 @@ static int parse_rows(const char *arg, int rows[6][2])
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"duration", required_argument, NULL, 'd'}, {"sizes", required_argument, NULL, 'z'},
-	    {"rows", required_argument, NULL, 'w'},	{"json", no_argument, NULL, 'j'},
-	    {"no-pin", no_argument, NULL, 'p'},		{"one-thread", no_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0}};
-	const char *tx_pci = "03:00.1", *rx_pci = "03:00.0";
+	static const struct option opts[] = {{"duration", required_argument, NULL, 'd'},
+					     {"sizes", required_argument, NULL, 'z'},
+					     {"rows", required_argument, NULL, 'w'},
+					     {"json", no_argument, NULL, 'j'},
+					     {"no-pin", no_argument, NULL, 'p'},
+					     {"one-thread", no_argument, NULL, 'o'},
+					     {"veth", no_argument, NULL, 'v'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *tx_pci = NULL, *rx_pci = NULL;
+	char cfg[] = "/tmp/eth_bench-XXXXXX";
+	struct veth veth;
 	uint32_t sizes[16] = {64, 1500};
 	int nb_sizes = 2, rows[6][2], nb_rows = 0, c;
 	double duration = 1.5;
-	bool json = false, pin = true, one_thread = false;
+	bool json = false, pin = true, one_thread = false, use_veth = false;
 	struct doca_dev *tx_dev, *rx_dev;
 
 	while ((c = getopt_long(argc, argv, "s:r:h", opts, NULL)) != -1) {
@@ -727,6 +773,9 @@ int main(int argc, char **argv)
 		case 'o':
 			one_thread = true;
 			break;
+		case 'v':
+			use_veth = true;
+			break;
 		case 's':
 			tx_pci = optarg;
 			break;
@@ -752,43 +801,66 @@ int main(int argc, char **argv)
 				rows[nb_rows][1] = tx;
 			}
 	}
+	if (use_veth) {
+		if (geteuid() != 0) {
+			fprintf(stderr, "eth_bench: --veth needs root (a veth pair, a namespace, CAP_NET_RAW)\n");
+			return 77;
+		}
+		if (one_thread)
+			DIE("--veth measures two threads against raw AF_PACKET's two: drop --one-thread");
+		if (veth_make(&veth) != 0 || veth_config(&veth, cfg, NULL) != 0)
+			return 1;
+		setenv("SOFTDOCA_CONFIG", cfg, 1);
+		setenv("SOFTDOCA_SIDE", "all", 1);
+	}
+	if (tx_pci == NULL)
+		tx_pci = use_veth ? "03:00.0" : "03:00.1";
+	if (rx_pci == NULL)
+		rx_pci = use_veth ? "03:00.1" : "03:00.0";
 	tx_dev = open_dev(tx_pci);
 	rx_dev = open_dev(rx_pci);
+	if (use_veth)
+		unlink(cfg); /* read once, when the devices opened */
 	if (!json)
 		printf(
-		    "eth_bench: %s -> %s, %.1f s per row, one queue each way, %s\n\n"
+		    "eth_bench: %s -> %s%s, %.1f s per row, one queue each way, %s\n\n"
 		    "| size | rx | tx | sent Mpps | received Mpps | sent | received | dropped | tx CPU ns/frame | rx "
-		    "CPU ns/frame | rx empty polls %% |\n"
-		    "|---|---|---|---|---|---|---|---|---|---|---|\n",
-		    tx_pci, rx_pci, duration, one_thread ? "one thread" : "sender and receiver threads");
+		    "CPU ns/frame | rx empty polls %% |%s\n"
+		    "|---|---|---|---|---|---|---|---|---|---|---|%s\n",
+		    tx_pci, rx_pci, use_veth ? " over a veth pair (afpacket)" : "", duration,
+		    one_thread ? "one thread" : "sender and receiver threads", use_veth ? " vs raw |" : "",
+		    use_veth ? "---|" : "");
 	for (int s = 0; s < nb_sizes; s++) {
-		for (int r = 0; r < nb_rows; r++) {
-			struct row row = {
-			    .size = sizes[s], .rx = (enum rx_mode)rows[r][0], .tx = (enum tx_mode)rows[r][1]};
-			uint64_t dropped;
+		struct row done[6];
+		struct veth_result raw[2] = {{0}};
+		double raw_mpps = 0;
 
-			run_row(tx_dev, rx_dev, duration, pin, one_thread, &row);
-			dropped = row.sent > row.received ? row.sent - row.received : 0;
-			if (json)
-				printf(
-				    "{\"size\": %u, \"rx\": \"%s\", \"tx\": \"%s\", \"seconds\": %.3f, \"sent\": %llu, "
-				    "\"received\": %llu, \"dropped\": %llu, \"sent_mpps\": %.3f, "
-				    "\"received_mpps\": %.3f, \"tx_cpu_ns_per_frame\": %.1f, "
-				    "\"rx_cpu_ns_per_frame\": %.1f, \"rx_empty_polls_pct\": %.1f}\n",
-				    row.size, rx_names[row.rx], tx_names[row.tx], row.seconds,
-				    (unsigned long long)row.sent, (unsigned long long)row.received,
-				    (unsigned long long)dropped, mpps(row.sent, row.tx_ns),
-				    mpps(row.received, row.tx_ns), per(row.tx_cpu, row.sent),
-				    per(row.rx_cpu, row.received), 100.0 * per(row.rx_empty, row.rx_polls));
-			else
-				printf("| %u B | %s | %s | %.2f | %.2f | %llu | %llu | %llu | %.0f | %.0f | %.0f |\n",
-				       row.size, rx_names[row.rx], tx_names[row.tx], mpps(row.sent, row.tx_ns),
-				       mpps(row.received, row.tx_ns), (unsigned long long)row.sent,
-				       (unsigned long long)row.received, (unsigned long long)dropped,
-				       per(row.tx_cpu, row.sent), per(row.rx_cpu, row.received),
-				       100.0 * per(row.rx_empty, row.rx_polls));
-			fflush(stdout);
+		if (use_veth) {
+			static uint8_t f[1514];
+
+			build_frame(f, sizes[s], 0);
+			veth_raw_run(&veth, f, sizes[s], duration, pin, &raw[0]);
 		}
+		for (int r = 0; r < nb_rows; r++) {
+			done[r] = (struct row){
+			    .size = sizes[s], .rx = (enum rx_mode)rows[r][0], .tx = (enum tx_mode)rows[r][1]};
+			run_row(tx_dev, rx_dev, duration, pin, one_thread, &done[r]);
+			if (!use_veth)
+				print_row(&done[r], json, -1);
+		}
+		if (!use_veth)
+			continue;
+		{
+			static uint8_t f[1514];
+
+			build_frame(f, sizes[s], 0);
+			veth_raw_run(&veth, f, sizes[s], duration, pin, &raw[1]);
+		}
+		raw_mpps = (mpps(raw[0].received, raw[0].send_ns) + mpps(raw[1].received, raw[1].send_ns)) / 2;
+		print_raw(sizes[s], &raw[0], json, "first");
+		for (int r = 0; r < nb_rows; r++)
+			print_row(&done[r], json, raw_mpps > 0 ? mpps(done[r].received, done[r].tx_ns) / raw_mpps : 0);
+		print_raw(sizes[s], &raw[1], json, "last");
 	}
 	OK(doca_dev_close(tx_dev));
 	OK(doca_dev_close(rx_dev));
