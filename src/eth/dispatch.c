@@ -55,6 +55,9 @@ doca_error_t eth_port_get(struct doca_dev *dev, const char *call, struct eth_por
 		p->dev = dev;
 		p->ops = ops;
 		p->port = port;
+		/* The port receives while one of its queues is bound, like a NIC's (see bind). */
+		if (p->nb_rxqs == 0 && ops->rx_enable != NULL)
+			ops->rx_enable(port, false);
 		pthread_mutex_unlock(&p->lock);
 	}
 	pthread_mutex_unlock(&ports_lock);
@@ -91,7 +94,9 @@ doca_error_t eth_port_bind(struct eth_port *p, uint16_t id, struct doca_eth_rxq 
 	}
 	p->rxqs[p->nb_rxqs].id = id;
 	p->rxqs[p->nb_rxqs].q = q;
-	p->nb_rxqs++;
+	/* The first queue: the medium starts taking frames in, from now on, not from before. */
+	if (p->nb_rxqs++ == 0 && p->ops->rx_enable != NULL)
+		p->ops->rx_enable(p->port, true);
 out:
 	pthread_mutex_unlock(&p->lock);
 	return ret;
@@ -103,6 +108,8 @@ void eth_port_unbind(struct eth_port *p, struct doca_eth_rxq *q)
 	for (uint32_t i = 0; i < p->nb_rxqs; i++) {
 		if (p->rxqs[i].q == q) {
 			p->rxqs[i] = p->rxqs[--p->nb_rxqs];
+			if (p->nb_rxqs == 0 && p->ops->rx_enable != NULL)
+				p->ops->rx_enable(p->port, false);
 			break;
 		}
 	}

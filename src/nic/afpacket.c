@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -85,6 +86,7 @@ struct afp_port {
 	char where[TOPO_NETNS_SIZE + 16]; /* "netns X" or "this process's netns", for log lines */
 	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	uint32_t mtu;
+	bool rx_on; /* no take-nothing filter on the socket */
 	/* receive ring, receiving thread */
 	uint8_t *ring;
 	size_t ring_len;
@@ -226,6 +228,49 @@ static int afp_rx_fd(void *port)
  * sleeping, at most every AFP_ERR_CLEAR_NS (a clock read otherwise, no system call), the
  * pending error is read and dropped: the receive ring does not need it.
  */
+/*
+ * Off: a socket filter that takes nothing (one BPF instruction, "return 0") sits on the socket:
+ * the kernel drops each frame for it at the filter, before any copy into the ring. (Binding to
+ * protocol 0 would not do: bind(2) keeps the current protocol when given 0.) On: the filter
+ * goes, and every block the ring held is handed back unread (frames from before).
+ */
+static int afp_filter(struct afp_port *p, bool take_nothing)
+{
+	struct sock_filter none[] = {BPF_STMT(BPF_RET | BPF_K, 0)};
+	struct sock_fprog prog = {.len = 1, .filter = none};
+	int dummy = 0;
+
+	if (take_nothing)
+		return setsockopt(p->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) == 0 ? 0 : -errno;
+	return setsockopt(p->fd, SOL_SOCKET, SO_DETACH_FILTER, &dummy, sizeof(dummy)) == 0 ? 0 : -errno;
+}
+
+static void afp_rx_enable(void *port, bool on)
+{
+	struct afp_port *p = port;
+	int rc;
+
+	if (on == p->rx_on)
+		return;
+	if (on) {
+		if (p->left != 0)
+			block_release(p);
+		for (uint32_t i = 0; i < p->nb_blocks; i++) {
+			if (!(__atomic_load_n(&block_at(p, p->blk)->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
+			      TP_STATUS_USER))
+				break;
+			block_release(p);
+		}
+	}
+	rc = afp_filter(p, !on);
+	if (rc != 0) {
+		SD_WARN(COMP, "port %s: interface %s (%s): cannot %s receiving: %s", p->pci, p->ifname, p->where,
+			on ? "start" : "stop", strerror(-rc));
+		return;
+	}
+	p->rx_on = on;
+}
+
 static void afp_rx_rearm(void *port)
 {
 	struct afp_port *p = port;
@@ -365,6 +410,7 @@ static const struct nic_port_ops afp_ops = {
     .rx_rearm = afp_rx_rearm,
     .stats = afp_stats,
     .mtu = afp_mtu,
+    .rx_enable = afp_rx_enable,
 };
 
 /* ---- opening the socket ---- */
@@ -470,8 +516,8 @@ static uint32_t pow2_at_least(uint32_t x)
 static int afp_setup(struct afp_port *p, uint32_t cap_mtu)
 {
 	struct ifreq ifr;
-	struct sockaddr_ll sll;
 	struct packet_mreq mr;
+	struct sockaddr_ll sll;
 	struct tpacket_req3 req;
 	int one = 1, v3 = TPACKET_V3, sndbuf = AFP_SNDBUF, ifindex, ret;
 	uint32_t ifmtu;
@@ -545,6 +591,7 @@ static int afp_setup(struct afp_port *p, uint32_t cap_mtu)
 		       strerror(err));
 		return -err;
 	}
+	p->rx_on = true;
 	memset(&mr, 0, sizeof(mr));
 	mr.mr_ifindex = ifindex;
 	mr.mr_type = PACKET_MR_PROMISC;

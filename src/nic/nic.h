@@ -139,6 +139,14 @@ struct nic_port_ops {
 	void (*rx_rearm)(void *port);
 	void (*stats)(void *port, struct nic_port_stats *out);
 	uint32_t (*mtu)(void *port); /* largest frame, bytes without FCS */
+	/*
+	 * Optional (NULL: always on). Whether the port takes frames in at all: off, the medium
+	 * asks its source for none (a frame on the wire meanwhile is not the port's, as on a NIC
+	 * without receive queues), so an idle port costs its host nothing per frame; turned on,
+	 * it starts from what arrives next, not from what waited. A port starts on. Called on the
+	 * receiving side's thread rules (never during rx_burst).
+	 */
+	void (*rx_enable)(void *port, bool on);
 };
 
 /*
