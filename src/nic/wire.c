@@ -479,12 +479,20 @@ static void wire_rx_rearm(void *port)
 	if (!p->rx_claimed || p->rx_sock < 0)
 		return;
 	/*
-	 * Still armed since the last call: nobody sent a wake-up (a sender clears armed before it
-	 * sends), so the socket is empty and any frame published since will wake us. Nothing to do:
-	 * a receiver that arms again and again costs neither system calls nor fences.
+	 * Still armed since the last call: nobody cleared it, so any frame published since will
+	 * wake us. But a sender that cleared armed before the last arming may have sent its byte
+	 * only after that arming drained the socket: a stale byte that would keep the socket
+	 * readable, and a sleeping receiver spinning, until the next frame. Drain it; if armed is
+	 * still set afterwards no sender cleared it meanwhile, so no byte of a real wake-up was
+	 * taken. If a sender did clear it, re-arm below as after a wake-up (one more look at the
+	 * ring). One recv() per sleep, none per frame.
 	 */
-	if (atomic_load_explicit(&r->armed, memory_order_relaxed))
-		return;
+	if (atomic_load_explicit(&r->armed, memory_order_relaxed)) {
+		while (recv(p->rx_sock, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+			;
+		if (atomic_load(&r->armed))
+			return;
+	}
 	while (recv(p->rx_sock, buf, sizeof(buf), MSG_DONTWAIT) > 0)
 		;
 	atomic_store_explicit(&r->armed, 1, memory_order_relaxed);

@@ -20,6 +20,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "../common/sd_test.h"
 #include "core.h"
@@ -143,6 +145,23 @@ static void test_one_process(void)
 	/* re-armed: the stale wake-up is drained, nothing readable until the next frame */
 	ops1->rx_rearm(p1);
 	CHECK(!readable(fd, 0));
+	/*
+	 * A wake-up byte that lands after the arming drained the socket (sent late by a sender
+	 * that cleared armed before it): the next arming takes it, so a sleeper does not spin.
+	 */
+	{
+		struct sockaddr_un sa = {.sun_family = AF_UNIX};
+		int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/softdoca/wire-0000:03:00.1.sock",
+			 getenv("XDG_RUNTIME_DIR"));
+		CHECK(s >= 0);
+		CHECK(sendto(s, "w", 1, 0, (struct sockaddr *)&sa, sizeof(sa)) == 1);
+		close(s);
+		CHECK(readable(fd, 1000));
+		ops1->rx_rearm(p1);
+		CHECK(!readable(fd, 0));
+	}
 	/* a frame that came while not armed: rx_rearm wakes the fd itself */
 	CHECK_EQ(send_one(ops0, p0, f, make_frame(f, 8, 64)), 1);
 	ops1->rx_rearm(p1);
