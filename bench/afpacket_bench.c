@@ -22,29 +22,14 @@
  * receiving kernel path runs in the sender's context, so both rows are sender-bound, and a
  * 2-core VM is noisy: compare rows of one run, and run it a few times.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-
-#include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <linux/if_packet.h>
-#include <net/ethernet.h>
-#include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,9 +39,7 @@
 #include "nic.h"
 #include "veth_raw.h"
 
-#define BURST	   32
-#define RING_BYTES (16u << 20)
-#define BLOCK	   (256u << 10)
+#define BURST 32
 
 static struct veth veth;
 static unsigned int secs = 2, reps = 3;
