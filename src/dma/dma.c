@@ -280,20 +280,20 @@ static void dma_stopped(struct doca_ctx *ctx)
 
 /*
  * The rules for one element of a list whose head is in @origin (a from-export mmap, or NULL for
- * this process's memory): one list reaches one process through one from-export mmap.
+ * this process's memory): one list reaches one process through one from-export mmap. Runs for
+ * every element of an imported list, so names are formatted only for a rejection.
  */
-static __attribute__((cold)) doca_error_t check_remote(struct doca_dma *dma, struct doca_dma_task_memcpy *t,
-						       const char *side, bool is_dst, const struct doca_mmap *m,
-						       const struct doca_mmap *origin)
+static doca_error_t check_remote(struct doca_dma *dma, struct doca_dma_task_memcpy *t, const char *side, bool is_dst,
+				 const struct doca_mmap *m, const struct doca_mmap *origin)
 {
-	const char *ctx = priv_doca_ctx_name(&dma->ctx);
 	char via[16];
 
 	if (m != origin)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "%s: task %p: the %s list mixes memory of %s and %s; one list must lie in one "
 				 "from-export mmap or in this process only: split the copy into several tasks",
-				 ctx, (void *)t, side, origin ? "a from-export mmap" : "this process",
+				 priv_doca_ctx_name(&dma->ctx), (void *)t, side,
+				 origin ? "a from-export mmap" : "this process",
 				 m->kind == MMAP_FROM_EXPORT ? "a (different) from-export mmap" : "this process");
 	if (!priv_doca_mmap_has_dev(m, dma->ctx.dev)) {
 		/* The name helper returns one buffer per thread: keep the first name. */
@@ -301,7 +301,8 @@ static __attribute__((cold)) doca_error_t check_remote(struct doca_dma *dma, str
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: task %p: %s mmap %p was imported through device %s, not this context's device "
 				 "%s; pass the context's device to doca_mmap_create_from_export()",
-				 ctx, (void *)t, side, (const void *)m, via, priv_doca_dev_name(&dma->ctx.dev->info));
+				 priv_doca_ctx_name(&dma->ctx), (void *)t, side, (const void *)m, via,
+				 priv_doca_dev_name(&dma->ctx.dev->info));
 	}
 	if (is_dst && !(m->access & DOCA_ACCESS_FLAG_PCI_READ_WRITE))
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
@@ -309,7 +310,7 @@ static __attribute__((cold)) doca_error_t check_remote(struct doca_dma *dma, str
 				 "%d granted DOCA_ACCESS_FLAG_PCI_READ_ONLY); the exporter must pass "
 				 "DOCA_ACCESS_FLAG_PCI_READ_WRITE to doca_mmap_set_permissions() before "
 				 "doca_mmap_export_pci()",
-				 ctx, (void *)t, (const void *)m, (int)m->pid);
+				 priv_doca_ctx_name(&dma->ctx), (void *)t, (const void *)m, (int)m->pid);
 	return DOCA_SUCCESS;
 }
 
