@@ -172,8 +172,8 @@ static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 		ret = add_param("n", "nic", "NIC PCI address (default " NIC_DEFAULT ")", DOCA_ARGP_TYPE_STRING, nic_cb,
 				false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("e", "exec-scope", "receive scope: 0 thread (default), 1 warp, 2 block", DOCA_ARGP_TYPE_INT,
-				scope_cb, false);
+		ret = add_param("e", "exec-scope", "receive scope: 0 thread (default), 1 warp, 2 block",
+				DOCA_ARGP_TYPE_INT, scope_cb, false);
 	if (ret == DOCA_SUCCESS)
 		ret = add_param("m", "memory", "packet memory: gpu (default) or cpu_gpu", DOCA_ARGP_TYPE_STRING, mem_cb,
 				false);
@@ -326,8 +326,9 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	ret = doca_gpu_create(cfg.gpu, &gpu);
 	if (ret != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("cannot open the GPU %s: %s (doca-env lists the GPUs CUDA sees, or says why there are none)",
-			     cfg.gpu, doca_error_get_descr(ret));
+		DOCA_LOG_ERR(
+		    "cannot open the GPU %s: %s (doca-env lists the GPUs CUDA sees, or says why there are none)",
+		    cfg.gpu, doca_error_get_descr(ret));
 		goto out;
 	}
 	ret = open_nic(cfg.nic, &dev);
@@ -341,7 +342,8 @@ int main(int argc, char **argv)
 	if (ret != DOCA_SUCCESS)
 		goto out;
 	len = cap;
-	ret = doca_gpu_mem_alloc(gpu, len, GPU_PAGE, cfg.mem, &pkt_gpu, cfg.mem == DOCA_GPU_MEM_TYPE_GPU ? NULL : &pkt_cpu);
+	ret = doca_gpu_mem_alloc(gpu, len, GPU_PAGE, cfg.mem, &pkt_gpu,
+				 cfg.mem == DOCA_GPU_MEM_TYPE_GPU ? NULL : &pkt_cpu);
 	if (ret == DOCA_SUCCESS)
 		ret = make_pkt_mmap(dev, pkt_gpu, len, &mmap);
 	if (ret == DOCA_SUCCESS)
@@ -363,7 +365,8 @@ int main(int argc, char **argv)
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_rxq_get_gpu_handle(rxq, &rxq_gpu);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_gpu_mem_alloc(gpu, sizeof(*st), 0, DOCA_GPU_MEM_TYPE_CPU_GPU, (void **)&st_gpu, (void **)&st);
+		ret =
+		    doca_gpu_mem_alloc(gpu, sizeof(*st), 0, DOCA_GPU_MEM_TYPE_CPU_GPU, (void **)&st_gpu, (void **)&st);
 	if (ret != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("cannot set up the GPU receive queue: %s", doca_error_get_descr(ret));
 		goto out;

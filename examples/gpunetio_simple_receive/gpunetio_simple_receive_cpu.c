@@ -37,7 +37,8 @@ static void *receive_loop(void *arg)
 			num = 0;
 		}
 		for (uint32_t i = 0; i < num; i++) {
-			const uint8_t *p = (const uint8_t *)(uintptr_t)doca_gpu_dev_eth_rxq_get_pkt_addr(rx.rxq, first + i);
+			const uint8_t *p =
+			    (const uint8_t *)(uintptr_t)doca_gpu_dev_eth_rxq_get_pkt_addr(rx.rxq, first + i);
 
 			if (attr[i].bytes == 0 || attr[i].bytes > rx.max_pkt_size) {
 				errors++;
