@@ -139,7 +139,9 @@ gpu_cc=${gpu_info#*	}
 if [ $mode = fake ]; then
 	gpu_name="fake CUDA runtime (tests/gpunetio/fake_cudart.c)"
 else
-	gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader -i "$gpu_pci" 2>/dev/null | head -1)
+	# nvidia-smi writes bus ids with an 8-digit domain (00000000:17:00.0): match on the rest.
+	gpu_name=$(nvidia-smi --query-gpu=pci.bus_id,name --format=csv,noheader 2>/dev/null |
+		awk -F', *' -v want="${gpu_pci#*:}" 'tolower($1) ~ (tolower(want) "$") { print $2; exit }')
 	[ -n "$gpu_name" ] || gpu_name="GPU $gpu_cc"
 fi
 for p in $programs; do
