@@ -96,8 +96,10 @@ if [ -z "$build" ]; then
 	tests=false
 	[ $mode = fake ] && tests=true # the fake CUDA runtime lives in tests/gpunetio
 	if [ ! -f "$build/build.ninja" ]; then
+		mkdir -p "$build" || finish_early 2 error "cannot create $build"
 		meson setup "$build" "$root" --buildtype=release -Dtests=$tests -Dbench=false -Dapps=false \
-			>"$build.setup.log" 2>&1 || finish_early 2 error "meson setup failed: see $build.setup.log"
+			>"$build/gpu-check-setup.log" 2>&1 ||
+			finish_early 2 error "meson setup failed: see $build/gpu-check-setup.log"
 	fi
 	targets="tools/doca-env tools/softdoca-wire"
 	for p in $programs; do targets="$targets examples/$p"; done
