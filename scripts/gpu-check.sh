@@ -100,6 +100,9 @@ if [ -z "$build" ]; then
 		meson setup "$build" "$root" --buildtype=release -Dtests=$tests -Dbench=false -Dapps=false \
 			>"$build/gpu-check-setup.log" 2>&1 ||
 			finish_early 2 error "meson setup failed: see $build/gpu-check-setup.log"
+	elif [ $mode = fake ]; then
+		meson configure "$build" -Dtests=true >"$build/gpu-check-setup.log" 2>&1 ||
+			finish_early 2 error "meson configure -Dtests=true failed: see $build/gpu-check-setup.log"
 	fi
 	targets="tools/doca-env tools/softdoca-wire"
 	for p in $programs; do targets="$targets examples/$p"; done

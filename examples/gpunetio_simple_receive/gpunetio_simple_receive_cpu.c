@@ -81,5 +81,5 @@ doca_error_t sr_receiver_wait(void)
 
 const char *sr_receiver_kind(void)
 {
-	return "CPU thread in place of the kernel (fake CUDA runtime build)";
+	return "CPU thread in place of the kernel (THREAD scope whatever -e says; fake CUDA runtime build)";
 }
