@@ -9,10 +9,14 @@
 #include <doca_comch_consumer.h>
 #include <doca_comch_producer.h>
 #include <doca_dma.h>
+#include <doca_eth_rxq.h>
+#include <doca_eth_txq.h>
 #include <doca_log.h>
 #include <doca_mmap.h>
 
 #include "caps_common.h"
+#include "eth_internal.h"
+#include "gpu_report.h"
 #include "topology.h"
 
 /* Representor lists on a host device are refused with an explanation; here that refusal is
@@ -74,6 +78,15 @@ void caps_collect(const struct doca_devinfo *d, struct dev_caps *c)
 			c->eth_max_queue_size = p->eth.max_queue_size;
 		}
 	}
+	c->gpu_rxq_cyclic = doca_eth_rxq_cap_is_type_supported(d, DOCA_ETH_RXQ_TYPE_CYCLIC,
+							       DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU) == DOCA_SUCCESS;
+	c->gpu_rxq_managed = doca_eth_rxq_cap_is_type_supported(d, DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL,
+								DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU) == DOCA_SUCCESS;
+	c->gpu_rxq_regular = doca_eth_rxq_cap_is_type_supported(d, DOCA_ETH_RXQ_TYPE_REGULAR,
+								DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU) == DOCA_SUCCESS;
+	c->gpu_txq_regular = doca_eth_txq_cap_is_type_supported(d, DOCA_ETH_TXQ_TYPE_REGULAR,
+								DOCA_ETH_TXQ_DATA_PATH_TYPE_GPU) == DOCA_SUCCESS;
+	c->eth_max_rxqs_per_port = c->eth ? ETH_MAX_RXQS_PER_PORT : 0;
 	{
 		const struct topo_device *td = priv_doca_devinfo_topo_device(d);
 		const struct topology *t = priv_doca_topology();
@@ -145,4 +158,82 @@ void caps_json_ifname(const struct dev_caps *c)
 		caps_json_str(c->netns);
 	else
 		printf("null");
+}
+
+static const char *join(char *buf, size_t len, const bool *on, const char *const *names, int n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (on[i] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", names[i]);
+	if (buf[0] == '\0')
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+const char *caps_gpu_rxq_types(const struct dev_caps *c, char *buf, size_t len)
+{
+	static const char *const names[] = {"cyclic", "managed_mempool", "regular"};
+	const bool on[] = {c->gpu_rxq_cyclic, c->gpu_rxq_managed, c->gpu_rxq_regular};
+
+	return join(buf, len, on, names, 3);
+}
+
+const char *caps_gpu_txq_types(const struct dev_caps *c, char *buf, size_t len)
+{
+	static const char *const names[] = {"regular"};
+	const bool on[] = {c->gpu_txq_regular};
+
+	return join(buf, len, on, names, 1);
+}
+
+/* ["a", "b"] from "a,b"; [] from "none". */
+static void json_list(const char *csv)
+{
+	bool first = true;
+
+	putchar('[');
+	if (strcmp(csv, "none") != 0) {
+		while (*csv != '\0') {
+			size_t n = strcspn(csv, ",");
+
+			printf("%s\"%.*s\"", first ? "" : ", ", (int)n, csv);
+			first = false;
+			csv += n;
+			if (*csv == ',')
+				csv++;
+		}
+	}
+	putchar(']');
+}
+
+void caps_json_gpu_queues(const struct dev_caps *c)
+{
+	char buf[64];
+
+	printf("\"gpu_rxq_types\": ");
+	json_list(caps_gpu_rxq_types(c, buf, sizeof(buf)));
+	printf(", \"gpu_txq_types\": ");
+	json_list(caps_gpu_txq_types(c, buf, sizeof(buf)));
+	printf(", \"max_rxqs_per_port\": %u", c->eth_max_rxqs_per_port);
+}
+
+void caps_json_gpus(const struct priv_doca_gpu_report *g, bool close)
+{
+	printf("{\"runtime_version\": %d, \"driver_version\": %d, \"devices\": [", g->runtime_version,
+	       g->driver_version);
+	for (int i = 0; i < g->nb_gpus; i++)
+		printf("%s{\"pci_addr\": \"%s\", \"compute_capability\": \"%d.%d\"}", i ? ", " : "", g->gpus[i].pci,
+		       g->gpus[i].cc_major, g->gpus[i].cc_minor);
+	printf("], \"why_none\": ");
+	if (g->nb_gpus == 0)
+		caps_json_str(g->why_none);
+	else
+		printf("null");
+	printf(", \"dmabuf\": %s, \"dmabuf_why\": ", g->dmabuf ? "true" : "false");
+	caps_json_str(g->dmabuf ? "" : g->dmabuf_why);
+	if (close)
+		printf("}");
 }

@@ -7,6 +7,7 @@
 #define TOOLS_CAPS_COMMON_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <doca_dev.h>
@@ -48,6 +49,11 @@ struct dev_caps {
 	uint32_t eth_max_burst_size;
 	uint32_t eth_max_packet_size;
 	uint32_t eth_max_queue_size;
+	/* GPUNetIO: queue types on the GPU data path (doca_eth_rxq/txq_cap_is_type_supported with
+	 * DATA_PATH_TYPE_GPU), and the receive queues a port takes (softdoca's NIC). */
+	bool gpu_rxq_cyclic, gpu_rxq_managed, gpu_rxq_regular;
+	bool gpu_txq_regular;
+	uint32_t eth_max_rxqs_per_port;
 	/* The software NIC's medium from the topology ("none", "wire", "afpacket"), the wire's other
 	 * end, the afpacket interface and its namespace, and the medium in one phrase. */
 	const char *medium;
@@ -57,11 +63,22 @@ struct dev_caps {
 	char medium_desc[160]; /* "wire", "afpacket <ifname>[@netns]" (the peer is printed apart) */
 };
 
+struct priv_doca_gpu_report;
+
 /* Fills @c for @d. Representor probes on host devices are expected refusals and stay silent. */
 void caps_collect(const struct doca_devinfo *d, struct dev_caps *c);
 /* Writes @s as a JSON string literal (quotes and escapes included). */
 void caps_json_str(const char *s);
 /* Writes `, "ifname": ..., "netns": ...` for @c (null where there is none). */
 void caps_json_ifname(const struct dev_caps *c);
+
+/* The GPU queue types of @c, comma-separated ("cyclic"), or "none". */
+const char *caps_gpu_rxq_types(const struct dev_caps *c, char *buf, size_t len);
+const char *caps_gpu_txq_types(const struct dev_caps *c, char *buf, size_t len);
+/* Writes `"gpu_rxq_types": [...], "gpu_txq_types": [...], "max_rxqs_per_port": N` for @c. */
+void caps_json_gpu_queues(const struct dev_caps *c);
+/* Writes @g (priv_doca_gpu_report) as a JSON object: runtime and driver versions, devices, why
+ * none, dmabuf; without @close the object stays open for the caller's keys. */
+void caps_json_gpus(const struct priv_doca_gpu_report *g, bool close);
 
 #endif /* TOOLS_CAPS_COMMON_H_ */

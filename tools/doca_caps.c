@@ -29,6 +29,7 @@
 
 #include "caps_common.h"
 #include "file_util.h"
+#include "gpu_report.h"
 
 static void usage(FILE *f)
 {
@@ -42,7 +43,9 @@ static void usage(FILE *f)
 		   "    Without a list flag, prints the capabilities of every device, library by library:\n"
 		   "    DMA (memcpy, buffer size and list length, tasks), PCI export/import, Comch (server,\n"
 		   "    client, message size, name length, clients, tasks, consumers and producers) and the\n"
-		   "    eth values of the device's profile. The lists use the format of DOCA's doca_caps\n"
+		   "    eth values of the device's profile with its GPU queue types (DOCA GPUNetIO), then the\n"
+		   "    GPUs CUDA sees (GPU: blocks: compute capability, CUDA versions, dmabuf), or why there\n"
+		   "    are none. The lists use the format of DOCA's doca_caps\n"
 		   "    (PCI: blocks of key value lines); softdoca's additions come after DOCA's keys.\n"
 		   "    Devices come from the embedded default topology or from SOFTDOCA_CONFIG.\n\n"
 		   "OPTIONS\n"
@@ -98,12 +101,16 @@ static void print_caps_json(const struct dev_caps *c)
 	       c->comch_consumer_max_num_tasks, c->comch_producer_max_num_tasks, c->comch_consumer_max_buf_size,
 	       c->comch_producer_max_buf_size);
 	printf(", \"eth\": {\"supported\": %s, \"max_burst_size\": %u, \"max_packet_size\": %u, "
-	       "\"max_queue_size\": %u}}",
+	       "\"max_queue_size\": %u, ",
 	       yes_no(c->eth), c->eth_max_burst_size, c->eth_max_packet_size, c->eth_max_queue_size);
+	caps_json_gpu_queues(c);
+	printf("}}");
 }
 
 static void print_caps_text(const struct dev_caps *c)
 {
+	char buf[64];
+
 	printf("    profile                     %s\n", c->profile);
 	printf("    dma memcpy                  %s\n", supported(c->dma_memcpy));
 	printf("    dma max buf size            %llu\n", (unsigned long long)c->dma_max_buf_size);
@@ -130,6 +137,9 @@ static void print_caps_text(const struct dev_caps *c)
 	printf("    eth max burst size          %u\n", c->eth_max_burst_size);
 	printf("    eth max packet size         %u\n", c->eth_max_packet_size);
 	printf("    eth max queue size          %u\n", c->eth_max_queue_size);
+	printf("    eth max rxqs per port       %u\n", c->eth_max_rxqs_per_port);
+	printf("    eth gpu rxq types           %s\n", caps_gpu_rxq_types(c, buf, sizeof(buf)));
+	printf("    eth gpu txq types           %s\n", caps_gpu_txq_types(c, buf, sizeof(buf)));
 	printf("    port medium                 %s%s%s\n", c->medium_desc, c->wire_peer[0] ? ", peer " : "",
 	       c->wire_peer);
 }
@@ -204,6 +214,36 @@ static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool f
 		print_caps_text(&c);
 }
 
+/* "13.0" for CUDA's 13000; "unknown" for 0. */
+static const char *cuda_version(int v, char *buf, size_t len)
+{
+	if (v <= 0)
+		return "unknown";
+	snprintf(buf, len, "%d.%d", v / 1000, v % 1000 / 10);
+	return buf;
+}
+
+/* The GPUs DOCA GPUNetIO can open, as "GPU: <address>" blocks, or one block saying why none. */
+static void print_gpus_text(const struct priv_doca_gpu_report *g)
+{
+	char rv[16], dv[16];
+
+	if (g->nb_gpus == 0) {
+		printf("GPU: none\n");
+		printf("        %-32s %s\n", "why", g->why_none);
+		return;
+	}
+	for (int i = 0; i < g->nb_gpus; i++) {
+		printf("GPU: %s\n", g->gpus[i].pci);
+		printf("        %-32s %d.%d\n", "compute_capability", g->gpus[i].cc_major, g->gpus[i].cc_minor);
+		printf("        %-32s %s\n", "cuda_runtime", cuda_version(g->runtime_version, rv, sizeof(rv)));
+		printf("        %-32s %s\n", "cuda_driver", cuda_version(g->driver_version, dv, sizeof(dv)));
+		printf("        %-32s %s%s\n", "dmabuf",
+		       g->dmabuf ? "supported" : "not supported: ", g->dmabuf ? "" : g->dmabuf_why);
+		printf("        %-32s %s\n", "memory_types", "gpu, cpu_gpu, gpu_cpu");
+	}
+}
+
 /* The libraries softdoca has, and the call that tells whether one works on a device here. */
 static void list_libs(bool json)
 {
@@ -225,8 +265,27 @@ static void list_libs(bool json)
 			printf("%-20s supported        %s\n", libs[i][0], libs[i][1]);
 		}
 	}
-	if (json)
-		printf("]}\n");
+	{
+		/* GPUNetIO works where a GPU can be opened. */
+		struct priv_doca_gpu_report g;
+		const char *what = "GPUs, GPU memory, semaphores, GPU DMA and receive queues for CUDA kernels";
+
+		priv_doca_gpu_report(&g);
+		if (json) {
+			printf(", {\"name\": \"doca_gpunetio\", \"supported\": %s, \"what\": ", yes_no(g.nb_gpus > 0));
+			caps_json_str(what);
+			printf(", \"why_not\": ");
+			if (g.nb_gpus > 0)
+				printf("null");
+			else
+				caps_json_str(g.why_none);
+			printf("}]}\n");
+		} else if (g.nb_gpus > 0) {
+			printf("%-20s supported        %s\n", "doca_gpunetio", what);
+		} else {
+			printf("%-20s not supported    %s (no GPU: %s)\n", "doca_gpunetio", what, g.why_none);
+		}
+	}
 }
 
 /* A DOCA log level: a number 10..70 or a name; -1 when it is neither. */
@@ -464,8 +523,21 @@ int main(int argc, char **argv)
 		}
 		found = true;
 	}
-	if (a.json_out)
+	if (a.list == 0 && a.pci == NULL) {
+		/* The whole machine: its GPUs after its devices. */
+		struct priv_doca_gpu_report g;
+
+		priv_doca_gpu_report(&g);
+		if (a.json_out) {
+			printf("\n], \"gpus\": ");
+			caps_json_gpus(&g, true);
+			printf("}\n");
+		} else {
+			print_gpus_text(&g);
+		}
+	} else if (a.json_out) {
 		printf("\n]}\n");
+	}
 	doca_devinfo_destroy_list(devs);
 	if (a.pci != NULL && !found) {
 		fprintf(stderr, "doca_caps: no device with PCI address %s; run doca_caps --list-devs\n", a.pci);

@@ -243,12 +243,65 @@ static const char *cuda_version(int v, char *buf, size_t len)
 	return buf;
 }
 
-static void print_gpus_text(const struct priv_doca_gpu_report *g)
+/* The devices' GPU queue types (what kernels can send and receive on), one line each. */
+static void print_gpu_queues_text(const struct env *e)
 {
+	struct doca_devinfo **list;
+	char rx[64], tx[64];
+	uint32_t n;
+
+	if (!e->config_ok || doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		struct dev_caps c;
+
+		caps_collect(list[i], &c);
+		if (c.eth)
+			printf(
+			    "  queues on %s  gpu rxq %s  gpu txq %s  max packet %u  max burst %u  rxqs per port %u\n",
+			    c.pci, caps_gpu_rxq_types(&c, rx, sizeof(rx)), caps_gpu_txq_types(&c, tx, sizeof(tx)),
+			    c.eth_max_packet_size, c.eth_max_burst_size, c.eth_max_rxqs_per_port);
+		else
+			printf("  queues on %s  none: no Ethernet (eth.supported = no in profile %s)\n", c.pci,
+			       c.profile);
+	}
+	doca_devinfo_destroy_list(list);
+}
+
+/* `, "queues": [...]` after the GPU report's object, one per device with Ethernet. */
+static void print_gpu_queues_json(const struct env *e)
+{
+	struct doca_devinfo **list;
+	bool first = true;
+	uint32_t n;
+
+	printf(", \"queues\": [");
+	if (e->config_ok && doca_devinfo_create_list(&list, &n) == DOCA_SUCCESS) {
+		for (uint32_t i = 0; i < n; i++) {
+			struct dev_caps c;
+
+			caps_collect(list[i], &c);
+			if (!c.eth)
+				continue;
+			printf("%s{\"pci_addr\": \"%s\", ", first ? "" : ", ", c.pci);
+			caps_json_gpu_queues(&c);
+			printf(", \"max_packet_size\": %u, \"max_burst_size\": %u}", c.eth_max_packet_size,
+			       c.eth_max_burst_size);
+			first = false;
+		}
+		doca_devinfo_destroy_list(list);
+	}
+	printf("]");
+}
+
+static void print_gpus_text(const struct env *e)
+{
+	const struct priv_doca_gpu_report *g = &e->gpu;
 	char rv[16], dv[16];
 
 	if (g->nb_gpus == 0) {
 		printf("\ngpus (DOCA GPUNetIO): none: %s\n", g->why_none);
+		print_gpu_queues_text(e);
 		return;
 	}
 	printf("\ngpus (DOCA GPUNetIO; CUDA runtime %s, driver %s):\n",
@@ -257,6 +310,7 @@ static void print_gpus_text(const struct priv_doca_gpu_report *g)
 		printf("  %s  sm_%d%d  doca_gpu_create(\"%s\")\n", g->gpus[i].pci, g->gpus[i].cc_major,
 		       g->gpus[i].cc_minor, g->gpus[i].pci);
 	printf("  dmabuf  %s%s\n", g->dmabuf ? "yes" : "no: ", g->dmabuf ? "" : g->dmabuf_why);
+	print_gpu_queues_text(e);
 }
 
 static void print_text(const struct env *e)
@@ -291,7 +345,7 @@ static void print_text(const struct env *e)
 	printf("transports (memory outside this process):\n");
 	for (int i = 0; i < e->nb_transports; i++)
 		printf("  %-7s %s\n", e->transports[i].name, e->transports[i].ok ? "works" : e->transports[i].why);
-	print_gpus_text(&e->gpu);
+	print_gpus_text(e);
 	printf("\n");
 	if (e->huge_total >= 0)
 		printf("hugepages: %ld total, %ld free, %ld kB each (softdoca does not need them)\n", e->huge_total,
@@ -359,18 +413,9 @@ static void print_json(const struct env *e)
 			caps_json_str(e->engines[i].why);
 			first = false;
 		}
-	printf("}},\n  \"gpus\": {\"runtime_version\": %d, \"driver_version\": %d, \"devices\": [",
-	       e->gpu.runtime_version, e->gpu.driver_version);
-	for (int i = 0; i < e->gpu.nb_gpus; i++)
-		printf("%s{\"pci_addr\": \"%s\", \"compute_capability\": \"%d.%d\"}", i ? ", " : "", e->gpu.gpus[i].pci,
-		       e->gpu.gpus[i].cc_major, e->gpu.gpus[i].cc_minor);
-	printf("], \"why_none\": ");
-	if (e->gpu.nb_gpus == 0)
-		caps_json_str(e->gpu.why_none);
-	else
-		printf("null");
-	printf(", \"dmabuf\": %s, \"dmabuf_why\": ", e->gpu.dmabuf ? "true" : "false");
-	caps_json_str(e->gpu.dmabuf ? "" : e->gpu.dmabuf_why);
+	printf("}},\n  \"gpus\": ");
+	caps_json_gpus(&e->gpu, false);
+	print_gpu_queues_json(e);
 	printf("},\n  \"transports\": {\"available\": [");
 	first = true;
 	for (int i = 0; i < e->nb_transports; i++)

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # doca_caps output is parsed, not just run: versions agree with the .pc files, the default
-# topology is listed, capabilities follow the config file's profiles, exit codes fit scripts.
-# usage: test_doca_caps.sh <doca_caps> <build dir>
+# topology is listed, capabilities follow the config file's profiles, exit codes fit scripts;
+# GPUs come from the CUDA runtime (a test runtime with one GPU), or a block says why none.
+# usage: test_doca_caps.sh <doca_caps> <build dir> <fake CUDA runtime>
 set -u
-caps=$1; build=$2
+caps=$1; build=$2; fake_cudart=$3
 fail() { echo "FAIL: $*"; exit 1; }
 py=$(command -v python3) || { echo "python3 missing: skip"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -102,10 +103,42 @@ assert s["eth"]["supported"] is True and s["eth"]["max_packet_size"] == 1514 and
 n = devs["0000:03:00.1"]["caps"]
 assert n["profile"] == "nodma" and n["comch"]["server"] is False and n["comch"]["consumer"] is False, n
 assert n["eth"]["supported"] is False, n
+# GPU queues: CYCLIC receive queues where there is Ethernet, none where there is not
+assert s["eth"]["gpu_rxq_types"] == ["cyclic"] and s["eth"]["max_rxqs_per_port"] == 64, s
+assert n["eth"]["gpu_rxq_types"] == [] and n["eth"]["gpu_txq_types"] == [] and n["eth"]["max_rxqs_per_port"] == 0, n
 PY
 SOFTDOCA_CONFIG=$tmp/cfg "$caps" -p 03:00.0 > "$tmp/cfg.txt" || fail "text with a config"
 grep -q "^    comch max msg size          256$" "$tmp/cfg.txt" || fail "comch max msg size not in the text output"
 grep -q "^    eth max packet size         1514$" "$tmp/cfg.txt" || fail "eth max packet size not in the text output"
+grep -q "^    eth gpu rxq types           cyclic$" "$tmp/cfg.txt" || fail "eth gpu rxq types not in the text output"
+SOFTDOCA_CONFIG=$tmp/cfg "$caps" -p 03:00.1 | grep -q "^    eth gpu rxq types           none$" ||
+	fail "a device without eth must have no GPU receive queues"
+
+# GPUs after the devices: a runtime with one GPU, then none (and why), in both forms.
+SOFTDOCA_CUDART=$fake_cudart "$caps" > "$tmp/gpu.txt" || fail "text with a CUDA runtime"
+awk '/^GPU: 0000:17:00.0$/ { b = 1; next } /^(PCI|GPU):/ { b = 0 } b' "$tmp/gpu.txt" > "$tmp/gblk"
+for kv in "compute_capability 9.0" "cuda_runtime 13.0" "cuda_driver 13.0" "dmabuf not supported:"; do
+	set -- $kv
+	grep -Eq "^[[:space:]]+$1[[:space:]]+$2" "$tmp/gblk" || fail "no '$1 $2' in the GPU block: $(cat "$tmp/gpu.txt")"
+done
+SOFTDOCA_CUDART=$fake_cudart "$caps" --json-output > "$tmp/gpu.json" || fail "JSON with a CUDA runtime"
+"$py" - "$tmp/gpu.json" <<'PY' || fail "GPUs in the JSON"
+import json, sys
+g = json.load(open(sys.argv[1]))["gpus"]
+assert g["devices"] == [{"pci_addr": "0000:17:00.0", "compute_capability": "9.0"}] and g["why_none"] is None, g
+assert g["dmabuf"] is False and g["dmabuf_why"], g
+PY
+SOFTDOCA_CUDART=/nonexistent/libcudart.so "$caps" > "$tmp/nogpu.txt" || fail "text without a CUDA runtime"
+grep -q "^GPU: none$" "$tmp/nogpu.txt" || fail "no 'GPU: none' block"
+grep -Eq "^[[:space:]]+why[[:space:]]+SOFTDOCA_CUDART=\"/nonexistent/libcudart.so\" refused" "$tmp/nogpu.txt" ||
+	fail "no reason for no GPU: $(tail -3 "$tmp/nogpu.txt")"
+SOFTDOCA_CUDART=$fake_cudart "$caps" -p 03:00.0 | grep -q "^GPU:" && fail "-p lists one device, not the GPUs"
+SOFTDOCA_CUDART=$fake_cudart "$caps" --list-libs | grep -Eq "^doca_gpunetio +supported" || fail "--list-libs: doca_gpunetio"
+SOFTDOCA_CUDART=/nonexistent/libcudart.so "$caps" --list-libs | grep -Eq "^doca_gpunetio +not supported .*no GPU: " ||
+	fail "--list-libs: doca_gpunetio without a GPU"
+SOFTDOCA_CUDART=/nonexistent/libcudart.so "$caps" --list-libs --json-output > "$tmp/libs.json" || fail "--list-libs JSON"
+"$py" -c 'import json, sys; l = {x["name"]: x for x in json.load(open(sys.argv[1]))["libraries"]}; g = l["doca_gpunetio"]; assert g["supported"] is False and "SOFTDOCA_CUDART" in g["why_not"], g' \
+	"$tmp/libs.json" || fail "--list-libs JSON: doca_gpunetio"
 # afpacket ports show their interface and namespace; nothing is opened for listing them
 printf '[device 03:00.0]\nside = dpu\nifname = veth0\n[device 03:00.1]\nside = dpu\nifname = veth1\nnetns = ns1\n' > "$tmp/afp"
 SOFTDOCA_CONFIG=$tmp/afp "$caps" --list-devs > "$tmp/afp.txt" || fail "--list-devs with afpacket ports"

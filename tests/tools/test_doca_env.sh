@@ -53,9 +53,14 @@ import json, sys
 g = json.load(open(sys.argv[1]))["gpus"]
 assert g["devices"] == [{"pci_addr": "0000:17:00.0", "compute_capability": "9.0"}], g
 assert g["why_none"] is None and g["runtime_version"] == 13000 and g["driver_version"] == 13000, g
+# GPU queues of every device with Ethernet (the default profile has it)
+q = {x["pci_addr"]: x for x in g["queues"]}
+assert sorted(q) == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"], q
+assert all(x["gpu_rxq_types"] == ["cyclic"] and x["max_rxqs_per_port"] == 64 and x["max_packet_size"] > 0 for x in q.values()), q
 PY
 out=$(SOFTDOCA_CUDART=$fake_cudart PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form with a CUDA runtime"
 echo "$out" | grep -q '^  0000:17:00.0  sm_90  doca_gpu_create("0000:17:00.0")$' || fail "text GPU line: $out"
+echo "$out" | grep -q '^  queues on 0000:03:00.0  gpu rxq cyclic  gpu txq ' || fail "text GPU queue line: $out"
 out=$(SOFTDOCA_CUDART=/nonexistent/libcudart.so PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form with a missing runtime"
 echo "$out" | grep -q '^gpus (DOCA GPUNetIO): none: SOFTDOCA_CUDART="/nonexistent/libcudart.so" refused' ||
 	fail "no GPU must say why: $out"

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# scripts/gpu-check.sh on the build being tested (--build-dir: nothing is rebuilt).
+#   no-gpu  with a CUDA runtime that cannot be loaded it exits 77 with one JSON line saying why
+#           (on a machine without nvcc or a driver it says that instead); bad knobs are exit 2
+#           with a JSON line naming them
+#   fake    SOFTDOCA_GPU_CHECK_FAKE=1: every example of its fake list runs over the wire on the
+#           fake CUDA runtime and counts every frame sent; exit 0 and "ok": true
+# usage: test_gpu_check.sh <gpu-check.sh> <build dir> no-gpu|fake
+set -u
+script=$1; build=$2; what=$3
+fail() { echo "FAIL: $*"; [ -f "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | tail -10; exit 1; }
+py=$(command -v python3) || { echo "python3 missing: skip"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+unset SOFTDOCA_GPU_CHECK_FAKE SOFTDOCA_CONFIG
+
+# $1 want exit status, $2 python condition on d (the JSON), then the command.
+check() {
+	want=$1 cond=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] || fail "$*: exit $rc, want $want; stdout: $(cat "$tmp/out")"
+	[ "$(wc -l <"$tmp/out")" = 1 ] || fail "$*: not one line: $(cat "$tmp/out")"
+	"$py" -c "import json, sys; d = json.load(open(sys.argv[1])); assert $cond, d" "$tmp/out" ||
+		fail "$*: JSON: $(cat "$tmp/out")"
+}
+
+case $what in
+no-gpu)
+	check 77 'd["ok"] is False and d["gpu"] is None and d["examples"] == {} and len(d["skipped"]) > 10' \
+		env SOFTDOCA_CUDART=/nonexistent/libcudart.so "$script" --build-dir "$build"
+	check 2 'd["ok"] is False and "SOFTDOCA_GPU_CHECK_FAKE" in d["error"]' \
+		env SOFTDOCA_GPU_CHECK_FAKE=yes "$script" --build-dir "$build"
+	check 2 '"--seconds" in d["error"]' "$script" --build-dir "$build" --seconds 0
+	check 2 '"--rate" in d["error"]' "$script" --build-dir "$build" --rate 1k
+	check 2 '"unknown argument" in d["error"]' "$script" --frobnicate
+	check 2 '"no such directory" in d["error"]' env SOFTDOCA_GPU_CHECK_FAKE=1 "$script" --build-dir "$tmp/none"
+	;;
+fake)
+	check 0 'd["ok"] is True and d["mode"] == "fake" and d["pci"].endswith("17:00.0") and len(d["examples"]) >= 2 and all(r["ok"] and r["packets"] == r["sent"] == 1000 and r["bytes"] == 512 * 1000 and r["udp"] == 1000 and r["errors"] == 0 for r in d["examples"].values())' \
+		env SOFTDOCA_GPU_CHECK_FAKE=1 "$script" --build-dir "$build" --seconds 1 --rate 1000
+	;;
+*)
+	fail "usage: test_gpu_check.sh <gpu-check.sh> <build dir> no-gpu|fake"
+	;;
+esac
+echo "gpu-check.sh ($what): all checks passed"
