@@ -338,9 +338,11 @@ static void *tx_thread_main(void *arg)
 		if (++idle < GPU_TX_SPIN) {
 			sched_yield();
 		} else {
-			uint64_t sleep_ns = GPU_TX_PARK_NS, now;
+			uint64_t sleep_ns = GPU_TX_PARK_NS, now = due != 0 ? realtime_ns() : 0;
 
-			if (due != 0 && (now = realtime_ns()) < due && due - now < sleep_ns)
+			if (due != 0 && now >= due)
+				continue; /* a wait fell due since the walk */
+			if (due != 0 && due - now < sleep_ns)
 				sleep_ns = due - now;
 			nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = (long)sleep_ns}, NULL);
 		}
