@@ -76,8 +76,8 @@ DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_txq_reserve(struct doca_gpu_eth_t
 
 /* Fills descriptor @pos as a send of one or two segments; published last (seq). */
 DOCA_GPUNETIO_HD void doca_gpunetio_hd_txq_write_send(struct doca_gpu_eth_txq *txq, uint64_t pos, uint64_t addr,
-						       uint32_t mkey, uint32_t nbytes, uint64_t addr2, uint32_t mkey2,
-						       uint32_t nbytes2, uint32_t flags)
+						      uint32_t mkey, uint32_t nbytes, uint64_t addr2, uint32_t mkey2,
+						      uint32_t nbytes2, uint32_t flags)
 {
 	struct doca_gpu_dev_eth_txq_wqe *w = &txq->wqe[pos & txq->wqe_mask];
 
@@ -95,7 +95,7 @@ DOCA_GPUNETIO_HD void doca_gpunetio_hd_txq_write_send(struct doca_gpu_eth_txq *t
 
 /* Fills descriptor @pos as a wait: nothing behind it is sent before @wait_ts. */
 DOCA_GPUNETIO_HD void doca_gpunetio_hd_txq_write_wait(struct doca_gpu_eth_txq *txq, uint64_t pos, uint64_t wait_ts,
-						       uint32_t flags)
+						      uint32_t flags)
 {
 	struct doca_gpu_dev_eth_txq_wqe *w = &txq->wqe[pos & txq->wqe_mask];
 
@@ -150,7 +150,7 @@ DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_txq_wait_send(struct doca_gpu_eth
 
 /** Low level: the descriptor at @wqe_idx (modulo the ring). */
 DOCA_GPUNETIO_HD struct doca_gpu_dev_eth_txq_wqe *doca_gpu_dev_eth_txq_get_wqe_ptr(struct doca_gpu_eth_txq *txq,
-										     uint16_t wqe_idx)
+										   uint16_t wqe_idx)
 {
 	return &txq->wqe[wqe_idx & txq->wqe_mask];
 }
@@ -307,10 +307,12 @@ __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq
 		if (lane == 0) {
 			uint64_t p;
 
-			while (doca_gpunetio_hd_txq_reserve(txq, DOCA_GPUNETIO_ETH_WARP_SIZE + extra, &p) != DOCA_SUCCESS) {
+			while (doca_gpunetio_hd_txq_reserve(txq, DOCA_GPUNETIO_ETH_WARP_SIZE + extra, &p) !=
+			       DOCA_SUCCESS) {
 			}
 			if (with_wait)
-				doca_gpunetio_hd_txq_write_wait(txq, p, wait_ts, DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
+				doca_gpunetio_hd_txq_write_wait(txq, p, wait_ts,
+								DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
 			b = p;
 		}
 		base = __shfl_sync(0xffffffffu, b, 0) + extra;
@@ -330,7 +332,8 @@ __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq
 			while (doca_gpunetio_hd_txq_reserve(txq, nthr + extra, &p) != DOCA_SUCCESS) {
 			}
 			if (with_wait)
-				doca_gpunetio_hd_txq_write_wait(txq, p, wait_ts, DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
+				doca_gpunetio_hd_txq_write_wait(txq, p, wait_ts,
+								DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
 			s_base = p + extra;
 		}
 		__syncthreads();
@@ -351,14 +354,14 @@ __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq
  * descriptor position. @resource_sharing_mode, @sync_scope and @nic_handler change nothing on
  * softdoca's NIC (the queue's own mode, set on the host, decides who takes the descriptors).
  */
-template <enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
-	  enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
-	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
-	  enum doca_gpu_dev_eth_exec_scope exec_scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>
-DOCA_GPUNETIO_TXQ_DEV static inline void doca_gpu_dev_eth_txq_send(struct doca_gpu_eth_txq *txq, uint64_t addr,
-								   uint32_t mkey, size_t size,
-								   enum doca_gpu_eth_send_flags flags,
-								   doca_gpu_dev_eth_ticket_t *out_ticket)
+template <
+    enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+    enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
+    enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+    enum doca_gpu_dev_eth_exec_scope exec_scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>
+DOCA_GPUNETIO_TXQ_DEV static inline void
+doca_gpu_dev_eth_txq_send(struct doca_gpu_eth_txq *txq, uint64_t addr, uint32_t mkey, size_t size,
+			  enum doca_gpu_eth_send_flags flags, doca_gpu_dev_eth_ticket_t *out_ticket)
 {
 #if defined(__CUDACC__)
 	if (exec_scope != DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD) {
@@ -376,15 +379,15 @@ DOCA_GPUNETIO_TXQ_DEV static inline void doca_gpu_dev_eth_txq_send(struct doca_g
  * DOCA 3.3's send behind a wait: nothing of it leaves before @wait_on_time_ts (a value of
  * doca_eth_txq_calculate_timestamp). WARP / BLOCK: one wait ahead of the group's frames.
  */
-template <enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
-	  enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
-	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
-	  enum doca_gpu_dev_eth_exec_scope exec_scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>
-DOCA_GPUNETIO_TXQ_DEV static inline void doca_gpu_dev_eth_txq_wait_send(struct doca_gpu_eth_txq *txq,
-									const uint64_t wait_on_time_ts, uint64_t addr,
-									uint32_t mkey, size_t size,
-									enum doca_gpu_eth_send_flags flags,
-									doca_gpu_dev_eth_ticket_t *out_ticket)
+template <
+    enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+    enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
+    enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+    enum doca_gpu_dev_eth_exec_scope exec_scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>
+DOCA_GPUNETIO_TXQ_DEV static inline void
+doca_gpu_dev_eth_txq_wait_send(struct doca_gpu_eth_txq *txq, const uint64_t wait_on_time_ts, uint64_t addr,
+			       uint32_t mkey, size_t size, enum doca_gpu_eth_send_flags flags,
+			       doca_gpu_dev_eth_ticket_t *out_ticket)
 {
 #if defined(__CUDACC__)
 	if (exec_scope != DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD) {
@@ -401,9 +404,10 @@ DOCA_GPUNETIO_TXQ_DEV static inline void doca_gpu_dev_eth_txq_wait_send(struct d
 }
 
 /** DOCA 3.3's low-level submit: descriptors below @prod_index may be sent (one submitter per queue). */
-template <enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
-	  enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
-	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO>
+template <
+    enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+    enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
+    enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO>
 DOCA_GPUNETIO_TXQ_DEV static inline void doca_gpu_dev_eth_txq_submit(struct doca_gpu_eth_txq *txq, uint64_t prod_index)
 {
 	doca_gpunetio_hd_txq_submit(txq, prod_index);
@@ -414,22 +418,25 @@ DOCA_GPUNETIO_TXQ_DEV static inline void doca_gpu_dev_eth_txq_submit(struct doca
  * CQ_POLL_LAST waits for the last only; WAIT_FLAG_B blocks. DOCA_ERROR_UNEXPECTED when one of
  * them reports a failed send.
  */
-template <enum doca_gpu_dev_eth_cq_poll_mode cqe_poll = DOCA_GPUNETIO_ETH_CQ_POLL_ALL,
-	  enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
-	  enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU>
-DOCA_GPUNETIO_TXQ_DEV static inline doca_error_t doca_gpu_dev_eth_txq_poll_completion(
-    struct doca_gpu_eth_txq *txq, const uint32_t num_cqe, enum doca_gpu_dev_eth_wait_flags wait_mode,
-    uint32_t *num_completed)
+template <
+    enum doca_gpu_dev_eth_cq_poll_mode cqe_poll = DOCA_GPUNETIO_ETH_CQ_POLL_ALL,
+    enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+    enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU>
+DOCA_GPUNETIO_TXQ_DEV static inline doca_error_t
+doca_gpu_dev_eth_txq_poll_completion(struct doca_gpu_eth_txq *txq, const uint32_t num_cqe,
+				     enum doca_gpu_dev_eth_wait_flags wait_mode, uint32_t *num_completed)
 {
 	return doca_gpunetio_hd_txq_poll(txq, num_cqe, cqe_poll == DOCA_GPUNETIO_ETH_CQ_POLL_LAST,
 					 wait_mode == DOCA_GPUNETIO_ETH_WAIT_FLAG_B, num_completed);
 }
 
 /** DOCA 3.3's poll of one completion position, without taking it (see doca_gpunetio_hd_txq_poll_at). */
-template <enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
-	  enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU>
-DOCA_GPUNETIO_TXQ_DEV static inline doca_error_t doca_gpu_dev_eth_txq_poll_completion_at(
-    struct doca_gpu_eth_txq *txq, const uint64_t cqe_idx, enum doca_gpu_dev_eth_wait_flags wait_mode)
+template <
+    enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+    enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU>
+DOCA_GPUNETIO_TXQ_DEV static inline doca_error_t
+doca_gpu_dev_eth_txq_poll_completion_at(struct doca_gpu_eth_txq *txq, const uint64_t cqe_idx,
+					enum doca_gpu_dev_eth_wait_flags wait_mode)
 {
 	return doca_gpunetio_hd_txq_poll_at(txq, cqe_idx, wait_mode == DOCA_GPUNETIO_ETH_WAIT_FLAG_B);
 }

@@ -114,7 +114,6 @@ struct doca_gpu_eth_rxq {
 	uint8_t pad[56];
 };
 
-
 /** What doca_gpu_dev_eth_txq_send() and its kin return: the position of the send's descriptor. */
 typedef uint64_t doca_gpu_dev_eth_ticket_t;
 
@@ -134,16 +133,16 @@ enum doca_gpu_dev_eth_txq_wqe_opcode {
  * sends), and seq matches.
  */
 struct doca_gpu_dev_eth_txq_wqe {
-	uint64_t addr;	   /**< first segment (GPU address) */
-	uint64_t addr2;	   /**< second segment, nbytes2 > 0 only */
-	uint64_t wait_ts;  /**< WAIT: doca_eth_txq_calculate_timestamp() value */
-	uint32_t mkey;	   /**< first segment's mkey, big-endian */
-	uint32_t nbytes;   /**< first segment's bytes */
-	uint32_t mkey2;	   /**< big-endian */
-	uint32_t nbytes2;  /**< 0: one segment */
-	uint16_t opcode;   /**< enum doca_gpu_dev_eth_txq_wqe_opcode */
-	uint16_t flags;	   /**< enum doca_gpu_eth_send_flags | FLAG_SELF_DB */
-	uint32_t seq;	   /**< written last */
+	uint64_t addr;	  /**< first segment (GPU address) */
+	uint64_t addr2;	  /**< second segment, nbytes2 > 0 only */
+	uint64_t wait_ts; /**< WAIT: doca_eth_txq_calculate_timestamp() value */
+	uint32_t mkey;	  /**< first segment's mkey, big-endian */
+	uint32_t nbytes;  /**< first segment's bytes */
+	uint32_t mkey2;	  /**< big-endian */
+	uint32_t nbytes2; /**< 0: one segment */
+	uint16_t opcode;  /**< enum doca_gpu_dev_eth_txq_wqe_opcode */
+	uint16_t flags;	  /**< enum doca_gpu_eth_send_flags | FLAG_SELF_DB */
+	uint32_t seq;	  /**< written last */
 	uint8_t pad[16];
 };
 

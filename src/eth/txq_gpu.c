@@ -67,7 +67,7 @@ struct gpu_tx_thread {
 	pthread_t tid;
 	unsigned int refs;
 	atomic_bool stop;
-	bool inited; /* lock initialised (slots are reused) */
+	bool inited;	      /* lock initialised (slots are reused) */
 	pthread_mutex_t lock; /* the queue list; held across a round of walks */
 	unsigned int nq;
 	struct eth_txq_gpu *q[GPU_TX_QUEUES];
@@ -214,8 +214,8 @@ static void apply_csum(struct eth_txq_gpu *g, uint32_t len)
 	if ((g->csum & DOCA_ETH_TXQ_OL_FLAGS_L4_CSUM) && (info.l4 == NIC_L4_TCP || info.l4 == NIC_L4_UDP) &&
 	    !info.ip_frag) {
 		const uint8_t *ip = f + info.l3_off;
-		uint32_t l3_end = info.l3 == NIC_L3_IPV4 ? info.l3_off + eth_get16(ip + 2)
-							 : info.l3_off + 40u + eth_get16(ip + 4);
+		uint32_t l3_end =
+		    info.l3 == NIC_L3_IPV4 ? info.l3_off + eth_get16(ip + 2) : info.l3_off + 40u + eth_get16(ip + 4);
 		uint32_t l4_len;
 		uint8_t *l4 = f + info.l4_off;
 
@@ -488,10 +488,11 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 	while (n < cfg->max_burst && n < GPU_TX_MAX_WQE)
 		n <<= 1;
 	if (n < cfg->max_burst)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "doca_ctx_start: %s: max_burst_size %u; a GPU send queue holds at most %u descriptors: "
-				 "create it with a smaller burst",
-				 cfg->name, cfg->max_burst, GPU_TX_MAX_WQE);
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP,
+		    "doca_ctx_start: %s: max_burst_size %u; a GPU send queue holds at most %u descriptors: "
+		    "create it with a smaller burst",
+		    cfg->name, cfg->max_burst, GPU_TX_MAX_WQE);
 	free_mem(g); /* the last start's rings (kept over the stop for kernels still posting) */
 	g->nwqe = g->ncqe = n < 2 ? 2 : n;
 	size = sizeof(struct doca_gpu_eth_txq) + (size_t)g->nwqe * sizeof(struct doca_gpu_dev_eth_txq_wqe) +
