@@ -49,6 +49,8 @@
 #define WAIT_MS	  30000
 #define ETHERTYPE 0x88b5
 #define MAX_REC	  4096
+/* Frames sent but not yet collected, at most: the wire (512 slots) drops what does not fit. */
+#define RX_AHEAD 256
 
 static struct doca_gpu *gpu;
 static struct doca_dev *dev_rx, *dev_tx;
@@ -99,9 +101,11 @@ static void *collect(void *arg)
 		uint64_t first = 0;
 		uint32_t num = 0, n = atomic_load_explicit(&rx.n, memory_order_relaxed);
 
-		CHECK_OK(doca_gpunetio_hd_rxq_recv(rx.h, 32, 1000000, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+		CHECK_OK(
+		    doca_gpunetio_hd_rxq_recv(rx.h, 32, 1000000, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
 		for (uint32_t i = 0; i < num && n < MAX_REC; i++, n++) {
-			const uint8_t *p = (const uint8_t *)(uintptr_t)doca_gpu_dev_eth_rxq_get_pkt_addr(rx.h, first + i);
+			const uint8_t *p =
+			    (const uint8_t *)(uintptr_t)doca_gpu_dev_eth_rxq_get_pkt_addr(rx.h, first + i);
 			struct rec *r = &rx.r[n];
 			uint8_t want[MAX_PKT];
 			struct nic_frame_info info;
@@ -352,8 +356,8 @@ static void *post(void *arg)
 		uint32_t seq = seq_of(p->id, j), num = 0;
 		uint32_t flags = (j + 1) % ORDER_NOTIFY == 0 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : 0;
 
-		/* The buffer's last frame has left; and the receiver keeps up (its ring: no drop). */
-		while ((j >= NBUF && cons_of(p->q) <= p->tickets[j - NBUF]) || cons_of(p->q) > rx_count() + 512) {
+		/* The buffer's last frame has left; and the receiver keeps up (the wire: no drop). */
+		while ((j >= NBUF && cons_of(p->q) <= p->tickets[j - NBUF]) || cons_of(p->q) >= rx_count() + RX_AHEAD) {
 			CHECK(sd_now_ms() < deadline);
 			sched_yield();
 		}
@@ -502,8 +506,8 @@ static void case_bad(void)
 	CHECK_OK(doca_gpunetio_hd_txq_send(q.h, buf_addr(&q, NBUF), q.mkey_be, 100, 0, NULL));
 	CHECK_OK(doca_gpunetio_hd_txq_send(q.h, (uint64_t)(uintptr_t)other_mem, htonl(other_mkey), 100, 0, NULL));
 	CHECK_OK(doca_gpunetio_hd_txq_send(q.h, buf_addr(&q, 1), q.mkey_be, 20000, 0, NULL));
-	CHECK_OK(doca_gpunetio_hd_txq_send(q.h, buf_addr(&q, 1), q.mkey_be, 100, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY,
-					   &t));
+	CHECK_OK(
+	    doca_gpunetio_hd_txq_send(q.h, buf_addr(&q, 1), q.mkey_be, 100, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, &t));
 	CHECK_EQ(t, 5u);
 	/* Five completions: four failures (UNEXPECTED), then the NOTIFY send. */
 	CHECK_ERR(doca_gpunetio_hd_txq_poll(q.h, 5, 1, 1, &num), DOCA_ERROR_UNEXPECTED);
@@ -613,10 +617,9 @@ static void case_proxy(void)
 	/* Low level: prepared descriptors wait for the submit. */
 	for (uint16_t i = 20; i < 28; i++) {
 		make_frame(q.cpu + (size_t)i * MAX_PKT, i, len_of(i));
-		CHECK_OK(doca_gpu_dev_eth_txq_wqe_prepare_send(q.h, doca_gpu_dev_eth_txq_get_wqe_ptr(q.h, i), i,
-							       buf_addr(&q, i), q.mkey_be, len_of(i),
-							       i == 27 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY
-								       : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE));
+		CHECK_OK(doca_gpu_dev_eth_txq_wqe_prepare_send(
+		    q.h, doca_gpu_dev_eth_txq_get_wqe_ptr(q.h, i), i, buf_addr(&q, i), q.mkey_be, len_of(i),
+		    i == 27 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE));
 	}
 	CHECK_OK(doca_eth_txq_gpu_cpu_proxy_progress(q.txq));
 	CHECK_EQ(cons_of(&q), 20u);
@@ -667,22 +670,21 @@ static void case_wait(void)
 	/* Bursts 2 ms apart, given in reverse time order within each burst: the ring order wins. */
 	for (uint32_t b = 0; b < WAIT_BURSTS; b++) {
 		for (uint32_t i = 0; i < WAIT_FRAMES; i++, n++) {
-			CHECK_OK(doca_eth_txq_calculate_timestamp(q.txq, base + b * 2000000 + (WAIT_FRAMES - i) * 100000,
-								  &ts));
+			CHECK_OK(doca_eth_txq_calculate_timestamp(
+			    q.txq, base + b * 2000000 + (WAIT_FRAMES - i) * 100000, &ts));
 			due[n] = ts;
 			make_frame(q.cpu + (size_t)n * MAX_PKT, n, len_of(n));
-			CHECK_OK(doca_gpunetio_hd_txq_wait_send(q.h, ts, buf_addr(&q, n), q.mkey_be, len_of(n),
-								i == WAIT_FRAMES - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY
-										     : 0,
-								&t));
+			CHECK_OK(doca_gpunetio_hd_txq_wait_send(
+			    q.h, ts, buf_addr(&q, n), q.mkey_be, len_of(n),
+			    i == WAIT_FRAMES - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : 0, &t));
 			CHECK_EQ(t, 2u * n + 1); /* behind its wait descriptor */
 		}
 	}
 	/* One plain send behind them all: it waits for the last wait too. */
 	make_frame(q.cpu + (size_t)n * MAX_PKT, n, len_of(n));
 	due[n] = due[n - 1];
-	CHECK_OK(doca_gpunetio_hd_txq_send(q.h, buf_addr(&q, n), q.mkey_be, len_of(n), DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY,
-					   NULL));
+	CHECK_OK(doca_gpunetio_hd_txq_send(q.h, buf_addr(&q, n), q.mkey_be, len_of(n),
+					   DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, NULL));
 	n++;
 	CHECK_OK(doca_gpunetio_hd_txq_poll(q.h, WAIT_BURSTS + 1, 1, 1, &num));
 	CHECK_EQ(num, (uint32_t)WAIT_BURSTS + 1);
@@ -720,8 +722,9 @@ static void *post_until_quit(void *arg)
 	while (!atomic_load(&s->quit)) {
 		uint64_t pos;
 
-		/* Non-blocking reservation: after the stop nothing frees a slot. */
-		if (doca_gpunetio_hd_txq_reserve(s->q->h, 1, &pos) != DOCA_SUCCESS) {
+		/* Non-blocking reservation: after the stop nothing frees a slot. The wire: no drop. */
+		if (cons_of(s->q) >= rx_count() + RX_AHEAD ||
+		    doca_gpunetio_hd_txq_reserve(s->q->h, 1, &pos) != DOCA_SUCCESS) {
 			sched_yield();
 			continue;
 		}
