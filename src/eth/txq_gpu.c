@@ -172,6 +172,9 @@ static doca_error_t copy_seg(struct eth_txq_gpu *g, uint64_t pos, uint32_t mkey_
 			g->cache.cpu_base = view;
 		}
 		g->cache.mkey = mkey;
+		SD_DBG(COMP, "%s: mkey 0x%08x is mmap %p, %s", g->name, mkey, (const void *)g->cache.r.mmap,
+		       g->cache.kind == SEG_DEVICE ? "GPU-only memory (frames copied out with cudaMemcpy)"
+						   : "CPU-addressable memory");
 	}
 	base = (uintptr_t)g->cache.r.addr;
 	if (addr < base || addr - base > g->cache.r.len || len > g->cache.r.len - (addr - base))

@@ -411,6 +411,16 @@ static void run_order(enum doca_gpu_mem_type mem, const char *dir)
 	}
 	CHECK_EQ(n, 2u * ORDER_PER_POSTER);
 	CHECK_EQ(cons_of(&q), (uint64_t)(2 * ORDER_PER_POSTER)); /* wrapped 1200 / 64 times */
+	{
+		/* The NIC's line for the packet memory's mkey names the way frames leave it. */
+		char *log = log_text(), *last = NULL;
+		const char *way = mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU-only memory" : "CPU-addressable memory";
+
+		for (char *p = strstr(log, " is mmap "); p != NULL; p = strstr(p + 1, " is mmap "))
+			last = p;
+		CHECK(last != NULL && strstr(last, way) != NULL);
+		free(log);
+	}
 	txq_free(&q);
 	rx_stop();
 	close_devs();
