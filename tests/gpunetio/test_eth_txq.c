@@ -15,6 +15,8 @@
  *   csum      L3/L4 offloads: the received IPv4/UDP frame has valid checksums
  *   proxy     CPU-proxy mode: nothing leaves before doca_eth_txq_gpu_cpu_proxy_progress(),
  *             then everything; the low-level prepare + submit path (nothing before the submit)
+ *   sample    gpunetio_simple_send's host order (packet memory registered after the start,
+ *             GPU-only), a thread looping on the proxy while a block's worth of sends goes out
  *   wait      wait-on-time: frames leave in order, none before its timestamp (the wire stamps
  *             each frame with CLOCK_REALTIME when the NIC hands it over, the clock of the check)
  *   stop      stopping the queue while a thread keeps posting: nothing is taken afterwards,
@@ -655,6 +657,77 @@ static void case_proxy(void)
 	close_devs();
 }
 
+/* ---- the samples' order: packet memory after the start, a proxy thread ---- */
+
+struct proxy_loop {
+	struct doca_eth_txq *txq;
+	atomic_bool quit;
+};
+
+static void *proxy_run(void *arg)
+{
+	struct proxy_loop *l = arg;
+
+	while (!atomic_load(&l->quit))
+		CHECK_OK(doca_eth_txq_gpu_cpu_proxy_progress(l->txq));
+	return NULL;
+}
+
+static void case_sample(void)
+{
+	struct proxy_loop l = {0};
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_mmap *mmap;
+	void *mem = NULL;
+	uint32_t mkey = 0, num = 0;
+	pthread_t t;
+
+	open_devs("sample");
+	rx_start();
+	/* gpunetio_simple_send's host calls, in its order */
+	CHECK_OK(doca_eth_txq_create(dev_tx, 8192, &l.txq));
+	CHECK_OK(doca_eth_txq_set_l3_chksum_offload(l.txq, 1));
+	CHECK_OK(doca_eth_txq_set_l4_chksum_offload(l.txq, 1));
+	CHECK_OK(doca_eth_txq_gpu_set_completion_on_gpu(l.txq));
+	CHECK_OK(doca_eth_txq_gpu_set_uar_on_cpu(l.txq));
+	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(l.txq), gpu));
+	CHECK_OK(doca_ctx_start(doca_eth_txq_as_doca_ctx(l.txq)));
+	CHECK_OK(doca_eth_txq_apply_queue_id(l.txq, 0));
+	CHECK_OK(doca_eth_txq_get_gpu_handle(l.txq, &h));
+	CHECK_EQ(h->nwqe, 8192u);
+	CHECK_OK(doca_gpu_mem_alloc(gpu, 64 * MAX_PKT, 4096, DOCA_GPU_MEM_TYPE_GPU, &mem, NULL));
+	mmap = sd_mmap_local(dev_tx, mem, 64 * MAX_PKT, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	CHECK_OK(doca_mmap_get_mkey(mmap, dev_tx, &mkey));
+	CHECK(pthread_create(&t, NULL, proxy_run, &l) == 0);
+	/* A block of 64 threads, one of them asking for the completion; four rounds. */
+	for (uint32_t round = 0; round < 4; round++) {
+		for (uint32_t i = 0; i < 64; i++) {
+			uint32_t seq = round * 64 + i;
+
+			make_frame((uint8_t *)mem + (size_t)i * MAX_PKT, seq, len_of(seq));
+			CHECK_OK(doca_gpunetio_hd_txq_send(h, (uint64_t)(uintptr_t)mem + (size_t)i * MAX_PKT,
+							   htonl(mkey), len_of(seq),
+							   i == 63 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : 0, NULL));
+		}
+		CHECK_OK(doca_gpunetio_hd_txq_poll(h, 1, 1, 1, &num));
+		CHECK_EQ(num, 1u);
+		rx_wait((round + 1) * 64); /* the buffers are rewritten next round */
+	}
+	atomic_store(&l.quit, true);
+	CHECK(pthread_join(t, NULL) == 0);
+	for (uint32_t k = 0; k < 256; k++) {
+		CHECK_EQ(rx.r[k].seq, k);
+		CHECK(rx.r[k].intact);
+	}
+	CHECK_OK(doca_ctx_stop(doca_eth_txq_as_doca_ctx(l.txq)));
+	CHECK_OK(doca_eth_txq_destroy(l.txq));
+	CHECK_OK(doca_mmap_stop(mmap));
+	CHECK_OK(doca_mmap_destroy(mmap));
+	CHECK_OK(doca_gpu_mem_free(gpu, mem));
+	rx_stop();
+	close_devs();
+}
+
 /* ---- wait-on-time ---- */
 
 #define WAIT_BURSTS 5
@@ -827,6 +900,7 @@ int main(void)
 	case_bad();
 	case_csum();
 	case_proxy();
+	case_sample();
 	case_wait();
 	case_stop();
 
