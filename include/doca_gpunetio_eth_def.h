@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_gpunetio_eth_def.h - GPUNetIO Ethernet definitions shared by host and device code: the
- * compile-time parameters of the device functions and the layout of the GPU receive queue
- * handle (doca_eth_rxq_get_gpu_handle).
+ * compile-time parameters of the device functions and the layouts of the GPU receive and send
+ * queue handles (doca_eth_rxq_get_gpu_handle, doca_eth_txq_get_gpu_handle).
  *
  * softdoca's receive queue handle is its own layout (no mlx5 work or completion queues): the
  * software NIC writes packets into fixed-size slots of the packet buffer and one completion per
  * packet into a ring of the same size; the device functions (doca_gpunetio_dev_eth_rxq.cuh)
- * read them. Kernels reach the fields only through those functions.
+ * read them. A send queue is a ring of 64-byte descriptors the device fills and the NIC (a CPU
+ * thread) takes in order, and a ring of completions the NIC writes for NOTIFY sends and errors
+ * (doca_gpunetio_dev_eth_txq.cuh). Kernels reach the fields only through those functions.
  */
 #ifndef DOCA_GPUNETIO_ETH_DEF_H_
 #define DOCA_GPUNETIO_ETH_DEF_H_
@@ -110,6 +112,70 @@ struct doca_gpu_eth_rxq {
 	uint64_t next;				    /**< device-owned */
 	uint64_t cons __attribute__((aligned(64))); /**< device-owned, read by the NIC; own cache line */
 	uint8_t pad[56];
+};
+
+/** What doca_gpu_dev_eth_txq_send() and its kin return: the position of the send's descriptor. */
+typedef uint64_t doca_gpu_dev_eth_ticket_t;
+
+/** Descriptor kinds (softdoca's; DOCA's WQEs are mlx5 segments). */
+enum doca_gpu_dev_eth_txq_wqe_opcode {
+	DOCA_GPUNETIO_ETH_TXQ_WQE_SEND = 1, /**< send one frame (one or two segments) */
+	DOCA_GPUNETIO_ETH_TXQ_WQE_WAIT = 2, /**< the NIC takes nothing after it before wait_ts */
+};
+
+/** Descriptor flag (besides enum doca_gpu_eth_send_flags): the NIC may take it without a submit. */
+#define DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB (1u << 15)
+
+/**
+ * One send descriptor (64 bytes). The device writes every field, then seq with a system-scope
+ * release: its low 16 bits are those of (position + 1). The NIC takes position p once p is below
+ * the doorbell (doca_gpu_dev_eth_txq_submit) or the descriptor has FLAG_SELF_DB (the high-level
+ * sends), and seq matches.
+ */
+struct doca_gpu_dev_eth_txq_wqe {
+	uint64_t addr;	  /**< first segment (GPU address) */
+	uint64_t addr2;	  /**< second segment, nbytes2 > 0 only */
+	uint64_t wait_ts; /**< WAIT: doca_eth_txq_calculate_timestamp() value */
+	uint32_t mkey;	  /**< first segment's mkey, big-endian */
+	uint32_t nbytes;  /**< first segment's bytes */
+	uint32_t mkey2;	  /**< big-endian */
+	uint32_t nbytes2; /**< 0: one segment */
+	uint16_t opcode;  /**< enum doca_gpu_dev_eth_txq_wqe_opcode */
+	uint16_t flags;	  /**< enum doca_gpu_eth_send_flags | FLAG_SELF_DB */
+	uint32_t seq;	  /**< written last */
+	uint8_t pad[16];
+};
+
+/**
+ * One send completion, written by the NIC for each NOTIFY send and each failed descriptor, in
+ * descriptor order: wqe_idx and status, then seq = (uint32_t)(completion position + 1) with a
+ * system-scope release.
+ */
+struct doca_gpu_eth_txq_cqe {
+	uint64_t wqe_idx; /**< position of the descriptor it reports */
+	uint32_t status;  /**< DOCA_SUCCESS, or the doca_error_t the send failed with */
+	uint32_t seq;	  /**< written last */
+};
+
+/**
+ * The GPU handle of a send queue (in memory both the GPU and the CPU address). Written by the
+ * host library at start, except doorbell (device: positions below it may be sent) and cons
+ * (NIC: positions below it are done and their slots free again), each on its own cache line.
+ * The two reservation words are GPU memory that only GPU threads touch.
+ */
+struct doca_gpu_eth_txq {
+	struct doca_gpu_dev_eth_txq_wqe *wqe; /**< nwqe descriptors */
+	struct doca_gpu_eth_txq_cqe *cqe;     /**< ncqe completions */
+	uint64_t *reserve;		      /**< next descriptor position the high-level sends hand out */
+	uint64_t *cq_reserve;		      /**< next completion position a poll takes */
+	uint32_t nwqe, wqe_mask;	      /**< a power of two, at most 32768 */
+	uint32_t ncqe, cqe_mask;	      /**< a power of two */
+	uint32_t nic_handler;		      /**< enum doca_gpu_dev_eth_nic_handler the queue was started with */
+	uint32_t reserved;
+	uint64_t doorbell __attribute__((aligned(64))); /**< device-owned, read by the NIC */
+	uint8_t pad0[56];
+	uint64_t cons __attribute__((aligned(64))); /**< NIC-owned, read by the device */
+	uint8_t pad1[56];
 };
 
 #ifdef __cplusplus

@@ -203,4 +203,34 @@ void eth_rxq_gpu_destroy(struct eth_rxq_gpu *g);
 /* doca_eth_rxq_get_gpu_handle(): BAD_STATE unless started (logged, naming @name). */
 doca_error_t eth_rxq_gpu_handle(const struct eth_rxq_gpu *g, const char *name, struct doca_gpu_eth_rxq **out);
 
+/* ---- GPU send queues (txq_gpu.c): doca_eth_txq whose data path is on a GPU ---- */
+
+struct doca_gpu_eth_txq;
+struct eth_txq_gpu;
+
+/* What txq.c knows of a queue that txq_gpu.c needs at start. */
+struct eth_txq_gpu_cfg {
+	const char *name; /* priv_doca_ctx_name() */
+	struct doca_dev *dev;
+	const struct nic_port_ops *ops;
+	void *port;
+	uint32_t max_burst; /* descriptors: rounded up to a power of two */
+	uint32_t mtu;
+	uint8_t csum; /* DOCA_ETH_TXQ_OL_FLAGS_L3_CSUM | _L4_CSUM from the queue's offloads */
+	bool proxy;   /* doca_eth_txq_gpu_set_uar_on_cpu(): no send thread */
+};
+
+/* doca_ctx_set_datapath_on_gpu(): remembers @gpu in *@g (allocated on first use). */
+doca_error_t eth_txq_gpu_set_datapath(struct eth_txq_gpu **g, const char *name, struct doca_gpu *gpu);
+bool eth_txq_gpu_on(const struct eth_txq_gpu *g);
+/* Rings and handle (the last start's are freed first); the port's send thread unless proxy. */
+doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_cfg *cfg);
+/* Nothing is taken from the ring afterwards; the rings stay until destroy or the next start. */
+void eth_txq_gpu_stopping(struct eth_txq_gpu *g);
+void eth_txq_gpu_destroy(struct eth_txq_gpu *g);
+/* doca_eth_txq_get_gpu_handle(): NOT_SUPPORTED on a CPU queue, BAD_STATE unless started. */
+doca_error_t eth_txq_gpu_handle(const struct eth_txq_gpu *g, const char *name, struct doca_gpu_eth_txq **out);
+/* doca_eth_txq_gpu_cpu_proxy_progress(): one walk of the ring on the caller's thread. */
+doca_error_t eth_txq_gpu_proxy_progress(struct eth_txq_gpu *g, const char *name);
+
 #endif /* SD_ETH_INTERNAL_H_ */

@@ -19,12 +19,16 @@
  *                  one longer than ETH_MAX_LSO_MSG, header + MSS longer than the MTU; checksum
  *                  offload on a frame whose headers are not IPv4/IPv6 (+ TCP/UDP for L4)
  *   NOT_PERMITTED  an mmap that does not include the queue's device
+ *
+ * A queue given a GPU with doca_ctx_set_datapath_on_gpu() has no tasks: kernels post into the
+ * ring of txq_gpu.c, which this file only starts, stops and hands out (doca_eth_txq_get_gpu_handle).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <doca_eth_txq.h>
 #include <doca_eth_txq_cpu_data_path.h>
+#include <doca_eth_txq_gpu_data_path.h>
 
 #include "eth_internal.h"
 #include "task_batch.h"
@@ -60,6 +64,10 @@ struct doca_eth_txq {
 	union doca_data *b_uds;
 	doca_error_t *b_status;
 	uint64_t st_frames;
+	/* GPU data path (txq_gpu.c); NULL until doca_ctx_set_datapath_on_gpu() */
+	struct eth_txq_gpu *gpu;
+	bool proxy;	   /* doca_eth_txq_gpu_set_uar_on_cpu */
+	bool wait_on_time; /* doca_eth_txq_set_wait_on_time_offload */
 };
 
 /* Where the protocol headers of a frame are (tx_parse). */
@@ -411,6 +419,37 @@ static void free_batch_arrays(struct doca_eth_txq *txq)
 static void txq_batch_deliver(struct doca_task_batch *batch, bool success);
 static const struct task_batch_ops txq_batch_ops = {.deliver = txq_batch_deliver};
 
+/* ---- GPU data path hooks (the work is in txq_gpu.c) ---- */
+
+static doca_error_t txq_set_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu)
+{
+	return eth_txq_gpu_set_datapath(&txq_of(ctx)->gpu, priv_doca_ctx_name(ctx), gpu);
+}
+
+static doca_error_t txq_start_gpu(struct doca_eth_txq *txq)
+{
+	struct eth_txq_gpu_cfg cfg = {priv_doca_ctx_name(&txq->ctx),
+				      txq->ctx.dev,
+				      txq->ops,
+				      txq->port,
+				      txq->max_burst,
+				      txq->mtu,
+				      txq->csum,
+				      txq->proxy};
+
+	if (txq->nb_send + txq->nb_lso + txq->bsend_num + txq->blso_num > 0)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_start: %s has its data path on the GPU and task configurations; kernels "
+				 "send through doca_eth_txq_get_gpu_handle(): drop the *_set_conf() calls",
+				 priv_doca_ctx_name(&txq->ctx));
+	return eth_txq_gpu_start(txq->gpu, &cfg);
+}
+
+static void txq_stopping(struct doca_ctx *ctx)
+{
+	eth_txq_gpu_stopping(txq_of(ctx)->gpu);
+}
+
 static doca_error_t txq_start(struct doca_ctx *ctx)
 {
 	struct doca_eth_txq *txq = txq_of(ctx);
@@ -421,6 +460,16 @@ static doca_error_t txq_start(struct doca_ctx *ctx)
 
 	txq->mtu = txq->ops->mtu(txq->port);
 	txq->st_frames = 0;
+	if (ctx->datapath_external)
+		return txq_start_gpu(txq);
+	if (txq->proxy || txq->wait_on_time)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_start: %s runs on the CPU data path but has %s, which GPU queues have; call "
+				 "doca_ctx_set_datapath_on_gpu() before doca_ctx_start(), or create the queue anew "
+				 "without it",
+				 priv_doca_ctx_name(ctx),
+				 txq->proxy ? "CPU-proxy mode (doca_eth_txq_gpu_set_uar_on_cpu)"
+					    : "wait-on-time (doca_eth_txq_set_wait_on_time_offload)");
 	txq->b_max = txq->bsend_max > txq->blso_max ? txq->bsend_max : txq->blso_max;
 	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct eth_tx_task), n, n + nb * txq->b_max ? n + nb * txq->b_max : 1,
 				      &txq_dp_ops);
@@ -445,6 +494,9 @@ static doca_error_t txq_start(struct doca_ctx *ctx)
 
 static void txq_stopped(struct doca_ctx *ctx)
 {
+	eth_txq_gpu_stopping(txq_of(ctx)->gpu); /* a start that failed half-way */
+	if (ctx->datapath_external)
+		return;
 	SD_DBG(COMP, "%s stopped: %llu frames sent", priv_doca_ctx_name(ctx),
 	       (unsigned long long)txq_of(ctx)->st_frames);
 	free_batch_arrays(txq_of(ctx));
@@ -638,6 +690,8 @@ static const struct ctx_ops txq_ctx_ops = {
     .stopped = txq_stopped,
     .prepare = txq_prepare,
     .deliver = txq_deliver,
+    .stopping = txq_stopping,
+    .set_datapath_on_gpu = txq_set_gpu,
 };
 
 /* ---- public API: capabilities ---- */
@@ -656,8 +710,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_is_type_supported(const struct d
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_eth_txq_cap_is_type_supported: type %d / data path %d is not a DOCA value",
 				 (int)type, (int)data_path_type);
-	/* A capability answer, not a rejection: no error line. */
-	if (!c->supported || data_path_type != DOCA_ETH_TXQ_DATA_PATH_TYPE_CPU)
+	/* A capability answer, not a rejection: no error line. Both data paths (GPU: txq_gpu.c). */
+	if (!c->supported)
 		return DOCA_ERROR_NOT_SUPPORTED;
 	return DOCA_SUCCESS;
 }
@@ -759,7 +813,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_get_wait_on_time_offload_support
 	if (wait_on_time_mode == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_eth_txq_cap_get_wait_on_time_offload_supported: NULL output");
-	*wait_on_time_mode = DOCA_ETH_WAIT_ON_TIME_TYPE_NONE;
+	/* GPU queues: the NIC side holds back what follows a wait descriptor (txq_gpu.c). */
+	*wait_on_time_mode = c->supported ? DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE : DOCA_ETH_WAIT_ON_TIME_TYPE_NONE;
 	return DOCA_SUCCESS;
 }
 
@@ -820,6 +875,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_destroy(struct doca_eth_txq *eth_txq
 	ret = priv_doca_ctx_fini(&eth_txq->ctx);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	eth_txq_gpu_destroy(eth_txq->gpu);
 	free(eth_txq);
 	return DOCA_SUCCESS;
 }
@@ -941,21 +997,23 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_set_wait_on_time_offload(struct doca
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_eth_txq_set_wait_on_time_offload: %s: the software NIC has no wait-on-time "
-			 "(doca_eth_txq_cap_get_wait_on_time_offload_supported says NONE)",
-			 priv_doca_ctx_name(&eth_txq->ctx));
+	eth_txq->wait_on_time = true; /* for GPU queues; a CPU queue is refused at start */
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_calculate_timestamp(struct doca_eth_txq *eth_txq, uint64_t timestamp_ns,
 								uint64_t *wait_on_time_value)
 {
-	(void)timestamp_ns;
 	if (eth_txq == NULL || wait_on_time_value == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_txq_calculate_timestamp: NULL argument");
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_eth_txq_calculate_timestamp: %s: the software NIC has no wait-on-time",
-			 priv_doca_ctx_name(&eth_txq->ctx));
+	if (!eth_txq->wait_on_time)
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "doca_eth_txq_calculate_timestamp: %s has no wait-on-time; call "
+				 "doca_eth_txq_set_wait_on_time_offload() before doca_ctx_start()",
+				 priv_doca_ctx_name(&eth_txq->ctx));
+	/* The software NIC's clock is CLOCK_REALTIME in ns, the UTC time DOCA programs pass. */
+	*wait_on_time_value = timestamp_ns;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_apply_queue_id(struct doca_eth_txq *eth_txq, uint16_t queue_id)
@@ -989,10 +1047,32 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth
 {
 	if (eth_txq == NULL || eth_txq_ext == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_txq_get_gpu_handle: NULL argument");
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-			 "doca_eth_txq_get_gpu_handle: %s runs on the CPU data path; softdoca has no GPU data path "
-			 "for Ethernet queues yet",
-			 priv_doca_ctx_name(&eth_txq->ctx));
+	return eth_txq_gpu_handle(eth_txq->gpu, priv_doca_ctx_name(&eth_txq->ctx), eth_txq_ext); /* txq_gpu.c */
+}
+
+/* ---- public API: doca_eth_txq_gpu_data_path.h ---- */
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_completion_on_gpu(struct doca_eth_txq *eth_txq)
+{
+	/* GPU queues always complete into the ring the device polls: only the state is checked. */
+	return check_idle(eth_txq, "doca_eth_txq_gpu_set_completion_on_gpu");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_uar_on_cpu(struct doca_eth_txq *eth_txq)
+{
+	doca_error_t ret = check_idle(eth_txq, "doca_eth_txq_gpu_set_uar_on_cpu");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	eth_txq->proxy = true;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_cpu_proxy_progress(struct doca_eth_txq *eth_txq)
+{
+	if (eth_txq == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_txq_gpu_cpu_proxy_progress: NULL queue");
+	return eth_txq_gpu_proxy_progress(eth_txq->gpu, priv_doca_ctx_name(&eth_txq->ctx));
 }
 
 /* ---- public API: tasks ---- */

@@ -74,8 +74,8 @@ static void caps(struct doca_dev *dev)
 	uint8_t u8 = 0;
 
 	CHECK_OK(doca_eth_txq_cap_is_type_supported(di, DOCA_ETH_TXQ_TYPE_REGULAR, DOCA_ETH_TXQ_DATA_PATH_TYPE_CPU));
-	CHECK_ERR(doca_eth_txq_cap_is_type_supported(di, DOCA_ETH_TXQ_TYPE_REGULAR, DOCA_ETH_TXQ_DATA_PATH_TYPE_GPU),
-		  DOCA_ERROR_NOT_SUPPORTED);
+	/* GPU send queues: tests/gpunetio/test_eth_txq.c */
+	CHECK_OK(doca_eth_txq_cap_is_type_supported(di, DOCA_ETH_TXQ_TYPE_REGULAR, DOCA_ETH_TXQ_DATA_PATH_TYPE_GPU));
 	CHECK_ERR(doca_eth_txq_cap_is_type_supported(di, (enum doca_eth_txq_type)7, DOCA_ETH_TXQ_DATA_PATH_TYPE_CPU),
 		  DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_eth_rxq_cap_is_type_supported(di, DOCA_ETH_RXQ_TYPE_REGULAR, DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU));
@@ -106,7 +106,7 @@ static void caps(struct doca_dev *dev)
 	CHECK(u32 >= 65536);
 	CHECK_OK(doca_eth_txq_cap_is_l4_chksum_offload_supported(di));
 	CHECK_OK(doca_eth_txq_cap_get_wait_on_time_offload_supported(di, &wot));
-	CHECK_EQ(wot, DOCA_ETH_WAIT_ON_TIME_TYPE_NONE);
+	CHECK_EQ(wot, DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE); /* GPU queues' wait descriptors */
 }
 
 static void txq_rules(struct doca_dev *dev, struct doca_pe *pe)
@@ -133,8 +133,8 @@ static void txq_rules(struct doca_dev *dev, struct doca_pe *pe)
 	CHECK_ERR(doca_eth_txq_set_max_send_buf_list_len(txq, 1000), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_txq_set_mss(txq, 0), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_txq_set_max_lso_header_size(txq, 1000), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_eth_txq_set_wait_on_time_offload(txq), DOCA_ERROR_NOT_SUPPORTED);
-	CHECK_ERR(doca_eth_txq_calculate_timestamp(txq, 1, &wot), DOCA_ERROR_NOT_SUPPORTED);
+	/* Wait-on-time and the handle belong to GPU queues (tests/gpunetio/test_eth_txq.c). */
+	CHECK_ERR(doca_eth_txq_calculate_timestamp(txq, 1, &wot), DOCA_ERROR_NOT_PERMITTED);
 	CHECK_ERR(doca_eth_txq_get_gpu_handle(txq, &gpu), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_eth_txq_task_send_set_conf(txq, NULL, nop_send, 2), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_txq_task_send_set_conf(txq, nop_send, nop_send, 0), DOCA_ERROR_INVALID_VALUE);

@@ -6,6 +6,7 @@
 #include <doca_gpunetio_dev_buf.cuh>
 #include <doca_gpunetio_dev_dma.cuh>
 #include <doca_gpunetio_dev_eth_rxq.cuh>
+#include <doca_gpunetio_dev_eth_txq.cuh>
 #include <doca_gpunetio_dev_sem.cuh>
 
 struct stats {
@@ -112,3 +113,81 @@ receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP, DOCA_GPUNETIO_ETH_RX_ATTR_TS>(struct 
 template __global__ void
 receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK, DOCA_GPUNETIO_ETH_RX_ATTR_NONE>(struct doca_gpu_eth_rxq *, uint32_t *,
 									    uint64_t *, uint64_t *);
+
+/* Send as gpunetio_simple_send's shared-queue kernel does, in every scope, then poll. */
+template <enum doca_gpu_dev_eth_exec_scope scope>
+__global__ void send_shared(struct doca_gpu_eth_txq *txq, uint8_t *pkts, uint32_t mkey, size_t size, uint32_t *exit_flag)
+{
+	doca_gpu_dev_eth_ticket_t ticket;
+	enum doca_gpu_eth_send_flags flags = DOCA_GPUNETIO_ETH_SEND_FLAG_NONE;
+	uint32_t num, cqes = scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD ? blockDim.x
+			     : scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP ? blockDim.x / DOCA_GPUNETIO_ETH_WARP_SIZE
+									  : 1;
+
+	if (scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD ||
+	    (scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP && doca_gpu_dev_eth_get_lane_id() == DOCA_GPUNETIO_ETH_WARP_SIZE - 1) ||
+	    threadIdx.x == blockDim.x - 1)
+		flags = DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY;
+	while (DOCA_GPUNETIO_VOLATILE(*exit_flag) == 0) {
+		doca_gpu_dev_eth_txq_send<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU, DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
+					  DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, scope>(
+		    txq, (uint64_t)(pkts + size * threadIdx.x), mkey, size, flags, &ticket);
+		__syncthreads();
+		if (threadIdx.x == 0 &&
+		    doca_gpu_dev_eth_txq_poll_completion<DOCA_GPUNETIO_ETH_CQ_POLL_LAST>(txq, cqes, DOCA_GPUNETIO_ETH_WAIT_FLAG_B,
+											 &num) != DOCA_SUCCESS)
+			DOCA_GPUNETIO_VOLATILE(*exit_flag) = 1;
+		__syncthreads();
+	}
+}
+
+template __global__ void send_shared<DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>(struct doca_gpu_eth_txq *, uint8_t *, uint32_t,
+									   size_t, uint32_t *);
+template __global__ void send_shared<DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP>(struct doca_gpu_eth_txq *, uint8_t *, uint32_t,
+									 size_t, uint32_t *);
+template __global__ void send_shared<DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK>(struct doca_gpu_eth_txq *, uint8_t *, uint32_t,
+									  size_t, uint32_t *);
+
+/* The low-level path (caller-owned positions) and a wait-on-time burst, as the samples use them. */
+__global__ void send_low_level(struct doca_gpu_eth_txq *txq, uint8_t *pkts, uint32_t mkey, uint32_t size,
+			       const uint64_t *wait_ts, uint32_t *exit_flag)
+{
+	uint64_t wqe_idx = threadIdx.x, cqe_idx = 0;
+	doca_gpu_dev_eth_ticket_t ticket;
+	uint32_t num;
+	enum doca_gpu_eth_send_flags flags =
+	    threadIdx.x == blockDim.x - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE;
+
+	for (int round = 0; round < 4 && DOCA_GPUNETIO_VOLATILE(*exit_flag) == 0; round++) {
+		struct doca_gpu_dev_eth_txq_wqe *w = doca_gpu_dev_eth_txq_get_wqe_ptr(txq, wqe_idx);
+
+		if (round & 1)
+			doca_gpu_dev_eth_txq_wqe_prepare_send(txq, w, wqe_idx, (uint64_t)pkts, mkey, 14,
+							      (uint64_t)(pkts + size * threadIdx.x), mkey, size, flags);
+		else
+			doca_gpu_dev_eth_txq_wqe_prepare_send(txq, w, wqe_idx, (uint64_t)(pkts + size * threadIdx.x), mkey,
+							      size, flags);
+		__syncthreads();
+		if (threadIdx.x == blockDim.x - 1) {
+			doca_gpu_dev_eth_txq_submit(txq, wqe_idx + 1);
+			if (doca_gpu_dev_eth_txq_poll_completion_at<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+								    DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA>(
+				txq, cqe_idx, DOCA_GPUNETIO_ETH_WAIT_FLAG_B) != DOCA_SUCCESS)
+				DOCA_GPUNETIO_VOLATILE(*exit_flag) = 1;
+			cqe_idx++;
+		}
+		__syncthreads();
+		wqe_idx += blockDim.x;
+	}
+	doca_gpu_dev_eth_txq_wait_send<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA, DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA,
+				       DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK>(
+	    txq, wait_ts[0], (uint64_t)pkts, mkey, size, flags, &ticket);
+	doca_gpu_dev_eth_txq_wait_send<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA, DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA,
+				       DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP>(
+	    txq, wait_ts[1], (uint64_t)pkts, mkey, size, flags, &ticket);
+	doca_gpu_dev_eth_txq_wait_send(txq, wait_ts[2], (uint64_t)pkts, mkey, size, flags, &ticket);
+	if (threadIdx.x == 0 &&
+	    doca_gpu_dev_eth_txq_poll_completion<DOCA_GPUNETIO_ETH_CQ_POLL_ALL>(txq, 1, DOCA_GPUNETIO_ETH_WAIT_FLAG_NB,
+										 &num) != DOCA_SUCCESS)
+		DOCA_GPUNETIO_VOLATILE(*exit_flag) = 1;
+}

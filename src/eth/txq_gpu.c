@@ -1,0 +1,612 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * txq_gpu.c - send queues whose data path is on a GPU (doca_ctx_set_datapath_on_gpu): the NIC
+ * side of the ring that doca_gpunetio_dev_eth_txq.cuh fills.
+ *
+ *   device: wqe[p % n] = {SEND | WAIT, addr, mkey, bytes, flags}, seq (release); doorbell (submit)
+ *                              │
+ *                              ▼ walk(): the port's GPU send thread, or the caller of
+ *                                doca_eth_txq_gpu_cpu_proxy_progress() (CPU-proxy queues)
+ *   p = next: seq matches and (SELF_DB or p < doorbell)?  else stop
+ *     WAIT  now (CLOCK_REALTIME) < wait_ts ?  stop here: what is behind it waits too
+ *     SEND  mkey -> started mmap (range, device), bytes copied into the queue's frame buffer,
+ *           L3/L4 checksums (offloads), tx_burst; a full medium: stop, take it again later
+ *     NOTIFY or failure: cqe[c % m] = {p, status}, seq = c + 1 (release), c++
+ *     cons = p + 1 (release): the slot is the device's again
+ *
+ * Memory (on the queue's struct doca_gpu): the handle and both rings in one CPU_GPU
+ * allocation (mem_alloc_mapped), the two reservation words in GPU memory (mem_alloc: only GPU
+ * threads touch them, with device-scope atomics). They live until doca_eth_txq_destroy() (or
+ * the next start), so a kernel still posting after doca_ctx_stop() writes into live memory.
+ *
+ * Who walks: DOCA's GPU send samples never progress a PE for their queues, so the first
+ * started GPU queue of a port (without CPU proxy) starts one send thread for that port, a
+ * sibling of rxq_gpu.c's receive thread rather than that thread itself: the receive thread
+ * parks in poll() on the medium's rx fd, while a send ring is memory the GPU writes, with no
+ * fd to wake anyone, and wait-on-time needs timed sleeps. The thread walks every queue of its
+ * port under its lock (start and stop add and remove queues under it), spins a little when
+ * idle, then sleeps GPU_TX_PARK_NS at a time (or until the earliest wait is due). The last
+ * queue to stop joins it. CPU-proxy queues are never on a thread: nothing moves until the
+ * application calls doca_eth_txq_gpu_cpu_proxy_progress().
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <doca_eth_txq.h>
+#include <doca_eth_txq_cpu_data_path.h> /* the offload flags */
+#include <doca_eth_txq_gpu_data_path.h>
+#include <doca_gpunetio_eth_def.h>
+#include <doca_gpunetio_hd.h>
+#include <doca_mmap.h>
+
+#include "eth_internal.h"
+#include "gpu_hook.h"
+
+#define COMP ETH_COMP
+
+/* Descriptors in a ring: the device publishes 16 bits of each position. */
+#define GPU_TX_MAX_WQE 32768u
+/* Idle rounds a send thread spins (sched_yield) before it sleeps. */
+#define GPU_TX_SPIN 64
+/* Longest sleep of an idle send thread. */
+#define GPU_TX_PARK_NS 50000ull
+/* Failed descriptors logged per start; then they are counted. */
+#define GPU_TX_LOG_MAX 16
+/* Queues one send thread serves. */
+#define GPU_TX_QUEUES 64
+
+enum seg_kind { SEG_HOST = 0, SEG_CPU_VIEW, SEG_DEVICE };
+
+struct gpu_tx_thread {
+	void *port; /* the medium's port: the key */
+	pthread_t tid;
+	unsigned int refs;
+	atomic_bool stop;
+	bool inited;	      /* lock initialised (slots are reused) */
+	pthread_mutex_t lock; /* the queue list; held across a round of walks */
+	unsigned int nq;
+	struct eth_txq_gpu *q[GPU_TX_QUEUES];
+};
+
+static struct gpu_tx_thread tx_threads[TOPO_MAX_DEVICES];
+static pthread_mutex_t tx_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct eth_txq_gpu {
+	struct doca_gpu *gpu;
+	const struct priv_doca_gpu_ops *ops;
+	char name[96];
+	bool started, proxy;
+	struct gpu_tx_thread *thread;
+	const struct nic_port_ops *pops;
+	void *port;
+	uint64_t dev_bit;
+	uint32_t mtu;
+	uint8_t csum;
+	/* one CPU_GPU allocation: the handle, the descriptor ring, the completion ring */
+	void *mem_gpu;
+	uint8_t *mem_cpu;
+	void *resv_gpu; /* two words, GPU memory */
+	struct doca_gpu_eth_txq *h_gpu, *h_cpu;
+	struct doca_gpu_dev_eth_txq_wqe *wqe;
+	struct doca_gpu_eth_txq_cqe *cqe;
+	uint32_t nwqe, ncqe;
+	/* the walker's (one at a time: the thread's lock, or busy for the proxy) */
+	atomic_flag busy;
+	uint64_t next, db, cq_prod;
+	uint64_t wait_until; /* a WAIT at next is due then (0: none) */
+	struct {
+		uint32_t mkey; /* host order; 0: empty */
+		unsigned int epoch;
+		struct priv_doca_mkey_range r;
+		enum seg_kind kind;
+		uint8_t *cpu_base;
+	} cache;
+	uint64_t st_sent, st_failed;
+	unsigned int logged;
+	uint8_t frame[NIC_MAX_FRAME];
+};
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- one descriptor ---- */
+
+static doca_error_t __attribute__((format(printf, 4, 5)))
+bad_wqe(struct eth_txq_gpu *g, uint64_t pos, doca_error_t err, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	g->st_failed++;
+	if (g->logged >= GPU_TX_LOG_MAX)
+		return err;
+	g->logged++;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return SD_REJECT(err, COMP, "%s: GPU send descriptor %llu: %s; it completes with %s%s", g->name,
+			 (unsigned long long)pos, what, doca_error_get_name(err),
+			 g->logged == GPU_TX_LOG_MAX ? " (further failures are counted, not logged)" : "");
+}
+
+/* Copies one segment of descriptor @pos into the frame buffer at @dst. */
+static doca_error_t copy_seg(struct eth_txq_gpu *g, uint64_t pos, uint32_t mkey_be, uint64_t addr, uint32_t len,
+			     uint8_t *dst)
+{
+	uint32_t mkey = __builtin_bswap32(mkey_be);
+	unsigned int epoch = priv_doca_mmap_mkey_epoch();
+	uintptr_t base;
+
+	if (epoch != g->cache.epoch) {
+		g->cache.mkey = 0; /* a map started or stopped since the cache was filled */
+		g->cache.epoch = epoch;
+	}
+	if (g->cache.mkey != mkey || mkey == 0) {
+		void *view = NULL;
+		doca_error_t ret;
+
+		g->cache.mkey = 0;
+		if (!priv_doca_mmap_by_mkey(mkey, &g->cache.r))
+			return bad_wqe(g, pos, DOCA_ERROR_INVALID_VALUE,
+				       "mkey 0x%08x names no started mmap; pass htobe32(doca_mmap_get_mkey()) of the "
+				       "started mmap that holds the frame",
+				       mkey);
+		ret = g->ops->cpu_view(g->gpu, g->cache.r.addr, g->cache.r.len, &view);
+		if (ret == DOCA_ERROR_NOT_FOUND) {
+			g->cache.kind = SEG_HOST; /* not this GPU's memory: host memory as it is */
+		} else if (ret != DOCA_SUCCESS) {
+			return bad_wqe(g, pos, ret, "the memory of mmap %p cannot be reached",
+				       (const void *)g->cache.r.mmap);
+		} else {
+			g->cache.kind = view != NULL ? SEG_CPU_VIEW : SEG_DEVICE;
+			g->cache.cpu_base = view;
+		}
+		g->cache.mkey = mkey;
+		SD_DBG(COMP, "%s: mkey 0x%08x is mmap %p, %s", g->name, mkey, (const void *)g->cache.r.mmap,
+		       g->cache.kind == SEG_DEVICE ? "GPU-only memory (frames copied out with cudaMemcpy)"
+						   : "CPU-addressable memory");
+	}
+	base = (uintptr_t)g->cache.r.addr;
+	if (addr < base || addr - base > g->cache.r.len || len > g->cache.r.len - (addr - base))
+		return bad_wqe(g, pos, DOCA_ERROR_INVALID_VALUE,
+			       "range 0x%llx + %u is outside mmap %p (0x%llx + %zu) that mkey 0x%08x names",
+			       (unsigned long long)addr, len, (const void *)g->cache.r.mmap, (unsigned long long)base,
+			       g->cache.r.len, mkey);
+	if (!(g->cache.r.read_devs & g->dev_bit))
+		return bad_wqe(g, pos, DOCA_ERROR_NOT_PERMITTED,
+			       "mmap %p does not include the queue's device; call doca_mmap_add_dev() before "
+			       "doca_mmap_start()",
+			       (const void *)g->cache.r.mmap);
+	switch (g->cache.kind) {
+	case SEG_HOST:
+		memcpy(dst, (const void *)(uintptr_t)addr, len);
+		return DOCA_SUCCESS;
+	case SEG_CPU_VIEW:
+		memcpy(dst, g->cache.cpu_base + (addr - base), len);
+		return DOCA_SUCCESS;
+	default:
+		if (g->ops->copy(g->gpu, dst, (const void *)(uintptr_t)addr, len, g->name) != DOCA_SUCCESS)
+			return bad_wqe(g, pos, DOCA_ERROR_DRIVER, "copying %u bytes out of GPU memory failed", len);
+		return DOCA_SUCCESS;
+	}
+}
+
+/* The queue's checksum offloads on the frame in g->frame: IPv4 header, TCP/UDP; others as they are. */
+static void apply_csum(struct eth_txq_gpu *g, uint32_t len)
+{
+	struct nic_frame_info info;
+	uint8_t *f = g->frame;
+
+	if (priv_doca_nic_frame_parse(f, len, &info) != 0 || info.l3 == NIC_L3_NONE)
+		return;
+	if ((g->csum & DOCA_ETH_TXQ_OL_FLAGS_L3_CSUM) && info.l3 == NIC_L3_IPV4) {
+		uint8_t *ip = f + info.l3_off;
+
+		eth_put16(ip + 10, priv_doca_nic_ip4_csum(ip, (size_t)(ip[0] & 0x0f) * 4));
+	}
+	if ((g->csum & DOCA_ETH_TXQ_OL_FLAGS_L4_CSUM) && (info.l4 == NIC_L4_TCP || info.l4 == NIC_L4_UDP) &&
+	    !info.ip_frag) {
+		const uint8_t *ip = f + info.l3_off;
+		uint32_t l3_end =
+		    info.l3 == NIC_L3_IPV4 ? info.l3_off + eth_get16(ip + 2) : info.l3_off + 40u + eth_get16(ip + 4);
+		uint32_t l4_len;
+		uint8_t *l4 = f + info.l4_off;
+
+		if (l3_end > len || l3_end <= info.l4_off)
+			l3_end = len; /* a length field that lies: the frame's bytes */
+		l4_len = l3_end - info.l4_off;
+		eth_put16(l4 + (info.l4 == NIC_L4_TCP ? 16 : 6),
+			  priv_doca_nic_l4_csum(ip, info.l4 == NIC_L4_TCP ? 6 : 17, l4, l4_len));
+	}
+}
+
+/* Builds the frame of send descriptor @pos into g->frame. */
+static doca_error_t build_frame(struct eth_txq_gpu *g, uint64_t pos, const struct doca_gpu_dev_eth_txq_wqe *w,
+				uint32_t *len)
+{
+	uint64_t total = (uint64_t)w->nbytes + w->nbytes2;
+	doca_error_t ret;
+
+	if (w->nbytes == 0 || total < 14 || total > g->mtu)
+		return bad_wqe(g, pos, DOCA_ERROR_INVALID_VALUE,
+			       "a frame of %llu bytes (segments %u + %u); the port sends 14..%u bytes",
+			       (unsigned long long)total, w->nbytes, w->nbytes2, g->mtu);
+	ret = copy_seg(g, pos, w->mkey, w->addr, w->nbytes, g->frame);
+	if (ret == DOCA_SUCCESS && w->nbytes2 > 0)
+		ret = copy_seg(g, pos, w->mkey2, w->addr2, w->nbytes2, g->frame + w->nbytes);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (g->csum != 0)
+		apply_csum(g, (uint32_t)total);
+	*len = (uint32_t)total;
+	return DOCA_SUCCESS;
+}
+
+static void write_cqe(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status)
+{
+	struct doca_gpu_eth_txq_cqe *c = &g->cqe[g->cq_prod & (g->ncqe - 1)];
+
+	__atomic_store_n(&c->wqe_idx, pos, __ATOMIC_RELAXED);
+	doca_gpunetio_hd_store_release_u32(&c->status, (uint32_t)status);
+	doca_gpunetio_hd_store_release_u32(&c->seq, (uint32_t)(g->cq_prod + 1));
+	g->cq_prod++;
+}
+
+/*
+ * Takes the queue's ready descriptors in order, at most @budget; returns how many. One walker
+ * at a time per queue.
+ */
+static unsigned int walk(struct eth_txq_gpu *g, unsigned int budget)
+{
+	uint64_t db = doca_gpunetio_hd_load_acquire_u64(&g->h_cpu->doorbell);
+	unsigned int n = 0;
+
+	if ((int64_t)(db - g->db) > 0)
+		g->db = db; /* the doorbell only moves forward */
+	g->wait_until = 0;
+	while (n < budget) {
+		uint64_t p = g->next;
+		const struct doca_gpu_dev_eth_txq_wqe *w = &g->wqe[p & (g->nwqe - 1)];
+		uint32_t seq = doca_gpunetio_hd_load_acquire_u32(&w->seq);
+		doca_error_t status = DOCA_SUCCESS;
+
+		if ((seq & 0xffffu) != ((p + 1) & 0xffffu))
+			break; /* not written yet (or still the last lap's) */
+		if (!(w->flags & DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB) && p >= g->db)
+			break; /* prepared, not submitted */
+		if (w->opcode == DOCA_GPUNETIO_ETH_TXQ_WQE_WAIT) {
+			if (realtime_ns() < w->wait_ts) {
+				g->wait_until = w->wait_ts;
+				break;
+			}
+		} else if (w->opcode == DOCA_GPUNETIO_ETH_TXQ_WQE_SEND) {
+			uint32_t len = 0;
+
+			status = build_frame(g, p, w, &len);
+			if (status == DOCA_SUCCESS) {
+				struct iovec iov = {.iov_base = g->frame, .iov_len = len};
+				struct nic_tx_frame f = {.iov = &iov, .iovcnt = 1, .len = len};
+
+				if (g->pops->tx_burst(g->port, &f, 1) == 0)
+					break; /* the medium is full: this descriptor again next time */
+				g->st_sent++;
+			}
+		} else {
+			status = bad_wqe(g, p, DOCA_ERROR_INVALID_VALUE,
+					 "opcode %u is neither a send nor a wait; fill descriptors with the "
+					 "doca_gpu_dev_eth_txq_* functions",
+					 w->opcode);
+		}
+		if (status != DOCA_SUCCESS || (w->flags & DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY))
+			write_cqe(g, p, status);
+		g->next = p + 1;
+		doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, p + 1);
+		n++;
+	}
+	return n;
+}
+
+/* ---- the port's send thread ---- */
+
+static void *tx_thread_main(void *arg)
+{
+	struct gpu_tx_thread *t = arg;
+	unsigned int idle = 0;
+
+	while (!atomic_load_explicit(&t->stop, memory_order_acquire)) {
+		uint64_t due = 0;
+		unsigned int n = 0;
+
+		pthread_mutex_lock(&t->lock);
+		for (unsigned int i = 0; i < t->nq; i++) {
+			n += walk(t->q[i], ETH_TX_BURST);
+			if (t->q[i]->wait_until != 0 && (due == 0 || t->q[i]->wait_until < due))
+				due = t->q[i]->wait_until;
+		}
+		pthread_mutex_unlock(&t->lock);
+		if (n > 0) {
+			idle = 0;
+			continue;
+		}
+		if (++idle < GPU_TX_SPIN) {
+			sched_yield();
+		} else {
+			uint64_t sleep_ns = GPU_TX_PARK_NS, now = due != 0 ? realtime_ns() : 0;
+
+			if (due != 0 && now >= due)
+				continue; /* a wait fell due since the walk */
+			if (due != 0 && due - now < sleep_ns)
+				sleep_ns = due - now;
+			nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = (long)sleep_ns}, NULL);
+		}
+	}
+	return NULL;
+}
+
+static doca_error_t tx_thread_add(struct eth_txq_gpu *g)
+{
+	struct gpu_tx_thread *t = NULL, *free_t = NULL;
+	doca_error_t ret = DOCA_SUCCESS;
+	int err;
+
+	pthread_mutex_lock(&tx_threads_lock);
+	for (size_t i = 0; i < SD_ARRAY_SIZE(tx_threads) && t == NULL; i++) {
+		if (tx_threads[i].refs > 0 && tx_threads[i].port == g->port)
+			t = &tx_threads[i];
+		else if (tx_threads[i].refs == 0 && free_t == NULL)
+			free_t = &tx_threads[i];
+	}
+	if (t != NULL) {
+		pthread_mutex_lock(&t->lock);
+		if (t->nq == GPU_TX_QUEUES) {
+			ret = SD_REJECT(DOCA_ERROR_FULL, COMP,
+					"doca_ctx_start: %s: the port already has %u started GPU send queues; stop one "
+					"first",
+					g->name, GPU_TX_QUEUES);
+		} else {
+			t->q[t->nq++] = g;
+			t->refs++;
+		}
+		pthread_mutex_unlock(&t->lock);
+		goto out;
+	}
+	if (free_t == NULL) {
+		ret = SD_REJECT(DOCA_ERROR_FULL, COMP, "doca_ctx_start: %s: every send thread slot is in use", g->name);
+		goto out;
+	}
+	t = free_t;
+	if (!t->inited) {
+		if (pthread_mutex_init(&t->lock, NULL) != 0) {
+			ret = SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP, "doca_ctx_start: %s: mutex init failed",
+					g->name);
+			goto out;
+		}
+		t->inited = true;
+	}
+	t->port = g->port;
+	t->nq = 1;
+	t->q[0] = g;
+	atomic_store(&t->stop, false);
+	err = pthread_create(&t->tid, NULL, tx_thread_main, t);
+	if (err != 0) {
+		t->nq = 0;
+		ret = SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, COMP,
+				"doca_ctx_start: %s: cannot start the port's GPU send thread: %s", g->name,
+				strerror(err));
+		goto out;
+	}
+	t->refs = 1;
+	SD_DBG(COMP, "%s: GPU send thread started", g->name);
+out:
+	pthread_mutex_unlock(&tx_threads_lock);
+	if (ret == DOCA_SUCCESS)
+		g->thread = t;
+	return ret;
+}
+
+static void tx_thread_remove(struct eth_txq_gpu *g)
+{
+	struct gpu_tx_thread *t = g->thread;
+
+	pthread_mutex_lock(&tx_threads_lock);
+	pthread_mutex_lock(&t->lock); /* waits for a round of walks: none touches g afterwards */
+	for (unsigned int i = 0; i < t->nq; i++) {
+		if (t->q[i] == g) {
+			t->q[i] = t->q[--t->nq];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (--t->refs == 0) {
+		atomic_store_explicit(&t->stop, true, memory_order_release);
+		pthread_join(t->tid, NULL); /* it sleeps GPU_TX_PARK_NS at most */
+	}
+	pthread_mutex_unlock(&tx_threads_lock);
+	g->thread = NULL;
+}
+
+/* ---- what txq.c calls ---- */
+
+doca_error_t eth_txq_gpu_set_datapath(struct eth_txq_gpu **g, const char *name, struct doca_gpu *gpu)
+{
+	const struct priv_doca_gpu_base *b = priv_doca_gpu_base(gpu);
+
+	if (b == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_ctx_set_datapath_on_gpu: %s: %p is not a GPU from doca_gpu_create()", name,
+				 (void *)gpu);
+	if (b->ops->mem_alloc_mapped == NULL || b->ops->cpu_view == NULL || b->ops->copy == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_set_datapath_on_gpu: %s: GPU %p comes from a libdoca_gpunetio without GPU "
+				 "send queues; use the libdoca_gpunetio of this softdoca",
+				 name, (void *)gpu);
+	if (*g == NULL) {
+		*g = calloc(1, sizeof(**g));
+		if (*g == NULL)
+			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_set_datapath_on_gpu: %s: out of memory",
+					 name);
+		atomic_flag_clear(&(*g)->busy);
+	}
+	(*g)->gpu = gpu;
+	(*g)->ops = b->ops;
+	return DOCA_SUCCESS;
+}
+
+bool eth_txq_gpu_on(const struct eth_txq_gpu *g)
+{
+	return g != NULL && g->gpu != NULL;
+}
+
+static void free_mem(struct eth_txq_gpu *g)
+{
+	if (g->mem_gpu != NULL)
+		g->ops->mem_free(g->gpu, g->mem_gpu);
+	if (g->resv_gpu != NULL)
+		g->ops->mem_free(g->gpu, g->resv_gpu);
+	g->mem_gpu = g->resv_gpu = NULL;
+	g->mem_cpu = NULL;
+	g->h_gpu = g->h_cpu = NULL;
+	g->wqe = NULL;
+	g->cqe = NULL;
+}
+
+doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_cfg *cfg)
+{
+	static const uint64_t zero[2];
+	size_t size;
+	uint32_t n = 1;
+	doca_error_t ret;
+
+	snprintf(g->name, sizeof(g->name), "%s", cfg->name);
+	while (n < cfg->max_burst && n < GPU_TX_MAX_WQE)
+		n <<= 1;
+	if (n < cfg->max_burst)
+		return SD_REJECT(
+		    DOCA_ERROR_INVALID_VALUE, COMP,
+		    "doca_ctx_start: %s: max_burst_size %u; a GPU send queue holds at most %u descriptors: "
+		    "create it with a smaller burst",
+		    cfg->name, cfg->max_burst, GPU_TX_MAX_WQE);
+	free_mem(g); /* the last start's rings (kept over the stop for kernels still posting) */
+	g->nwqe = g->ncqe = n < 2 ? 2 : n;
+	size = sizeof(struct doca_gpu_eth_txq) + (size_t)g->nwqe * sizeof(struct doca_gpu_dev_eth_txq_wqe) +
+	       (size_t)g->ncqe * sizeof(struct doca_gpu_eth_txq_cqe);
+	ret = g->ops->mem_alloc_mapped(g->gpu, size, &g->mem_gpu, (void **)&g->mem_cpu, "doca_ctx_start");
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = g->ops->mem_alloc(g->gpu, sizeof(zero), &g->resv_gpu, "doca_ctx_start");
+	if (ret == DOCA_SUCCESS)
+		ret = g->ops->copy_to_gpu(g->gpu, g->resv_gpu, zero, sizeof(zero), "doca_ctx_start");
+	if (ret != DOCA_SUCCESS) {
+		free_mem(g);
+		return ret;
+	}
+	/* Zeroed here, whatever the hook gives: a stale seq could pass for a new descriptor's. */
+	memset(g->mem_cpu, 0, size);
+	g->h_gpu = g->mem_gpu;
+	g->h_cpu = (struct doca_gpu_eth_txq *)g->mem_cpu;
+	g->wqe = (struct doca_gpu_dev_eth_txq_wqe *)(g->mem_cpu + sizeof(struct doca_gpu_eth_txq));
+	g->cqe = (struct doca_gpu_eth_txq_cqe *)(g->wqe + g->nwqe);
+	g->h_cpu->wqe = (struct doca_gpu_dev_eth_txq_wqe *)((uint8_t *)g->mem_gpu + sizeof(struct doca_gpu_eth_txq));
+	g->h_cpu->cqe = (struct doca_gpu_eth_txq_cqe *)(g->h_cpu->wqe + g->nwqe);
+	g->h_cpu->reserve = (uint64_t *)g->resv_gpu;
+	g->h_cpu->cq_reserve = (uint64_t *)g->resv_gpu + 1;
+	g->h_cpu->nwqe = g->nwqe;
+	g->h_cpu->wqe_mask = g->nwqe - 1;
+	g->h_cpu->ncqe = g->ncqe;
+	g->h_cpu->cqe_mask = g->ncqe - 1;
+	g->h_cpu->nic_handler = cfg->proxy ? 1u /* CPU_PROXY */ : 0u;
+	doca_gpunetio_hd_store_release_u64(&g->h_cpu->doorbell, 0);
+	doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, 0);
+	g->pops = cfg->ops;
+	g->port = cfg->port;
+	g->dev_bit = UINT64_C(1) << (cfg->dev->info.index & 63u);
+	g->mtu = cfg->mtu;
+	g->csum = cfg->csum;
+	g->proxy = cfg->proxy;
+	g->next = g->db = g->cq_prod = 0;
+	g->wait_until = 0;
+	g->cache.mkey = 0;
+	g->cache.epoch = priv_doca_mmap_mkey_epoch();
+	g->st_sent = g->st_failed = 0;
+	g->logged = 0;
+	if (!g->proxy) {
+		ret = tx_thread_add(g);
+		if (ret != DOCA_SUCCESS) {
+			free_mem(g);
+			return ret;
+		}
+	}
+	g->started = true;
+	SD_DBG(COMP, "%s: on the GPU, %u descriptors, %s", cfg->name, g->nwqe,
+	       g->proxy ? "CPU proxy (doca_eth_txq_gpu_cpu_proxy_progress)" : "the port's send thread");
+	return DOCA_SUCCESS;
+}
+
+void eth_txq_gpu_stopping(struct eth_txq_gpu *g)
+{
+	if (g == NULL || !g->started)
+		return;
+	if (g->thread != NULL)
+		tx_thread_remove(g);
+	/* A proxy round in progress on another thread finishes first. */
+	while (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+		sched_yield();
+	g->started = false;
+	atomic_flag_clear_explicit(&g->busy, memory_order_release);
+	SD_DBG(COMP, "%s stopped: %llu frames sent, %llu descriptors failed, %llu taken in all", g->name,
+	       (unsigned long long)g->st_sent, (unsigned long long)g->st_failed, (unsigned long long)g->next);
+}
+
+void eth_txq_gpu_destroy(struct eth_txq_gpu *g)
+{
+	if (g == NULL)
+		return;
+	eth_txq_gpu_stopping(g);
+	free_mem(g);
+	free(g);
+}
+
+doca_error_t eth_txq_gpu_handle(const struct eth_txq_gpu *g, const char *name, struct doca_gpu_eth_txq **out)
+{
+	if (!eth_txq_gpu_on(g))
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_eth_txq_get_gpu_handle: %s runs on the CPU data path; give it a GPU with "
+				 "doca_ctx_set_datapath_on_gpu() before doca_ctx_start()",
+				 name);
+	if (!g->started)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_eth_txq_get_gpu_handle: %s is not started; call doca_ctx_start() first", name);
+	*out = g->h_gpu;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t eth_txq_gpu_proxy_progress(struct eth_txq_gpu *g, const char *name)
+{
+	if (!eth_txq_gpu_on(g) || !g->proxy)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_eth_txq_gpu_cpu_proxy_progress: %s is not a GPU queue in CPU-proxy mode; call "
+				 "doca_eth_txq_gpu_set_uar_on_cpu() and doca_ctx_set_datapath_on_gpu() before "
+				 "doca_ctx_start()",
+				 name);
+	if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+		return DOCA_SUCCESS; /* another thread is in a round of this queue */
+	if (!g->started) {
+		atomic_flag_clear_explicit(&g->busy, memory_order_release);
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_eth_txq_gpu_cpu_proxy_progress: %s is not started; call doca_ctx_start() first",
+				 name);
+	}
+	(void)walk(g, g->nwqe);
+	atomic_flag_clear_explicit(&g->busy, memory_order_release);
+	return DOCA_SUCCESS;
+}
