@@ -90,14 +90,18 @@ SOFTDOCA_CONFIG=$tmp/small.cfg run_pair chunks -f "$tmp/d/dst" -- -f "$tmp/h/src
 cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "4 KiB chunks: files differ"
 
 # Killing either side mid-transfer: the other side fails, no complete-looking file remains.
-# 64-byte chunks make the copy slow enough (half a million tasks) to be caught in the middle.
+# 64-byte chunks (half a million tasks), each completing at least 50 us after its submit
+# (SOFTDOCA_FAULT), make the copy last seconds however fast the machine: it is caught in the
+# middle.
 printf '[profile default]\nmax_buf_size = 64\n' > "$tmp/slow.cfg"
 make_file "$tmp/h/big" 33554432
 for victim in host dpu; do
 	rm -f "$tmp/d/dst" "$tmp/d"/dst.partial.*
-	SOFTDOCA_CONFIG=$tmp/slow.cfg "$dpu" -t 30 -f "$tmp/d/dst" >"$tmp/kill-$victim.dpu.log" 2>&1 &
+	SOFTDOCA_FAULT=delay_us=50 SOFTDOCA_CONFIG=$tmp/slow.cfg "$dpu" -t 30 -f "$tmp/d/dst" \
+		>"$tmp/kill-$victim.dpu.log" 2>&1 &
 	dp=$!; pids="$pids $dp"
-	SOFTDOCA_CONFIG=$tmp/slow.cfg "$host" -t 30 -f "$tmp/h/big" >"$tmp/kill-$victim.host.log" 2>&1 &
+	SOFTDOCA_FAULT=delay_us=50 SOFTDOCA_CONFIG=$tmp/slow.cfg "$host" -t 30 -f "$tmp/h/big" \
+		>"$tmp/kill-$victim.host.log" 2>&1 &
 	hp=$!; pids="$pids $hp"
 	# Wait until the DMA is under way (the partial file exists), at most 20 s.
 	i=0; while [ $i -lt 200 ] && ! ls "$tmp/d"/dst.partial.* >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
