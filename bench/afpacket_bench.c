@@ -244,7 +244,7 @@ int main(int argc, char **argv)
 
 					/* the medium's own socket on b takes nothing in meanwhile */
 					ob->rx_enable(pb, false);
-					veth_raw_run(&veth, frame, sizes[s], secs, false, &vr);
+					veth_raw_run(&veth, frame, 1, sizes[s], secs, false, &vr);
 					ob->rx_enable(pb, true);
 					pps[0][k] = (double)vr.received * 1e9 / (double)vr.send_ns;
 					drops[0] += vr.drops;

@@ -731,6 +731,7 @@ int main(int argc, char **argv)
 					     {NULL, 0, NULL, 0}};
 	const char *tx_pci = NULL, *rx_pci = NULL;
 	char cfg[] = "/tmp/eth_bench-XXXXXX";
+	static uint8_t raw_frames[TX_BUFS * 1514];
 	struct veth veth;
 	uint32_t sizes[16] = {64, 1500};
 	int nb_sizes = 2, rows[6][2], nb_rows = 0, c;
@@ -836,10 +837,10 @@ int main(int argc, char **argv)
 		double raw_mpps = 0;
 
 		if (use_veth) {
-			static uint8_t f[1514];
-
-			build_frame(f, sizes[s], 0);
-			veth_raw_run(&veth, f, sizes[s], duration, pin, &raw[0]);
+			/* the sender's frames: TX_BUFS of them, built alike */
+			for (uint32_t i = 0; i < TX_BUFS; i++)
+				build_frame(raw_frames + (size_t)i * sizes[s], sizes[s], i);
+			veth_raw_run(&veth, raw_frames, TX_BUFS, sizes[s], duration, pin, &raw[0]);
 		}
 		for (int r = 0; r < nb_rows; r++) {
 			done[r] = (struct row){
@@ -850,12 +851,7 @@ int main(int argc, char **argv)
 		}
 		if (!use_veth)
 			continue;
-		{
-			static uint8_t f[1514];
-
-			build_frame(f, sizes[s], 0);
-			veth_raw_run(&veth, f, sizes[s], duration, pin, &raw[1]);
-		}
+		veth_raw_run(&veth, raw_frames, TX_BUFS, sizes[s], duration, pin, &raw[1]);
 		raw_mpps = (mpps(raw[0].received, raw[0].send_ns) + mpps(raw[1].received, raw[1].send_ns)) / 2;
 		print_raw(sizes[s], &raw[0], json, "first");
 		for (int r = 0; r < nb_rows; r++)

@@ -142,8 +142,8 @@ static int raw_socket(const char *ifname, const char *ns)
 
 struct raw_run {
 	const struct veth *v;
-	const uint8_t *frame;
-	uint32_t size;
+	const uint8_t *frames; /* @nframes frames of @size bytes, back to back */
+	uint32_t nframes, size;
 	double secs;
 	_Atomic bool ready, stop_rx;
 	struct veth_result res;
@@ -155,10 +155,11 @@ static void *tx_thread(void *arg)
 	struct iovec iov[BURST];
 	struct mmsghdr msg[BURST];
 	uint64_t t0, end;
+	uint32_t next = 0;
 	int fd = raw_socket(r->v->a, NULL);
 
 	for (int i = 0; i < BURST; i++) {
-		iov[i] = (struct iovec){.iov_base = (void *)r->frame, .iov_len = r->size};
+		iov[i] = (struct iovec){.iov_len = r->size};
 		msg[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i], .msg_iovlen = 1}};
 	}
 	while (!atomic_load(&r->ready))
@@ -166,11 +167,19 @@ static void *tx_thread(void *arg)
 	t0 = now_ns();
 	end = t0 + (uint64_t)(r->secs * 1e9);
 	while (now_ns() < end) {
-		int k = sendmmsg(fd, msg, BURST, MSG_DONTWAIT);
-		unsigned int n = k > 0 ? (unsigned int)k : 0;
+		int k;
+		unsigned int n;
 
+		/* the frames in turn, as a sender cycling through its buffers does */
+		for (int i = 0; i < BURST; i++) {
+			iov[i].iov_base = (void *)(r->frames + (size_t)next * r->size);
+			next = next + 1 == r->nframes ? 0 : next + 1;
+		}
+		k = sendmmsg(fd, msg, BURST, MSG_DONTWAIT);
+		n = k > 0 ? (unsigned int)k : 0;
 		r->res.tx_full += BURST - n;
 		r->res.sent += n;
+		next = (uint32_t)((next + r->nframes - (BURST - n) % r->nframes) % r->nframes); /* resend the refused */
 	}
 	r->res.send_ns = now_ns() - t0;
 	close(fd);
@@ -234,10 +243,10 @@ static void *rx_thread(void *arg)
 	return NULL;
 }
 
-void veth_raw_run(const struct veth *v, const uint8_t *frame, uint32_t size, double secs, bool pin,
+void veth_raw_run(const struct veth *v, const uint8_t *frames, uint32_t nframes, uint32_t size, double secs, bool pin,
 		  struct veth_result *out)
 {
-	struct raw_run r = {.v = v, .frame = frame, .size = size, .secs = secs};
+	struct raw_run r = {.v = v, .frames = frames, .nframes = nframes ? nframes : 1, .size = size, .secs = secs};
 	pthread_attr_t ar, at;
 	pthread_t tx, rx;
 

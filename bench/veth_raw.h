@@ -8,7 +8,8 @@
  * SIGTERM. veth_config() writes a SOFTDOCA_CONFIG putting device 03:00.0 on the a end and
  * 03:00.1 on the b end (medium afpacket).
  *
- * veth_raw_run(): a sender thread sends @frame (@size bytes) from the a end in bursts of 32 for
+ * veth_raw_run(): a sender thread sends @nframes frames of @size bytes (back to back at @frames), in
+ * turn, from the a end in bursts of 32 for
  * @secs seconds with sendmmsg and PACKET_QDISC_BYPASS, the way the medium sends; a receiver
  * thread takes frames from the b end through a TPACKET_V3 ring of 16 MiB (1 ms block timeout),
  * reading every packet, and poll()s when the ring is empty, the way the medium receives.
@@ -34,7 +35,7 @@ int veth_make(struct veth *v);
 /* Writes the topology to a new file made from @path_template (mkstemp); 0 or -1. */
 int veth_config(const struct veth *v, char *path_template, const char *extra);
 /* @pin: the receiver on CPU 0 and the sender on CPU 1, as eth_bench pins its threads. */
-void veth_raw_run(const struct veth *v, const uint8_t *frame, uint32_t size, double secs, bool pin,
+void veth_raw_run(const struct veth *v, const uint8_t *frames, uint32_t nframes, uint32_t size, double secs, bool pin,
 		  struct veth_result *out);
 
 #endif
