@@ -25,8 +25,9 @@
  * A frame the kernel stripped a VLAN tag from (veth and most NICs do, TP_STATUS_VLAN_VALID)
  * gets its tag back in a per-port buffer, so a port receives the frame that was sent.
  *
- * Threads: tx_burst on one thread at a time, rx_burst/rx_fd/rx_rearm on one thread at a
- * time, stats from any thread; counters are single-writer atomics (tp_drops: fetch_add).
+ * Threads: tx_burst on any threads at once (several txqs; the kernel serialises the sends, and
+ * the tx counters take one fetch_add per burst), rx_burst/rx_fd/rx_rearm on one thread at a
+ * time, stats from any thread; the rx counters are single-writer atomics (tp_drops: fetch_add).
  *
  * Namespace: with netns set, the socket is created on a short-lived thread that setns()
  * into the namespace (only that thread moves); the socket stays in that namespace, and every
@@ -96,11 +97,11 @@ struct afp_port {
 	uint32_t next_off;     /* offset in blk of the next packet */
 	uint8_t *vlan_buf;     /* a frame with its VLAN tag put back */
 	uint64_t err_clear_ns; /* rx_rearm: when it next reads a pending socket error */
-	/* counters: tx_* by the sending thread, rx_* by the receiving one; the drops by both, with
-	 * fetch_add (bad sizes meet either side, tp_drops is folded in by stats() on any thread) */
+	/* counters: tx_* by the sending threads (fetch_add), rx_* by the receiving one; the drops by
+	 * both, with fetch_add (bad sizes meet either side, tp_drops is folded in by stats()) */
 	_Atomic uint64_t tx_frames, tx_bytes, tx_full;
 	_Atomic uint64_t rx_frames, rx_bytes, rx_drop_bad, rx_drop_full;
-	int tx_errno; /* last errno that lost frames, logged once per change */
+	_Atomic int tx_errno; /* last errno that lost frames, logged once per change */
 	struct nic_pcap *pcap;
 };
 
@@ -290,8 +291,7 @@ static void afp_rx_rearm(void *port)
 /* A frame the interface refused for good: logged once per reason. */
 static void tx_lost(struct afp_port *p, int err)
 {
-	if (err != p->tx_errno) {
-		p->tx_errno = err;
+	if (atomic_exchange_explicit(&p->tx_errno, err, memory_order_relaxed) != err) {
 		SD_WARN(COMP,
 			"port %s: interface %s (%s) refuses frames: %s; they are lost until it takes them (is it up? "
 			"ip link set %s up)",
@@ -349,7 +349,8 @@ static unsigned int afp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 			i = idx[0] + 1;
 			continue;
 		}
-		p->tx_errno = 0;
+		if (SD_UNLIKELY(atomic_load_explicit(&p->tx_errno, memory_order_relaxed) != 0))
+			atomic_store_explicit(&p->tx_errno, 0, memory_order_relaxed);
 		for (int k = 0; k < r; k++) {
 			const struct nic_tx_frame *f = &frames[idx[k]];
 
@@ -364,11 +365,12 @@ static unsigned int afp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 			break;
 		}
 	}
+	/* senders may be several threads (several txqs): one atomic add per burst */
 	if (taken < n)
-		counter_add(&p->tx_full, n - taken);
+		atomic_fetch_add_explicit(&p->tx_full, n - taken, memory_order_relaxed);
 	if (sent) {
-		counter_add(&p->tx_frames, sent);
-		counter_add(&p->tx_bytes, bytes);
+		atomic_fetch_add_explicit(&p->tx_frames, sent, memory_order_relaxed);
+		atomic_fetch_add_explicit(&p->tx_bytes, bytes, memory_order_relaxed);
 		if (p->pcap != NULL)
 			nic_pcap_flush(p->pcap);
 	}

@@ -115,8 +115,11 @@ struct nic_port_stats {
 
 /*
  * A port's medium (wire, afpacket, ...): what moves frames in and out of one device's port.
- * All ops may be called from any thread, but per direction from one thread at a time (the
- * receive path of one process drains a port; sends of one txq are serialised by its PE).
+ * All ops may be called from any thread. Receiving (rx_burst, rx_rearm, rx_enable) happens on
+ * one thread at a time (the receive path of one process drains a port under its lock);
+ * tx_burst may run on several threads at once (each txq of a port sends from its own PE, the
+ * GPU send thread beside them); a medium keeps each caller's frames in order (frames of two
+ * callers may interleave, as those of two send queues of a NIC do).
  */
 struct nic_port_ops {
 	const char *medium; /* "wire", "afpacket", a test's "loop" */

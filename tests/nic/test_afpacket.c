@@ -12,8 +12,9 @@
  *   link down  a frame sent while the interface is down is lost, not retried forever;
  *              frames flow again once it is up
  *   pcap       SOFTDOCA_PCAP captures what each port sent and received
- *   threads    one thread sends while another receives and reads counters: all frames,
- *              in order (run under TSan, the medium's threading contract)
+ *   threads    two threads send at once while another receives and reads counters: all
+ *              frames, each sender's in order, counters exact (run under TSan, the medium's
+ *              threading contract)
  *   flood      frames beyond the receive ring while nobody drains: the excess is counted in
  *              rx_drop_full, the port keeps receiving afterwards
  *   rx_enable  off, the port takes nothing in (no frame, no drop); on again, it receives what
@@ -446,35 +447,37 @@ static void test_flood(void)
 	CHECK_OK(doca_dev_close(db));
 }
 
-/* ---- threads: one sends while another receives and reads the counters ---- */
+/* ---- threads: two send at once while another receives and reads the counters ---- */
 
-#define THREAD_FRAMES 3008u /* a multiple of the burst, 16 */
+#define THREAD_FRAMES 3008u /* per sender, a multiple of the burst, 16 */
+#define SENDER_BIT    0x80000000u
 
-static _Atomic uint32_t next_seq; /* the next frame the receiver expects */
+static _Atomic uint32_t next_seq[2]; /* the next frame the receiver expects from each sender */
 
 struct sender {
 	const struct nic_port_ops *ops;
 	void *port;
+	uint32_t id;
 };
 
 static void *send_thread(void *arg)
 {
 	const struct sender *s = arg;
-	static uint8_t f[16][256];
+	uint8_t f[16][256];
 	struct iovec iov[16];
 	struct nic_tx_frame tf[16];
 
 	for (uint32_t seq = 0; seq < THREAD_FRAMES; seq += 16) {
 		for (uint32_t k = 0; k < 16; k++) {
-			uint32_t len = 60 + (seq + k) % 190;
+			uint32_t len = 60 + (seq + k + s->id * 7) % 190;
 
-			make_frame(f[k], seq + k, len);
+			make_frame(f[k], (seq + k) | (s->id ? SENDER_BIT : 0), len);
 			iov[k] = (struct iovec){.iov_base = f[k], .iov_len = len};
 			tf[k] = (struct nic_tx_frame){.iov = &iov[k], .iovcnt = 1, .len = len};
 		}
-		/* at most 256 frames in flight, so no queue on the way (the kernel's backlog holds
-		 * 1000) can overflow: this checks order and counters, not rate */
-		while (seq + 16 - atomic_load(&next_seq) > 256)
+		/* at most 128 frames in flight each, so no queue on the way (the kernel's backlog
+		 * holds 1000) can overflow: this checks order and counters, not rate */
+		while (seq + 16 - atomic_load(&next_seq[s->id]) > 128)
 			usleep(100);
 		send_all(s->ops, s->port, tf, 16);
 	}
@@ -486,24 +489,26 @@ static bool in_order = true;
 static void order_cb(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 {
 	uint8_t want[256];
-	uint32_t seq;
+	uint32_t raw, id;
 
 	(void)arg;
 	(void)ts;
-	memcpy(&seq, frame + 14, 4);
-	if (seq != atomic_load(&next_seq) || len > sizeof(want) || make_frame(want, seq, len) != len ||
-	    memcmp(want, frame, len))
+	memcpy(&raw, frame + 14, 4);
+	id = raw & SENDER_BIT ? 1 : 0;
+	if ((raw & ~SENDER_BIT) != atomic_load(&next_seq[id]) || len > sizeof(want) ||
+	    make_frame(want, raw, len) != len || memcmp(want, frame, len))
 		in_order = false;
-	atomic_fetch_add(&next_seq, 1);
+	atomic_fetch_add(&next_seq[id], 1);
 }
 
+/* Two senders on one port (two txqs on two PEs do that): each one's frames in order, counters exact. */
 static void test_threads(void)
 {
 	const struct nic_port_ops *oa, *ob;
 	struct nic_port_stats sa0, sb0, sa, sb;
 	struct doca_dev *da, *db;
-	struct sender s;
-	pthread_t th;
+	struct sender s[2];
+	pthread_t th[2];
 	void *pa, *pb;
 	uint64_t end;
 	struct pollfd pfd;
@@ -512,24 +517,28 @@ static void test_threads(void)
 	get_port(PCI_B, &db, &ob, &pb);
 	oa->stats(pa, &sa0);
 	ob->stats(pb, &sb0);
-	s = (struct sender){oa, pa};
 	pfd = (struct pollfd){.fd = ob->rx_fd(pb), .events = POLLIN};
-	CHECK(pthread_create(&th, NULL, send_thread, &s) == 0);
-	end = sd_now_ms() + 10000;
-	while (atomic_load(&next_seq) < THREAD_FRAMES && sd_now_ms() < end) {
+	for (uint32_t i = 0; i < 2; i++) {
+		s[i] = (struct sender){oa, pa, i};
+		CHECK(pthread_create(&th[i], NULL, send_thread, &s[i]) == 0);
+	}
+	end = sd_now_ms() + 20000;
+	while (atomic_load(&next_seq[0]) + atomic_load(&next_seq[1]) < 2 * THREAD_FRAMES && sd_now_ms() < end) {
 		if (ob->rx_burst(pb, 64, order_cb, NULL) == 0) {
 			ob->rx_rearm(pb);
 			poll(&pfd, 1, 10);
 		}
-		oa->stats(pa, &sa); /* while the sender counts */
+		oa->stats(pa, &sa); /* while the senders count */
 	}
-	CHECK(pthread_join(th, NULL) == 0);
+	for (uint32_t i = 0; i < 2; i++)
+		CHECK(pthread_join(th[i], NULL) == 0);
 	oa->stats(pa, &sa);
 	ob->stats(pb, &sb);
 	CHECK(in_order);
-	CHECK_EQ(atomic_load(&next_seq), THREAD_FRAMES);
-	CHECK_EQ(sa.tx_frames - sa0.tx_frames, THREAD_FRAMES);
-	CHECK_EQ(sb.rx_frames - sb0.rx_frames, THREAD_FRAMES);
+	CHECK_EQ(atomic_load(&next_seq[0]), THREAD_FRAMES);
+	CHECK_EQ(atomic_load(&next_seq[1]), THREAD_FRAMES);
+	CHECK_EQ(sa.tx_frames - sa0.tx_frames, 2 * THREAD_FRAMES);
+	CHECK_EQ(sb.rx_frames - sb0.rx_frames, 2 * THREAD_FRAMES);
 	CHECK_EQ(sb.rx_drop_full - sb0.rx_drop_full, 0);
 	CHECK_OK(doca_dev_close(da));
 	CHECK_OK(doca_dev_close(db));
