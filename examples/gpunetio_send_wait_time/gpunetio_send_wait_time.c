@@ -168,8 +168,8 @@ static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 		ret = add_param("i", "interval", "microseconds between time slots (default 500)", DOCA_ARGP_TYPE_INT,
 				interval_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("s", "size", "frame size in bytes, 64..1514 (default 1024)", DOCA_ARGP_TYPE_INT, size_cb,
-				false);
+		ret = add_param("s", "size", "frame size in bytes, 64..1514 (default 1024)", DOCA_ARGP_TYPE_INT,
+				size_cb, false);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_argp_start(argc, argv);
 	if (ret != DOCA_SUCCESS)

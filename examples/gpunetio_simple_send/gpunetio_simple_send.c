@@ -211,8 +211,8 @@ static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 		ret = add_param("n", "nic", "NIC PCI address (default " NIC_DEFAULT ")", DOCA_ARGP_TYPE_STRING, nic_cb,
 				false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("e", "exec-scope", "send scope: 0 thread (default), 1 warp, 2 block", DOCA_ARGP_TYPE_INT,
-				scope_cb, false);
+		ret = add_param("e", "exec-scope", "send scope: 0 thread (default), 1 warp, 2 block",
+				DOCA_ARGP_TYPE_INT, scope_cb, false);
 	if (ret == DOCA_SUCCESS)
 		ret = add_param("m", "memory", "packet memory: gpu (default) or cpu_gpu", DOCA_ARGP_TYPE_STRING, mem_cb,
 				false);

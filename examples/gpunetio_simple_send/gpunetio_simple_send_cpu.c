@@ -29,6 +29,15 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Not before @due (CLOCK_MONOTONIC ns): sleeps through long waits, spins the last 100 us. */
+static void pace(uint64_t due)
+{
+	for (uint64_t t = now_ns(); t < due; t = now_ns()) {
+		if (due - t > 200000u)
+			nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = (long)(due - t - 100000u)}, NULL);
+	}
+}
+
 /* Waits for the completion of the oldest round not yet polled; adds it to the counts. */
 static void poll_round(struct ss_stats *s, uint64_t frames, uint64_t *packets, uint64_t *bytes, uint64_t *errors)
 {
@@ -64,12 +73,11 @@ static void *send_loop(void *arg)
 			uint8_t *p = (uint8_t *)(uintptr_t)(prm->pkt_addr + slot * SS_MAX_SIZE);
 
 			if (prm->rate != 0)
-				while (now_ns() - t0 < seq * 1000000000u / prm->rate) {
-				}
+				pace(t0 + seq * 1000000000u / prm->rate);
 			ss_build_frame(p, prm, prm->size, (uint32_t)seq);
 			(void)doca_gpunetio_hd_txq_send(tx.txq, prm->pkt_addr + slot * SS_MAX_SIZE, prm->mkey_be,
-							prm->size,
-							i == n - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : 0, NULL);
+							prm->size, i == n - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : 0,
+							NULL);
 		}
 		/* The previous round's half may be written again once its completion is in. */
 		if (round > 0)
