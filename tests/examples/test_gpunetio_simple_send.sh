@@ -5,7 +5,7 @@
 # frames on 03:00.1 (the default topology's wire). Both packet memories, with and without the
 # CPU proxy: the receiver must see exactly the frames the example says it sent, numbered 0..N-1
 # in order, of the asked size, with valid IPv4/UDP checksums (the queue's offloads), nothing
-# dropped by the wire (sending is paced with -r so its 512-slot ring never fills). With -t
+# dropped by the wire (sending is paced with -r so its 512-slot ring does not fill). With -t
 # instead of -c the counts must match the same way. Bad arguments are refused.
 # usage: test_gpunetio_simple_send.sh <gpunetio_simple_send_cpu> <softdoca-wire> <fake CUDA runtime>
 set -u
@@ -51,7 +51,7 @@ run() {
 		lim="-t 1"
 	else
 		"$wire" recv -p 03:00.1 --count "$n" --timeout 10 >"$tmp/recv.out" 2>&1 &
-		lim="-c $n"
+		lim="-c $n -t 30" # -t: a stuck sender ends the run instead of hanging it
 	fi
 	rpid=$!
 	i=0
@@ -93,9 +93,9 @@ assert got == port_rx == s["packets"] and got_bytes == s["bytes"] and dropped ==
 PY
 }
 runs=0
-run gpu 0 0 1000 512 20000
-run cpu_gpu 0 2 700 1514 20000
-run gpu 1 1 1000 64 20000
-run cpu_gpu 1 0 600 300 20000
+run gpu 0 0 1000 512 5000
+run cpu_gpu 0 2 700 1514 5000
+run gpu 1 1 1000 64 5000
+run cpu_gpu 1 0 600 300 5000
 run gpu 1 0 t 128 2000
 echo "gpunetio_simple_send: all checks passed"
