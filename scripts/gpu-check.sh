@@ -72,6 +72,7 @@ gpunetio_simple_receive_cpu_gpu  rx  gpunetio_simple_receive  -m cpu_gpu -e 2
 gpunetio_simple_send             tx  gpunetio_simple_send  -m gpu -e 0 -s 512 -r RATE
 gpunetio_simple_send_proxy       tx  gpunetio_simple_send  -m cpu_gpu -e 2 -p -s 512 -r RATE
 gpunetio_simple_send_warp        tx  gpunetio_simple_send  -m gpu -e 1 -s 512 -r RATE
+gpunetio_simple_send_low_level   tx  gpunetio_simple_send  -m gpu -e 2 -w -s 512 -r RATE
 gpunetio_send_wait_time          tx  gpunetio_send_wait_time  -s 512 -b 32 -i 500
 gpunetio_dma_memcpy              run gpunetio_dma_memcpy
 '
@@ -80,6 +81,7 @@ gpunetio_simple_receive          rx  gpunetio_simple_receive_cpu  -m gpu -e 0
 gpunetio_simple_receive_cpu_gpu  rx  gpunetio_simple_receive_cpu  -m cpu_gpu -e 2
 gpunetio_simple_send             tx  gpunetio_simple_send_cpu  -m gpu -e 0 -s 512 -r RATE
 gpunetio_simple_send_proxy       tx  gpunetio_simple_send_cpu  -m cpu_gpu -e 2 -p -s 512 -r RATE
+gpunetio_simple_send_low_level   tx  gpunetio_simple_send_cpu  -m gpu -w -p -s 512 -r RATE
 gpunetio_send_wait_time          tx  gpunetio_send_wait_time_cpu  -s 512 -b 32 -i 500
 '
 if [ $mode = fake ]; then examples=$examples_fake; else examples=$examples_gpu; fi

@@ -7,12 +7,13 @@
  *   offloads, completions on the GPU, (-p) descriptors taken by a CPU proxy ── datapath on the
  *   GPU ── start ── apply_queue_id(0) ── doca_eth_txq_get_gpu_handle
  *   packet memory (-m) after the start ── doca_mmap ── mkey, big-endian
- *   kernel: rounds of 256 frames with doca_gpu_dev_eth_txq_send (scope -e), NOTIFY on each
- *   round's last, a completion poll per round; (-p) a CPU thread calls
+ *   kernel: rounds of 256 frames with doca_gpu_dev_eth_txq_send (scope -e), or (-w) with
+ *   prepare_send at positions of its own and one submit, NOTIFY on each round's last, a
+ *   completion poll per round; (-p) a CPU thread calls
  *   doca_eth_txq_gpu_cpu_proxy_progress until the kernel is done
  *   CPU: prints the counts every second; stops after -c frames, -t seconds or SIGINT / SIGTERM
  *
- *   gpunetio_simple_send -g <GPU PCI address> [-n 03:00.0] [-e 0|1|2] [-m gpu|cpu_gpu] [-p]
+ *   gpunetio_simple_send -g <GPU PCI address> [-n 03:00.0] [-e 0|1|2] [-m gpu|cpu_gpu] [-p] [-w]
  *                        [-s bytes] [-c frames] [-t seconds] [-r frames per second]
  *
  * Frame k carries k in the first 4 bytes of its UDP payload (softdoca-wire recv prints it as
@@ -59,6 +60,7 @@ struct cfg {
 	enum ss_scope scope;
 	enum doca_gpu_mem_type mem;
 	bool proxy;
+	bool low_level;
 	uint32_t size;
 	uint32_t seconds; /* 0: no limit */
 	uint64_t packets; /* 0: no limit */
@@ -123,6 +125,12 @@ static doca_error_t mem_cb(void *param, void *config)
 static doca_error_t proxy_cb(void *param, void *config)
 {
 	((struct cfg *)config)->proxy = *(bool *)param;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t low_level_cb(void *param, void *config)
+{
+	((struct cfg *)config)->low_level = *(bool *)param;
 	return DOCA_SUCCESS;
 }
 
@@ -219,6 +227,10 @@ static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 	if (ret == DOCA_SUCCESS)
 		ret = add_param("p", "proxy", "CPU proxy: a CPU thread hands the kernel's descriptors to the NIC",
 				DOCA_ARGP_TYPE_BOOLEAN, proxy_cb, false);
+	if (ret == DOCA_SUCCESS)
+		ret = add_param("w", "low-level",
+				"descriptors at the kernel's own positions, one submit per round (non-shared queue)",
+				DOCA_ARGP_TYPE_BOOLEAN, low_level_cb, false);
 	if (ret == DOCA_SUCCESS)
 		ret = add_param("s", "size", "frame size in bytes, 64..1514 (default 512)", DOCA_ARGP_TYPE_INT, size_cb,
 				false);
@@ -416,6 +428,7 @@ int main(int argc, char **argv)
 	prm.size = cfg.size;
 	prm.count = cfg.packets;
 	prm.rate = cfg.rate;
+	prm.low_level = cfg.low_level;
 	eth_example_src_mac(dev, prm.src_mac);
 	if (cfg.proxy) {
 		px.txq = txq;
@@ -433,8 +446,9 @@ int main(int argc, char **argv)
 	running = true;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	printf("sending on %s from GPU %s: %u-byte UDP frames from %s memory, scope %s, %s, %s\n", cfg.nic, cfg.gpu,
-	       cfg.size, cfg.mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU" : "CPU_GPU",
+	printf("sending on %s from GPU %s: %u-byte UDP frames from %s memory, %s sends, scope %s, %s, %s\n", cfg.nic,
+	       cfg.gpu, cfg.size, cfg.mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU" : "CPU_GPU",
+	       cfg.low_level ? "low-level" : "high-level",
 	       cfg.scope == SS_SCOPE_THREAD ? "thread"
 	       : cfg.scope == SS_SCOPE_WARP ? "warp"
 					    : "block",
@@ -449,9 +463,9 @@ int main(int argc, char **argv)
 		double pps = secs > 0 ? (double)pk / secs : 0.0;
 
 		printf("stats {\"packets\": %lu, \"bytes\": %lu, \"errors\": %lu, \"seconds\": %.3f, \"pps\": %.0f, "
-		       "\"proxy\": %s}\n",
+		       "\"proxy\": %s, \"low_level\": %s}\n",
 		       (unsigned long)pk, (unsigned long)load(&st->bytes), (unsigned long)errs, secs, pps,
-		       cfg.proxy ? "true" : "false");
+		       cfg.proxy ? "true" : "false", cfg.low_level ? "true" : "false");
 		fflush(stdout);
 		if (ret == DOCA_SUCCESS && errs != 0) {
 			DOCA_LOG_ERR("%lu rounds reported a failed send", (unsigned long)errs);

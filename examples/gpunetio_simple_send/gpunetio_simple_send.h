@@ -8,8 +8,9 @@
  *   ---------------                         ------------------------------------
  *   stats = zeros (CPU_GPU memory)          rounds of SS_ROUND frames, into half (round % 2) of
  *   launch                                  the packet memory: build each frame (seq = its
- *   read stats (acquire) every few ms       number), doca_gpu_dev_eth_txq_send, NOTIFY on the
- *   exit = 1 (release) after -t seconds     round's last; then poll the previous round's
+ *   read stats (acquire) every few ms       number), doca_gpu_dev_eth_txq_send (or, -w, prepare
+ *   exit = 1 (release) after -t seconds     + one submit), NOTIFY on the round's last; then poll
+ *                                           the previous round's
  *   wait for the sender to end              completion (its half is free again), publish
  *                                           stats (release); until -c frames or exit;
  *                                           done = 1 (release)
@@ -51,6 +52,9 @@ struct ss_params {
 	uint32_t size;	    /* frame size in bytes */
 	uint64_t count;	    /* frames to send; 0: until exit */
 	uint64_t rate;	    /* frames per second at most; 0: as fast as the queue takes them */
+	uint32_t low_level; /* 1: descriptors at positions of our own, one submit and one completion
+			     * poll by position per round (DOCA's non-shared queue); 0: the
+			     * high-level send, which reserves positions itself */
 	uint8_t dst_mac[6]; /* the frames' Ethernet addresses */
 	uint8_t src_mac[6];
 };

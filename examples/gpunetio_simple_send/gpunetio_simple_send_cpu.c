@@ -38,12 +38,18 @@ static void pace(uint64_t due)
 	}
 }
 
-/* Waits for the completion of the oldest round not yet polled; adds it to the counts. */
-static void poll_round(struct ss_stats *s, uint64_t frames, uint64_t *packets, uint64_t *bytes, uint64_t *errors)
+/*
+ * Waits for the completion of @round (the oldest not yet polled: high level, the next completion
+ * position; low level, completion @round itself); adds its @frames to the counts.
+ */
+static void poll_round(struct ss_stats *s, uint64_t round, uint64_t frames, uint64_t *packets, uint64_t *bytes,
+		       uint64_t *errors)
 {
 	uint32_t num = 0;
+	doca_error_t ret = tx.prm.low_level ? doca_gpunetio_hd_txq_poll_at(tx.txq, round, 1)
+					    : doca_gpunetio_hd_txq_poll(tx.txq, 1, 1, 1, &num);
 
-	if (doca_gpunetio_hd_txq_poll(tx.txq, 1, 1, 1, &num) != DOCA_SUCCESS)
+	if (ret != DOCA_SUCCESS)
 		(*errors)++;
 	*packets += frames;
 	*bytes += frames * tx.prm.size;
@@ -56,7 +62,7 @@ static void *send_loop(void *arg)
 {
 	const struct ss_params *prm = &tx.prm;
 	struct ss_stats *s = tx.stats;
-	uint64_t packets = 0, bytes = 0, errors = 0, seq = 0, prev = 0, t0 = now_ns();
+	uint64_t packets = 0, bytes = 0, errors = 0, seq = 0, prev = 0, last = 0, t0 = now_ns();
 
 	(void)arg;
 	for (uint64_t round = 0;; round++) {
@@ -69,23 +75,35 @@ static void *send_loop(void *arg)
 		if (n == 0)
 			break;
 		for (uint64_t i = 0; i < n; i++, seq++) {
-			uint64_t slot = (round & 1) * SS_ROUND + i;
-			uint8_t *p = (uint8_t *)(uintptr_t)(prm->pkt_addr + slot * SS_MAX_SIZE);
+			uint64_t slot = (round & 1) * SS_ROUND + i, addr = prm->pkt_addr + slot * SS_MAX_SIZE;
+			enum doca_gpu_eth_send_flags flags =
+			    i == n - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE;
 
 			if (prm->rate != 0)
 				pace(t0 + seq * 1000000000u / prm->rate);
-			ss_build_frame(p, prm, prm->size, (uint32_t)seq);
-			(void)doca_gpunetio_hd_txq_send(tx.txq, prm->pkt_addr + slot * SS_MAX_SIZE, prm->mkey_be,
-							prm->size, i == n - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : 0,
-							NULL);
+			ss_build_frame((uint8_t *)(uintptr_t)addr, prm, prm->size, (uint32_t)seq);
+			if (prm->low_level) {
+				/* frame seq is descriptor seq; at most 2 rounds out, far below the ring's size */
+				uint16_t idx = (uint16_t)seq;
+
+				(void)doca_gpu_dev_eth_txq_wqe_prepare_send(
+				    tx.txq, doca_gpu_dev_eth_txq_get_wqe_ptr(tx.txq, idx), idx, addr, prm->mkey_be,
+				    prm->size, flags);
+			} else {
+				(void)doca_gpunetio_hd_txq_send(tx.txq, addr, prm->mkey_be, prm->size, (uint32_t)flags,
+								NULL);
+			}
 		}
+		if (prm->low_level)
+			doca_gpunetio_hd_txq_submit(tx.txq, seq); /* the round may go */
 		/* The previous round's half may be written again once its completion is in. */
 		if (round > 0)
-			poll_round(s, prev, &packets, &bytes, &errors);
+			poll_round(s, round - 1, prev, &packets, &bytes, &errors);
 		prev = n;
+		last = round;
 	}
 	if (prev != 0)
-		poll_round(s, prev, &packets, &bytes, &errors);
+		poll_round(s, last, prev, &packets, &bytes, &errors);
 	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

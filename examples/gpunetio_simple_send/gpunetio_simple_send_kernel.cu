@@ -4,7 +4,10 @@
  * until -c frames are out or the CPU sets exit. THREAD scope: a block of 1 thread sends each
  * frame alone; WARP: 32 threads, BLOCK: 256, each doca_gpu_dev_eth_txq_send call sending one
  * frame per thread (a round's remainder below the group size goes from thread 0 alone, THREAD
- * scope). Thread 0 polls completions and publishes the counts with system-scope release stores.
+ * scope). -w: every thread fills descriptors at positions of the kernel's own choosing
+ * (doca_gpu_dev_eth_txq_wqe_prepare_send), thread 0 submits each round and polls its completion
+ * by position (DOCA's non-shared queue). Thread 0 polls completions and publishes the counts with
+ * system-scope release stores.
  */
 #include <stdio.h>
 
@@ -42,13 +45,19 @@ __device__ static void pace(const struct ss_params &prm, uint64_t t0, uint64_t s
 		}
 }
 
+/* Completion of @round: high level, the next completion position; low level (-w), @round itself. */
 __device__ static void poll_round(struct doca_gpu_eth_txq *txq, struct ss_stats *stats, const struct ss_params &prm,
-				  uint64_t frames, uint64_t *packets, uint64_t *bytes, uint64_t *errors)
+				  uint64_t round, uint64_t frames, uint64_t *packets, uint64_t *bytes, uint64_t *errors)
 {
 	uint32_t num = 0;
+	doca_error_t ret;
 
-	if (doca_gpu_dev_eth_txq_poll_completion<DOCA_GPUNETIO_ETH_CQ_POLL_LAST>(txq, 1, DOCA_GPUNETIO_ETH_WAIT_FLAG_B,
-										 &num) != DOCA_SUCCESS)
+	if (prm.low_level)
+		ret = doca_gpu_dev_eth_txq_poll_completion_at(txq, round, DOCA_GPUNETIO_ETH_WAIT_FLAG_B);
+	else
+		ret = doca_gpu_dev_eth_txq_poll_completion<DOCA_GPUNETIO_ETH_CQ_POLL_LAST>(
+		    txq, 1, DOCA_GPUNETIO_ETH_WAIT_FLAG_B, &num);
+	if (ret != DOCA_SUCCESS)
 		(*errors)++;
 	*packets += frames;
 	*bytes += frames * prm.size;
@@ -63,7 +72,7 @@ __global__ void send_kernel(struct doca_gpu_eth_txq *txq, struct ss_params prm, 
 	__shared__ uint64_t s_n;
 	__shared__ uint64_t s_t0;
 	const unsigned int g = blockDim.x, tid = threadIdx.x;
-	uint64_t packets = 0, bytes = 0, errors = 0, seq = 0, prev = 0;
+	uint64_t packets = 0, bytes = 0, errors = 0, seq = 0, prev = 0, last = 0;
 
 	if (tid == 0)
 		s_t0 = gpu_now_ns();
@@ -82,6 +91,35 @@ __global__ void send_kernel(struct doca_gpu_eth_txq *txq, struct ss_params prm, 
 		n = s_n;
 		if (n == 0)
 			break;
+		if (prm.low_level) {
+			/* Every thread fills descriptors of its own (frame seq is descriptor seq: at most
+			 * two rounds out, far below the ring's size), thread 0 submits the round. */
+			for (uint64_t i = 0; i < n; i += g) {
+				uint64_t k = i + tid, addr = prm.pkt_addr + ((round & 1) * SS_ROUND + k) * SS_MAX_SIZE;
+				uint16_t idx = (uint16_t)(seq + k);
+
+				if (tid == 0)
+					pace(prm, s_t0, seq + i);
+				__syncthreads();
+				if (k >= n)
+					continue;
+				ss_build_frame((uint8_t *)addr, &prm, prm.size, (uint32_t)(seq + k));
+				doca_gpu_dev_eth_txq_wqe_prepare_send(
+				    txq, doca_gpu_dev_eth_txq_get_wqe_ptr(txq, idx), idx, addr, prm.mkey_be, prm.size,
+				    k == n - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE);
+			}
+			__syncthreads();
+			if (tid == 0) {
+				doca_gpu_dev_eth_txq_submit(txq, seq + n);
+				if (round > 0)
+					poll_round(txq, stats, prm, round - 1, prev, &packets, &bytes, &errors);
+			}
+			__syncthreads();
+			seq += n;
+			prev = n;
+			last = round;
+			continue;
+		}
 		full = scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD ? 0 : n / g * g;
 		for (uint64_t i = 0; i < full; i += g) {
 			uint64_t slot = (round & 1) * SS_ROUND + i + tid;
@@ -113,17 +151,18 @@ __global__ void send_kernel(struct doca_gpu_eth_txq *txq, struct ss_params prm, 
 			}
 			/* The previous round's half may be written again once its completion is in. */
 			if (round > 0)
-				poll_round(txq, stats, prm, prev, &packets, &bytes, &errors);
+				poll_round(txq, stats, prm, round - 1, prev, &packets, &bytes, &errors);
 		}
 		__syncthreads();
 		seq += n;
 		prev = n;
+		last = round;
 	}
 	if (tid == 0) {
 		cuda::atomic_ref<uint32_t, cuda::thread_scope_system> r(stats->done);
 
 		if (prev != 0)
-			poll_round(txq, stats, prm, prev, &packets, &bytes, &errors);
+			poll_round(txq, stats, prm, last, prev, &packets, &bytes, &errors);
 		r.store(1, cuda::memory_order_release);
 	}
 }

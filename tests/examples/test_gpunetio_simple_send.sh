@@ -3,10 +3,11 @@
 # gpunetio_simple_send end to end without a GPU: the build with a CPU thread in place of its
 # kernel, on the tests' fake CUDA runtime, sends on 03:00.0 and `softdoca-wire recv` takes the
 # frames on 03:00.1 (the default topology's wire). Both packet memories, with and without the
-# CPU proxy: the receiver must see exactly the frames the example says it sent, numbered 0..N-1
-# in order, of the asked size, with valid IPv4/UDP checksums (the queue's offloads), nothing
-# dropped by the wire (sending is paced with -r so its 512-slot ring does not fill). With -t
-# instead of -c the counts must match the same way. Bad arguments are refused.
+# CPU proxy, high-level sends and (-w) low-level ones (prepare + submit): the receiver must see
+# exactly the frames the example says it sent, numbered 0..N-1 in order, of the asked size, with
+# valid IPv4/UDP checksums (the queue's offloads), nothing dropped by the wire (sending is paced
+# with -r so its 512-slot ring does not fill). With -t instead of -c the counts must match the
+# same way. Bad arguments are refused.
 # usage: test_gpunetio_simple_send.sh <gpunetio_simple_send_cpu> <softdoca-wire> <fake CUDA runtime>
 set -u
 tx=$1; wire=$2; fake=$3
@@ -39,9 +40,9 @@ bad "rate -5" -r -5 -c 10
 bad "frames -1" -c -1
 
 # 2. Frames over the wire: $1 memory, $2 proxy (0/1), $3 scope, $4 count (or "t" for -t 1),
-# $5 frame size, $6 rate.
+# $5 frame size, $6 rate, $7 low-level sends (-w: prepare + submit; 0/1).
 run() {
-	mem=$1 proxy=$2 scope=$3 n=$4 size=$5 rate=$6
+	mem=$1 proxy=$2 scope=$3 n=$4 size=$5 rate=$6 ll=$7
 	runs=$((runs + 1))
 	mkdir "$tmp/rt$runs" || fail "mkdir"
 	export XDG_RUNTIME_DIR="$tmp/rt$runs" # a fresh cable
@@ -63,6 +64,7 @@ run() {
 	done
 	p=
 	[ "$proxy" = 1 ] && p=-p
+	[ "$ll" = 1 ] && p="$p -w"
 	# shellcheck disable=SC2086
 	SOFTDOCA_CUDART=$fake "$tx" -g 17:00.0 -n 03:00.0 -m "$mem" -e "$scope" $p $lim -s "$size" -r "$rate" \
 		>"$tmp/tx.out" 2>"$tmp/tx.err"
@@ -70,15 +72,15 @@ run() {
 	wait $rpid
 	rrc=$?
 	rpid=
-	[ $rc = 0 ] || fail "$mem proxy=$proxy: exit $rc"
-	[ "$n" = t ] || [ $rrc = 0 ] || fail "$mem proxy=$proxy: softdoca-wire recv exit $rrc"
-	"$py" - "$tmp/tx.out" "$tmp/recv.out" "$n" "$size" "$proxy" <<'PY' || fail "$mem proxy=$proxy: counts"
+	[ $rc = 0 ] || fail "$mem proxy=$proxy ll=$ll: exit $rc"
+	[ "$n" = t ] || [ $rrc = 0 ] || fail "$mem proxy=$proxy ll=$ll: softdoca-wire recv exit $rrc"
+	"$py" - "$tmp/tx.out" "$tmp/recv.out" "$n" "$size" "$proxy" "$ll" <<'PY' || fail "$mem proxy=$proxy ll=$ll: counts"
 import json, re, sys
-out, recv, n, size, proxy = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
+out, recv, n, size, proxy, ll = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1", sys.argv[6] == "1"
 line = [l for l in out.splitlines() if l.startswith("stats ")]
 assert len(line) == 1, out
 s = json.loads(line[0][6:])
-assert s["errors"] == 0 and s["proxy"] == proxy, s
+assert s["errors"] == 0 and s["proxy"] == proxy and s["low_level"] == ll, s
 if n != "t":
     assert s["packets"] == int(n), s
 assert s["packets"] > 0 and s["bytes"] == s["packets"] * size, s
@@ -93,9 +95,11 @@ assert got == port_rx == s["packets"] and got_bytes == s["bytes"] and dropped ==
 PY
 }
 runs=0
-run gpu 0 0 1000 512 5000
-run cpu_gpu 0 2 700 1514 5000
-run gpu 1 1 1000 64 5000
-run cpu_gpu 1 0 600 300 5000
-run gpu 1 0 t 128 2000
+run gpu 0 0 1000 512 5000 0
+run cpu_gpu 0 2 700 1514 5000 0
+run gpu 1 1 1000 64 5000 0
+run cpu_gpu 1 0 600 300 5000 0
+run gpu 0 0 900 256 5000 1
+run cpu_gpu 1 0 900 128 5000 1
+run gpu 1 0 t 128 2000 0
 echo "gpunetio_simple_send: all checks passed"
