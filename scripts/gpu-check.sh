@@ -62,17 +62,27 @@ case $rate in '' | *[!0-9]* | 0) finish_early 2 error "--rate '$rate': frames pe
 #   rx   receives on 03:00.0; softdoca-wire sends SECONDS x RATE UDP frames on 03:00.1, and
 #        the program gets -g GPU -n 03:00.0 -c FRAMES -t LIMIT; ok = every frame counted, no error
 #   tx   sends on 03:00.0 (-g GPU -n 03:00.0 -c FRAMES); softdoca-wire receives on 03:00.1;
-#        ok = the program succeeded and every packet it reports arrived (for the send examples)
+#        ok = the program succeeded and every packet it reports arrived, none more, none
+#        dropped by the wire; RATE in the arguments becomes the --rate value
 #   run  runs alone with -g GPU -n 03:00.0; ok = exit status 0
 # Every program prints "stats {json}" with packets, bytes, errors (rx and tx kinds).
 examples_gpu='
 gpunetio_simple_receive          rx  gpunetio_simple_receive  -m gpu -e 0
 gpunetio_simple_receive_cpu_gpu  rx  gpunetio_simple_receive  -m cpu_gpu -e 2
+gpunetio_simple_send             tx  gpunetio_simple_send  -m gpu -e 0 -s 512 -r RATE
+gpunetio_simple_send_proxy       tx  gpunetio_simple_send  -m cpu_gpu -e 2 -p -s 512 -r RATE
+gpunetio_simple_send_warp        tx  gpunetio_simple_send  -m gpu -e 1 -s 512 -r RATE
+gpunetio_simple_send_low_level   tx  gpunetio_simple_send  -m gpu -e 2 -w -s 512 -r RATE
+gpunetio_send_wait_time          tx  gpunetio_send_wait_time  -s 512 -b 32 -i 500
 gpunetio_dma_memcpy              run gpunetio_dma_memcpy
 '
 examples_fake='
 gpunetio_simple_receive          rx  gpunetio_simple_receive_cpu  -m gpu -e 0
 gpunetio_simple_receive_cpu_gpu  rx  gpunetio_simple_receive_cpu  -m cpu_gpu -e 2
+gpunetio_simple_send             tx  gpunetio_simple_send_cpu  -m gpu -e 0 -s 512 -r RATE
+gpunetio_simple_send_proxy       tx  gpunetio_simple_send_cpu  -m cpu_gpu -e 2 -p -s 512 -r RATE
+gpunetio_simple_send_low_level   tx  gpunetio_simple_send_cpu  -m gpu -w -p -s 512 -r RATE
+gpunetio_send_wait_time          tx  gpunetio_send_wait_time_cpu  -s 512 -b 32 -i 500
 '
 if [ $mode = fake ]; then examples=$examples_fake; else examples=$examples_gpu; fi
 programs=$(printf '%s\n' "$examples" | awk 'NF { print $3 }' | sort -u)
@@ -162,12 +172,13 @@ limit=$((seconds * 4 + 10))
 n=0
 
 # Writes $tmp/$name.json: $1 name, $2 program exit status, $3 its stdout, $4 sent (or -1), $5 the
-# port's counters (softdoca-wire stats) or "", $6 kind, $7 received by softdoca-wire (tx) or -1.
+# port's counters (rx: softdoca-wire stats; tx: softdoca-wire recv's summary) or "", $6 kind, $7 received
+# by softdoca-wire (tx) or -1.
 result() {
 	python3 - "$@" >"$tmp/res-$1.json" <<'PY'
 import json, re, sys
 name, rc, out, sent, stats, kind, got = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], int(sys.argv[7])
-r = {"packets": None, "bytes": None, "errors": 0 if rc == 0 else 1, "pps": None, "exit_status": rc}
+r = {"kind": kind, "packets": None, "bytes": None, "errors": 0 if rc == 0 else 1, "pps": None, "exit_status": rc}
 line = [l for l in open(out).read().splitlines() if l.startswith("stats ")]
 if line:
     s = json.loads(line[-1][6:])
@@ -183,7 +194,10 @@ if kind == "rx":
     ok = ok and r["packets"] == sent
 elif kind == "tx":
     r["received"] = got
-    ok = ok and r["packets"] is not None and got == r["packets"]
+    m = re.search(r"port rx (\d+) frames, dropped (\d+) \(ring full\)", stats)
+    if m:
+        r["wire_dropped"] = int(m.group(2))
+    ok = ok and r["packets"] is not None and got == r["packets"] and bool(m) and int(m.group(1)) == got and r["wire_dropped"] == 0
 r["ok"] = bool(ok)
 print(json.dumps({name: r}))
 PY
@@ -222,6 +236,7 @@ while read -r name kind prog args; do
 		result "$name" $rc "$out" $frames "$(cat "$tmp/$name.stats")" rx -1
 		;;
 	tx)
+		args=$(printf '%s' "$args" | sed "s/RATE/$rate/g")
 		XDG_RUNTIME_DIR=$rt "$build/tools/softdoca-wire" recv -p 03:00.1 --timeout 3 --quiet \
 			>"$tmp/$name.recv" 2>&1 &
 		rpid=$!
@@ -232,7 +247,7 @@ while read -r name kind prog args; do
 		rc=$?
 		wait $rpid
 		got=$(sed -n 's/^received \([0-9]*\) frames.*/\1/p' "$tmp/$name.recv")
-		result "$name" $rc "$out" -1 "" tx "${got:--1}"
+		result "$name" $rc "$out" -1 "$(cat "$tmp/$name.recv")" tx "${got:--1}"
 		;;
 	run)
 		# shellcheck disable=SC2086
