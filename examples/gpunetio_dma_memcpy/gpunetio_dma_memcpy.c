@@ -30,6 +30,7 @@
 #include <doca_pe.h>
 
 #include "../common.h"
+#include "example_args.h"
 #include "gpunetio_dma_memcpy.h"
 
 DOCA_LOG_REGISTER(GPUNETIO_DMA_MEMCPY);
@@ -39,64 +40,20 @@ DOCA_LOG_REGISTER(GPUNETIO_DMA_MEMCPY);
 #define WAIT_SECS 10
 
 struct cfg {
-	char nic[DOCA_DEVINFO_PCI_ADDR_SIZE];
-	char gpu[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	struct example_gpu_nic dev; /* first: example_nic_cb and example_gpu_cb fill it */
 };
-
-static doca_error_t copy_addr(char *to, const char *addr)
-{
-	if (strlen(addr) >= DOCA_DEVINFO_PCI_ADDR_SIZE) {
-		DOCA_LOG_ERR("PCI address '%s' is too long; use BB:DD.F or DDDD:BB:DD.F", addr);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	strcpy(to, addr);
-	return DOCA_SUCCESS;
-}
-
-static doca_error_t nic_cb(void *param, void *config)
-{
-	return copy_addr(((struct cfg *)config)->nic, param);
-}
-
-static doca_error_t gpu_cb(void *param, void *config)
-{
-	return copy_addr(((struct cfg *)config)->gpu, param);
-}
-
-static doca_error_t add_param(const char *s, const char *l, const char *desc, doca_argp_param_cb_t cb, bool required)
-{
-	struct doca_argp_param *p;
-	doca_error_t ret = doca_argp_param_create(&p);
-
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	doca_argp_param_set_short_name(p, s);
-	doca_argp_param_set_long_name(p, l);
-	doca_argp_param_set_description(p, desc);
-	doca_argp_param_set_callback(p, cb);
-	doca_argp_param_set_type(p, DOCA_ARGP_TYPE_STRING);
-	if (required)
-		doca_argp_param_set_mandatory(p);
-	return doca_argp_register_param(p);
-}
 
 static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 {
-	struct doca_log_backend *sdk_log;
 	doca_error_t ret;
 
-	ret = doca_log_backend_create_standard();
-	if (ret == DOCA_SUCCESS)
-		ret = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_argp_init(NULL, cfg);
+	ret = example_log_argp_init(cfg);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	ret = add_param("n", "nic", "DMA device PCI address (default " EXAMPLE_PCI_ADDR_DEFAULT ")", nic_cb, false);
+	ret = example_param("n", "nic", "DMA device PCI address (default " EXAMPLE_PCI_ADDR_DEFAULT ")",
+			    DOCA_ARGP_TYPE_STRING, example_nic_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("g", "gpu", "GPU PCI address", gpu_cb, true);
+		ret = example_param("g", "gpu", "GPU PCI address", DOCA_ARGP_TYPE_STRING, example_gpu_cb, true);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_argp_start(argc, argv);
 	if (ret != DOCA_SUCCESS)
@@ -301,7 +258,7 @@ static doca_error_t gpu_to_cpu(struct doca_dev *dev, struct doca_gpu *gpu, uintp
 
 int main(int argc, char **argv)
 {
-	struct cfg cfg = {.nic = EXAMPLE_PCI_ADDR_DEFAULT};
+	struct cfg cfg = {.dev.nic = EXAMPLE_PCI_ADDR_DEFAULT};
 	struct doca_gpu *gpu = NULL;
 	struct doca_dev *dev = NULL;
 	size_t size = EXAMPLE_COPY_SIZE;
@@ -311,9 +268,9 @@ int main(int argc, char **argv)
 
 	if (begin(argc, argv, &cfg) != DOCA_SUCCESS)
 		return EXIT_FAILURE;
-	ret = example_open_dma_device(cfg.nic, &dev);
+	ret = example_open_dma_device(cfg.dev.nic, &dev);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_gpu_create(cfg.gpu, &gpu);
+		ret = doca_gpu_create(cfg.dev.gpu, &gpu);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_gpu_mem_alloc(gpu, size, (size_t)sysconf(_SC_PAGESIZE), DOCA_GPU_MEM_TYPE_GPU_CPU, &gpu_buf,
 					 &cpu_view);

@@ -40,6 +40,7 @@
 #include <doca_mmap.h>
 
 #include "../eth_examples.h"
+#include "example_args.h"
 #include "gpunetio_send_wait_time.h"
 
 DOCA_LOG_REGISTER(GPUNETIO_SEND_WAIT_TIME);
@@ -52,8 +53,7 @@ DOCA_LOG_REGISTER(GPUNETIO_SEND_WAIT_TIME);
 #define DONE_WAIT_SEC 10
 
 struct cfg {
-	char nic[DOCA_DEVINFO_PCI_ADDR_SIZE];
-	char gpu[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	struct example_gpu_nic dev; /* first: example_nic_cb and example_gpu_cb fill it */
 	uint32_t size;
 	uint32_t burst;
 	uint32_t interval_us;
@@ -66,26 +66,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_signal = 1;
-}
-
-static doca_error_t copy_addr(char *to, const char *addr)
-{
-	if (strlen(addr) >= DOCA_DEVINFO_PCI_ADDR_SIZE) {
-		DOCA_LOG_ERR("PCI address '%s' is too long; use BB:DD.F or DDDD:BB:DD.F", addr);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	strcpy(to, addr);
-	return DOCA_SUCCESS;
-}
-
-static doca_error_t nic_cb(void *param, void *config)
-{
-	return copy_addr(((struct cfg *)config)->nic, param);
-}
-
-static doca_error_t gpu_cb(void *param, void *config)
-{
-	return copy_addr(((struct cfg *)config)->gpu, param);
 }
 
 /* An int option within @lo..@hi, or one line naming it and its range. */
@@ -123,53 +103,30 @@ static doca_error_t packets_cb(void *param, void *config)
 	return ret;
 }
 
-static doca_error_t add_param(const char *s, const char *l, const char *desc, enum doca_argp_type type,
-			      doca_argp_param_cb_t cb, bool required)
-{
-	struct doca_argp_param *p;
-	doca_error_t ret = doca_argp_param_create(&p);
-
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	doca_argp_param_set_short_name(p, s);
-	doca_argp_param_set_long_name(p, l);
-	doca_argp_param_set_description(p, desc);
-	doca_argp_param_set_callback(p, cb);
-	doca_argp_param_set_type(p, type);
-	if (required)
-		doca_argp_param_set_mandatory(p);
-	return doca_argp_register_param(p);
-}
-
 static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 {
-	struct doca_log_backend *sdk_log;
 	doca_error_t ret;
 
-	ret = doca_log_backend_create_standard();
-	if (ret == DOCA_SUCCESS)
-		ret = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_argp_init(NULL, cfg);
+	ret = example_log_argp_init(cfg);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	ret = add_param("g", "gpu", "GPU PCI address, as nvidia-smi prints it", DOCA_ARGP_TYPE_STRING, gpu_cb, true);
+	ret = example_param("g", "gpu", "GPU PCI address, as nvidia-smi prints it", DOCA_ARGP_TYPE_STRING,
+			    example_gpu_cb, true);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("n", "nic", "NIC PCI address (default " NIC_DEFAULT ")", DOCA_ARGP_TYPE_STRING, nic_cb,
-				false);
+		ret = example_param("n", "nic", "NIC PCI address (default " NIC_DEFAULT ")", DOCA_ARGP_TYPE_STRING,
+				    example_nic_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("c", "count", "frames to send (default 256)", DOCA_ARGP_TYPE_INT, packets_cb, false);
+		ret =
+		    example_param("c", "count", "frames to send (default 256)", DOCA_ARGP_TYPE_INT, packets_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("b", "burst", "frames per time slot, 1..256 (default 32)", DOCA_ARGP_TYPE_INT, burst_cb,
-				false);
+		ret = example_param("b", "burst", "frames per time slot, 1..256 (default 32)", DOCA_ARGP_TYPE_INT,
+				    burst_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("i", "interval", "microseconds between time slots (default 500)", DOCA_ARGP_TYPE_INT,
-				interval_cb, false);
+		ret = example_param("i", "interval", "microseconds between time slots (default 500)",
+				    DOCA_ARGP_TYPE_INT, interval_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("s", "size", "frame size in bytes, 64..1514 (default 1024)", DOCA_ARGP_TYPE_INT,
-				size_cb, false);
+		ret = example_param("s", "size", "frame size in bytes, 64..1514 (default 1024)", DOCA_ARGP_TYPE_INT,
+				    size_cb, false);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_argp_start(argc, argv);
 	if (ret != DOCA_SUCCESS)
@@ -267,7 +224,7 @@ static doca_error_t make_txq(struct doca_dev *dev, struct doca_gpu *gpu, struct 
 
 int main(int argc, char **argv)
 {
-	struct cfg cfg = {.nic = NIC_DEFAULT, .size = 1024, .burst = 32, .interval_us = 500, .packets = 256};
+	struct cfg cfg = {.dev.nic = NIC_DEFAULT, .size = 1024, .burst = 32, .interval_us = 500, .packets = 256};
 	struct sw_params prm = {.frame.dst_mac = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
 	struct doca_gpu_eth_txq *txq_gpu = NULL;
 	struct doca_eth_txq *txq = NULL;
@@ -286,14 +243,14 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	interval_ns = (uint64_t)cfg.interval_us * 1000u;
 	nslots = (cfg.packets + cfg.burst - 1) / cfg.burst;
-	ret = doca_gpu_create(cfg.gpu, &gpu);
+	ret = doca_gpu_create(cfg.dev.gpu, &gpu);
 	if (ret != DOCA_SUCCESS) {
 		DOCA_LOG_ERR(
 		    "cannot open the GPU %s: %s (doca-env lists the GPUs CUDA sees, or says why there are none)",
-		    cfg.gpu, doca_error_get_descr(ret));
+		    cfg.dev.gpu, doca_error_get_descr(ret));
 		goto out;
 	}
-	ret = open_nic(cfg.nic, &dev);
+	ret = open_nic(cfg.dev.nic, &dev);
 	if (ret != DOCA_SUCCESS)
 		goto out;
 	ret = make_txq(dev, gpu, &txq);
@@ -344,8 +301,8 @@ int main(int argc, char **argv)
 	running = true;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	printf("sending on %s from GPU %s: %lu %u-byte frames in bursts of %u every %u us, %s\n", cfg.nic, cfg.gpu,
-	       (unsigned long)cfg.packets, cfg.size, cfg.burst, cfg.interval_us, sw_sender_kind());
+	printf("sending on %s from GPU %s: %lu %u-byte frames in bursts of %u every %u us, %s\n", cfg.dev.nic,
+	       cfg.dev.gpu, (unsigned long)cfg.packets, cfg.size, cfg.burst, cfg.interval_us, sw_sender_kind());
 	fflush(stdout);
 	ret = wait_sender(st, START_AHEAD + nslots * interval_ns);
 	running = ret != DOCA_SUCCESS;

@@ -36,6 +36,7 @@
 #include <doca_mmap.h>
 
 #include "../eth_examples.h"
+#include "example_args.h"
 #include "gpunetio_simple_receive.h"
 
 DOCA_LOG_REGISTER(GPUNETIO_SIMPLE_RECEIVE);
@@ -48,8 +49,7 @@ DOCA_LOG_REGISTER(GPUNETIO_SIMPLE_RECEIVE);
 #define DONE_WAIT_SEC 5
 
 struct cfg {
-	char nic[DOCA_DEVINFO_PCI_ADDR_SIZE];
-	char gpu[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	struct example_gpu_nic dev; /* first: example_nic_cb and example_gpu_cb fill it */
 	enum sr_scope scope;
 	enum doca_gpu_mem_type mem;
 	uint32_t seconds; /* 0: no limit */
@@ -62,26 +62,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_signal = 1;
-}
-
-static doca_error_t copy_addr(char *to, const char *addr)
-{
-	if (strlen(addr) >= DOCA_DEVINFO_PCI_ADDR_SIZE) {
-		DOCA_LOG_ERR("PCI address '%s' is too long; use BB:DD.F or DDDD:BB:DD.F", addr);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	strcpy(to, addr);
-	return DOCA_SUCCESS;
-}
-
-static doca_error_t nic_cb(void *param, void *config)
-{
-	return copy_addr(((struct cfg *)config)->nic, param);
-}
-
-static doca_error_t gpu_cb(void *param, void *config)
-{
-	return copy_addr(((struct cfg *)config)->gpu, param);
 }
 
 static doca_error_t scope_cb(void *param, void *config)
@@ -135,54 +115,30 @@ static doca_error_t packets_cb(void *param, void *config)
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t add_param(const char *s, const char *l, const char *desc, enum doca_argp_type type,
-			      doca_argp_param_cb_t cb, bool required)
-{
-	struct doca_argp_param *p;
-	doca_error_t ret = doca_argp_param_create(&p);
-
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	doca_argp_param_set_short_name(p, s);
-	doca_argp_param_set_long_name(p, l);
-	doca_argp_param_set_description(p, desc);
-	doca_argp_param_set_callback(p, cb);
-	doca_argp_param_set_type(p, type);
-	if (required)
-		doca_argp_param_set_mandatory(p);
-	return doca_argp_register_param(p);
-}
-
 static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 {
-	struct doca_log_backend *sdk_log;
 	doca_error_t ret;
 
-	ret = doca_log_backend_create_standard();
-	if (ret == DOCA_SUCCESS)
-		ret = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_argp_init(NULL, cfg);
+	ret = example_log_argp_init(cfg);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	ret = add_param("g", "gpu", "GPU PCI address, as nvidia-smi prints it", DOCA_ARGP_TYPE_STRING, gpu_cb, true);
+	ret = example_param("g", "gpu", "GPU PCI address, as nvidia-smi prints it", DOCA_ARGP_TYPE_STRING,
+			    example_gpu_cb, true);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("n", "nic", "NIC PCI address (default " NIC_DEFAULT ")", DOCA_ARGP_TYPE_STRING, nic_cb,
-				false);
+		ret = example_param("n", "nic", "NIC PCI address (default " NIC_DEFAULT ")", DOCA_ARGP_TYPE_STRING,
+				    example_nic_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("e", "exec-scope", "receive scope: 0 thread (default), 1 warp, 2 block",
-				DOCA_ARGP_TYPE_INT, scope_cb, false);
+		ret = example_param("e", "exec-scope", "receive scope: 0 thread (default), 1 warp, 2 block",
+				    DOCA_ARGP_TYPE_INT, scope_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("m", "memory", "packet memory: gpu (default) or cpu_gpu", DOCA_ARGP_TYPE_STRING, mem_cb,
-				false);
+		ret = example_param("m", "memory", "packet memory: gpu (default) or cpu_gpu", DOCA_ARGP_TYPE_STRING,
+				    mem_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("t", "time", "stop after this many seconds (default 0: no limit)", DOCA_ARGP_TYPE_INT,
-				seconds_cb, false);
+		ret = example_param("t", "time", "stop after this many seconds (default 0: no limit)",
+				    DOCA_ARGP_TYPE_INT, seconds_cb, false);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("c", "count", "stop after this many packets (default 0: no limit)", DOCA_ARGP_TYPE_INT,
-				packets_cb, false);
+		ret = example_param("c", "count", "stop after this many packets (default 0: no limit)",
+				    DOCA_ARGP_TYPE_INT, packets_cb, false);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_argp_start(argc, argv);
 	if (ret != DOCA_SUCCESS)
@@ -307,7 +263,7 @@ static doca_error_t make_pkt_mmap(struct doca_dev *dev, void *gpu_addr, size_t l
 
 int main(int argc, char **argv)
 {
-	struct cfg cfg = {.nic = NIC_DEFAULT, .scope = SR_SCOPE_THREAD, .mem = DOCA_GPU_MEM_TYPE_GPU};
+	struct cfg cfg = {.dev.nic = NIC_DEFAULT, .scope = SR_SCOPE_THREAD, .mem = DOCA_GPU_MEM_TYPE_GPU};
 	struct eth_example_flow flow = {0};
 	struct doca_gpu_eth_rxq *rxq_gpu = NULL;
 	struct doca_eth_rxq *rxq = NULL;
@@ -324,14 +280,14 @@ int main(int argc, char **argv)
 
 	if (begin(argc, argv, &cfg) != DOCA_SUCCESS)
 		return EXIT_FAILURE;
-	ret = doca_gpu_create(cfg.gpu, &gpu);
+	ret = doca_gpu_create(cfg.dev.gpu, &gpu);
 	if (ret != DOCA_SUCCESS) {
 		DOCA_LOG_ERR(
 		    "cannot open the GPU %s: %s (doca-env lists the GPUs CUDA sees, or says why there are none)",
-		    cfg.gpu, doca_error_get_descr(ret));
+		    cfg.dev.gpu, doca_error_get_descr(ret));
 		goto out;
 	}
-	ret = open_nic(cfg.nic, &dev);
+	ret = open_nic(cfg.dev.nic, &dev);
 	if (ret != DOCA_SUCCESS)
 		goto out;
 	if (doca_eth_rxq_cap_get_max_packet_size(doca_dev_as_devinfo(dev), &cap) == DOCA_SUCCESS && cap < pkt_size)
@@ -379,7 +335,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	printf("receiving on %s into GPU %s: CYCLIC queue of %u slots of %u bytes in %s memory, scope %s, %s\n",
-	       cfg.nic, cfg.gpu, nslots, pkt_size, cfg.mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU" : "CPU_GPU",
+	       cfg.dev.nic, cfg.dev.gpu, nslots, pkt_size, cfg.mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU" : "CPU_GPU",
 	       cfg.scope == SR_SCOPE_THREAD ? "thread"
 	       : cfg.scope == SR_SCOPE_WARP ? "warp"
 					    : "block",

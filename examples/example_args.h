@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * example_args.h - what the GPUNetIO examples share for their command lines: log set-up and
+ * doca_argp parameters in one call each.
+ */
+#ifndef EXAMPLE_ARGS_H_
+#define EXAMPLE_ARGS_H_
+
+#include <stdbool.h>
+
+#include <doca_argp.h>
+#include <doca_dev.h>
+#include <doca_error.h>
+
+/* The first member of an example's configuration: the NIC and the GPU, by PCI address. */
+struct example_gpu_nic {
+	char nic[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char gpu[DOCA_DEVINFO_PCI_ADDR_SIZE];
+};
+
+/*
+ * The standard log backend, SDK messages of level WARNING and above on stderr, then
+ * doca_argp_init(NULL, @cfg): what every example does first.
+ */
+doca_error_t example_log_argp_init(void *cfg);
+/* Registers one parameter: -@s / --@l, @desc, of @type, handled by @cb; @required makes it mandatory. */
+doca_error_t example_param(const char *s, const char *l, const char *desc, enum doca_argp_type type,
+			   doca_argp_param_cb_t cb, bool required);
+
+/* doca_argp callbacks for -n / -g: @config starts with a struct example_gpu_nic. */
+doca_error_t example_nic_cb(void *param, void *config);
+doca_error_t example_gpu_cb(void *param, void *config);
+
+#endif /* EXAMPLE_ARGS_H_ */
