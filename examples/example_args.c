@@ -61,3 +61,30 @@ doca_error_t example_gpu_cb(void *param, void *config)
 {
 	return copy_addr(((struct example_gpu_nic *)config)->gpu, param);
 }
+
+doca_error_t example_scope_arg(const void *param, int *scope)
+{
+	int v = *(const int *)param;
+
+	if (v < 0 || v > 2) {
+		DOCA_LOG_ERR("exec scope %d: use 0 (thread), 1 (warp) or 2 (block)", v);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*scope = v;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t example_mem_arg(const void *param, enum doca_gpu_mem_type *mem)
+{
+	const char *s = param;
+
+	if (strcmp(s, "gpu") == 0)
+		*mem = DOCA_GPU_MEM_TYPE_GPU;
+	else if (strcmp(s, "cpu_gpu") == 0)
+		*mem = DOCA_GPU_MEM_TYPE_CPU_GPU;
+	else {
+		DOCA_LOG_ERR("packet memory '%s': use gpu or cpu_gpu", s);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}

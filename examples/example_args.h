@@ -11,6 +11,7 @@
 #include <doca_argp.h>
 #include <doca_dev.h>
 #include <doca_error.h>
+#include <doca_gpunetio.h>
 
 /* The first member of an example's configuration: the NIC and the GPU, by PCI address. */
 struct example_gpu_nic {
@@ -30,5 +31,10 @@ doca_error_t example_param(const char *s, const char *l, const char *desc, enum 
 /* doca_argp callbacks for -n / -g: @config starts with a struct example_gpu_nic. */
 doca_error_t example_nic_cb(void *param, void *config);
 doca_error_t example_gpu_cb(void *param, void *config);
+
+/* -e: an execution scope, 0 (thread), 1 (warp) or 2 (block), into @scope; logged when refused. */
+doca_error_t example_scope_arg(const void *param, int *scope);
+/* -m: "gpu" or "cpu_gpu" packet memory, into @mem; logged when refused. */
+doca_error_t example_mem_arg(const void *param, enum doca_gpu_mem_type *mem);
 
 #endif /* EXAMPLE_ARGS_H_ */

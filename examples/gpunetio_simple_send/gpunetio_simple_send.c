@@ -77,29 +77,17 @@ static void on_signal(int sig)
 
 static doca_error_t scope_cb(void *param, void *config)
 {
-	int v = *(int *)param;
+	int v;
+	doca_error_t ret = example_scope_arg(param, &v);
 
-	if (v < SS_SCOPE_THREAD || v > SS_SCOPE_BLOCK) {
-		DOCA_LOG_ERR("exec scope %d: use 0 (thread), 1 (warp) or 2 (block)", v);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	((struct cfg *)config)->scope = (enum ss_scope)v;
-	return DOCA_SUCCESS;
+	if (ret == DOCA_SUCCESS)
+		((struct cfg *)config)->scope = (enum ss_scope)v;
+	return ret;
 }
 
 static doca_error_t mem_cb(void *param, void *config)
 {
-	const char *s = param;
-
-	if (strcmp(s, "gpu") == 0)
-		((struct cfg *)config)->mem = DOCA_GPU_MEM_TYPE_GPU;
-	else if (strcmp(s, "cpu_gpu") == 0)
-		((struct cfg *)config)->mem = DOCA_GPU_MEM_TYPE_CPU_GPU;
-	else {
-		DOCA_LOG_ERR("packet memory '%s': use gpu or cpu_gpu", s);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return DOCA_SUCCESS;
+	return example_mem_arg(param, &((struct cfg *)config)->mem);
 }
 
 static doca_error_t proxy_cb(void *param, void *config)
