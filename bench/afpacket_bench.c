@@ -35,6 +35,7 @@
 
 #include <doca_dev.h>
 
+#include "bench_util.h"
 #include "core.h"
 #include "nic.h"
 #include "veth_raw.h"
@@ -51,14 +52,6 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- one measurement: a sender thread and a receiver thread ---- */
@@ -89,11 +82,11 @@ static void *tx_thread(void *arg)
 	}
 	while (!atomic_load(&r->ready))
 		sched_yield();
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	end = t0 + (uint64_t)secs * 1000000000ull;
-	while (now_ns() < end)
+	while (bench_now_ns() < end)
 		r->sent += r->oa->tx_burst(r->pa, tf, BURST);
-	atomic_store(&r->send_ns, now_ns() - t0);
+	atomic_store(&r->send_ns, bench_now_ns() - t0);
 	return NULL;
 }
 

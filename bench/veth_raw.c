@@ -98,14 +98,6 @@ int veth_config(const struct veth *v, char *path_template, const char *extra)
 	return fclose(fp) == 0 ? 0 : -1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int raw_socket(const char *ifname, const char *ns)
 {
 	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL)};
@@ -164,9 +156,9 @@ static void *tx_thread(void *arg)
 	}
 	while (!atomic_load(&r->ready))
 		sched_yield();
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	end = t0 + (uint64_t)(r->secs * 1e9);
-	while (now_ns() < end) {
+	while (bench_now_ns() < end) {
 		int k;
 		unsigned int n;
 
@@ -181,7 +173,7 @@ static void *tx_thread(void *arg)
 		r->res.sent += n;
 		next = (uint32_t)((next + r->nframes - (BURST - n) % r->nframes) % r->nframes); /* resend the refused */
 	}
-	r->res.send_ns = now_ns() - t0;
+	r->res.send_ns = bench_now_ns() - t0;
 	close(fd);
 	return NULL;
 }
