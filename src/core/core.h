@@ -385,6 +385,14 @@ struct ctx_ops {
 	 * call is refused with NOT_SUPPORTED.
 	 */
 	doca_error_t (*set_datapath_on_gpu)(struct doca_ctx *ctx, struct doca_gpu *gpu);
+	/*
+	 * Optional, with a GPU data path: the context may also be connected to a PE, which then
+	 * delivers its CPU events (eth txq: send completions as events) through events() above;
+	 * it still has no CPU tasks. events_pending: true when events() has something to
+	 * deliver now (used to arm notifications); called from the application's thread.
+	 */
+	bool pe_with_gpu;
+	bool (*events_pending)(const struct doca_ctx *ctx);
 	/* Library object destroy hook is the library's own business. */
 };
 
@@ -406,7 +414,8 @@ struct doca_ctx {
 	/*
 	 * The data path runs off any PE (on a GPU): the context starts without a PE, has no CPU
 	 * tasks (no task pool), and goes from STOPPING to IDLE inside doca_ctx_stop(). Set through
-	 * priv_doca_ctx_set_datapath_external() while IDLE; never together with a PE.
+	 * priv_doca_ctx_set_datapath_external() while IDLE; together with a PE only when the
+	 * module allows it (ops->pe_with_gpu: the PE delivers the context's events, nothing else).
 	 */
 	bool datapath_external;
 	/* Set by the module: a task whose job really finished keeps its success when the context

@@ -366,7 +366,7 @@ SD_PRIV doca_error_t priv_doca_ctx_set_datapath_external(struct doca_ctx *ctx, c
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; choose where its data path runs while IDLE",
 				 call, priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
-	if (ctx->pe != NULL)
+	if (ctx->pe != NULL && !ctx->ops->pe_with_gpu)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: %s is connected to progress engine %p; a context's data path is either on a "
 				 "progress engine or on the GPU: create a new context for the other",
@@ -387,7 +387,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx
 				 "doca_ctx_set_datapath_on_gpu: %s: a %s context has no GPU data path; connect it "
 				 "to a progress engine instead",
 				 priv_doca_ctx_name(ctx), ctx->ops->name);
-	if (ctx->state != DOCA_CTX_STATE_IDLE || ctx->pe != NULL)
+	if (ctx->state != DOCA_CTX_STATE_IDLE || (ctx->pe != NULL && !ctx->ops->pe_with_gpu))
 		return priv_doca_ctx_set_datapath_external(ctx, "doca_ctx_set_datapath_on_gpu");
 	ret = ctx->ops->set_datapath_on_gpu(ctx, gpu_dev);
 	if (ret != DOCA_SUCCESS)
@@ -619,6 +619,8 @@ bool ctx_has_work(const struct doca_ctx *ctx)
 		if (atomic_load_explicit(&((struct doca_task *)t)->comp.done, memory_order_acquire))
 			return true;
 	if (SD_UNLIKELY(ctx->batches != NULL) && task_batch_has_work(ctx))
+		return true;
+	if (SD_UNLIKELY(ctx->ops->events_pending != NULL) && ctx->ops->events_pending(ctx))
 		return true;
 	return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
 }

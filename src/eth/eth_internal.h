@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include <doca_eth_txq_gpu_data_path.h>
+
 #include "core.h"
 #include "nic.h"
 
@@ -218,6 +220,14 @@ struct eth_txq_gpu_cfg {
 	uint32_t mtu;
 	uint8_t csum; /* DOCA_ETH_TXQ_OL_FLAGS_L3_CSUM | _L4_CSUM from the queue's offloads */
 	bool proxy;   /* doca_eth_txq_gpu_set_uar_on_cpu(): no send thread */
+	/* Completions: to the GPU's ring (doca_eth_txq_gpu_set_completion_on_gpu), else CPU events
+	 * through @notify (the PE's, NULL without one) to the handlers, NULL when not registered. */
+	bool cq_on_gpu;
+	struct engine_notify *notify;
+	doca_eth_txq_gpu_event_error_send_packet_cb_t err_cb;
+	doca_eth_txq_gpu_event_notify_send_packet_cb_t notify_cb;
+	union doca_data err_ud, notify_ud;
+	enum doca_gpu_mem_type sq_mem; /* asked; the ring is CPU_GPU memory whatever it is */
 };
 
 /* doca_ctx_set_datapath_on_gpu(): remembers @gpu in *@g (allocated on first use). */
@@ -232,5 +242,8 @@ void eth_txq_gpu_destroy(struct eth_txq_gpu *g);
 doca_error_t eth_txq_gpu_handle(const struct eth_txq_gpu *g, const char *name, struct doca_gpu_eth_txq **out);
 /* doca_eth_txq_gpu_cpu_proxy_progress(): one walk of the ring on the caller's thread. */
 doca_error_t eth_txq_gpu_proxy_progress(struct eth_txq_gpu *g, const char *name);
+/* The PE's side of CPU events: runs at most @budget handlers; returns how many. */
+unsigned int eth_txq_gpu_events(struct eth_txq_gpu *g, unsigned int budget);
+bool eth_txq_gpu_events_pending(const struct eth_txq_gpu *g);
 
 #endif /* SD_ETH_INTERNAL_H_ */

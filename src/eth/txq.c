@@ -66,8 +66,13 @@ struct doca_eth_txq {
 	uint64_t st_frames;
 	/* GPU data path (txq_gpu.c); NULL until doca_ctx_set_datapath_on_gpu() */
 	struct eth_txq_gpu *gpu;
-	bool proxy;	   /* doca_eth_txq_gpu_set_uar_on_cpu */
-	bool wait_on_time; /* doca_eth_txq_set_wait_on_time_offload */
+	bool proxy;		       /* doca_eth_txq_gpu_set_uar_on_cpu */
+	bool wait_on_time;	       /* doca_eth_txq_set_wait_on_time_offload */
+	bool cq_on_gpu;		       /* doca_eth_txq_gpu_set_completion_on_gpu */
+	enum doca_gpu_mem_type sq_mem; /* doca_eth_txq_gpu_set_sq_mem_type */
+	doca_eth_txq_gpu_event_error_send_packet_cb_t gpu_err_cb;
+	doca_eth_txq_gpu_event_notify_send_packet_cb_t gpu_notify_cb;
+	union doca_data gpu_err_ud, gpu_notify_ud;
 };
 
 /* Where the protocol headers of a frame are (tx_parse). */
@@ -428,20 +433,41 @@ static doca_error_t txq_set_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu)
 
 static doca_error_t txq_start_gpu(struct doca_eth_txq *txq)
 {
-	struct eth_txq_gpu_cfg cfg = {priv_doca_ctx_name(&txq->ctx),
-				      txq->ctx.dev,
-				      txq->ops,
-				      txq->port,
-				      txq->max_burst,
-				      txq->mtu,
-				      txq->csum,
-				      txq->proxy};
+	const char *name = priv_doca_ctx_name(&txq->ctx);
+	bool handlers = txq->gpu_err_cb != NULL || txq->gpu_notify_cb != NULL;
+	struct eth_txq_gpu_cfg cfg = {
+	    .name = name,
+	    .dev = txq->ctx.dev,
+	    .ops = txq->ops,
+	    .port = txq->port,
+	    .max_burst = txq->max_burst,
+	    .mtu = txq->mtu,
+	    .csum = txq->csum,
+	    .proxy = txq->proxy,
+	    .cq_on_gpu = txq->cq_on_gpu,
+	    .notify = txq->ctx.pe != NULL ? &txq->ctx.pe->notify : NULL,
+	    .err_cb = txq->gpu_err_cb,
+	    .notify_cb = txq->gpu_notify_cb,
+	    .err_ud = txq->gpu_err_ud,
+	    .notify_ud = txq->gpu_notify_ud,
+	    .sq_mem = txq->sq_mem,
+	};
 
 	if (txq->nb_send + txq->nb_lso + txq->bsend_num + txq->blso_num > 0)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "doca_ctx_start: %s has its data path on the GPU and task configurations; kernels "
 				 "send through doca_eth_txq_get_gpu_handle(): drop the *_set_conf() calls",
-				 priv_doca_ctx_name(&txq->ctx));
+				 name);
+	if (handlers && !txq->cq_on_gpu && txq->ctx.pe == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
+				 "doca_ctx_start: %s has send event handlers but no progress engine to run them; call "
+				 "doca_pe_connect_ctx() after doca_ctx_set_datapath_on_gpu(), or drop the handlers",
+				 name);
+	if (handlers && txq->cq_on_gpu)
+		SD_WARN(COMP,
+			"doca_ctx_start: %s completes on the GPU (doca_eth_txq_gpu_set_completion_on_gpu), so its "
+			"send event handlers will not run; drop one or the other",
+			name);
 	return eth_txq_gpu_start(txq->gpu, &cfg);
 }
 
@@ -462,14 +488,15 @@ static doca_error_t txq_start(struct doca_ctx *ctx)
 	txq->st_frames = 0;
 	if (ctx->datapath_external)
 		return txq_start_gpu(txq);
-	if (txq->proxy || txq->wait_on_time)
+	if (txq->proxy || txq->wait_on_time || txq->gpu_err_cb != NULL || txq->gpu_notify_cb != NULL)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "doca_ctx_start: %s runs on the CPU data path but has %s, which GPU queues have; call "
 				 "doca_ctx_set_datapath_on_gpu() before doca_ctx_start(), or create the queue anew "
 				 "without it",
 				 priv_doca_ctx_name(ctx),
-				 txq->proxy ? "CPU-proxy mode (doca_eth_txq_gpu_set_uar_on_cpu)"
-					    : "wait-on-time (doca_eth_txq_set_wait_on_time_offload)");
+				 txq->proxy	     ? "CPU-proxy mode (doca_eth_txq_gpu_set_uar_on_cpu)"
+				 : txq->wait_on_time ? "wait-on-time (doca_eth_txq_set_wait_on_time_offload)"
+						     : "GPU send event handlers (doca_eth_txq_gpu_event_*_register)");
 	txq->b_max = txq->bsend_max > txq->blso_max ? txq->bsend_max : txq->blso_max;
 	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct eth_tx_task), n, n + nb * txq->b_max ? n + nb * txq->b_max : 1,
 				      &txq_dp_ops);
@@ -684,14 +711,28 @@ static void txq_batch_deliver(struct doca_task_batch *batch, bool success)
 							    txq->b_status + base);
 }
 
+/* GPU queues: their send completions as CPU events (txq_gpu.c); CPU queues have none. */
+static unsigned int txq_events(struct doca_ctx *ctx)
+{
+	return eth_txq_gpu_events(txq_of(ctx)->gpu, 64);
+}
+
+static bool txq_events_pending(const struct doca_ctx *ctx)
+{
+	return eth_txq_gpu_events_pending(((const struct doca_eth_txq *)ctx)->gpu);
+}
+
 static const struct ctx_ops txq_ctx_ops = {
     .name = "eth_txq",
     .start = txq_start,
     .stopped = txq_stopped,
     .prepare = txq_prepare,
     .deliver = txq_deliver,
+    .events = txq_events,
     .stopping = txq_stopping,
     .set_datapath_on_gpu = txq_set_gpu,
+    .pe_with_gpu = true,
+    .events_pending = txq_events_pending,
 };
 
 /* ---- public API: capabilities ---- */
@@ -1054,8 +1095,63 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_completion_on_gpu(struct doca_eth_txq *eth_txq)
 {
-	/* GPU queues always complete into the ring the device polls: only the state is checked. */
-	return check_idle(eth_txq, "doca_eth_txq_gpu_set_completion_on_gpu");
+	doca_error_t ret = check_idle(eth_txq, "doca_eth_txq_gpu_set_completion_on_gpu");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	eth_txq->cq_on_gpu = true;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_sq_mem_type(struct doca_eth_txq *eth_txq,
+								enum doca_gpu_mem_type sq_mem_type)
+{
+	doca_error_t ret = check_idle(eth_txq, "doca_eth_txq_gpu_set_sq_mem_type");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (sq_mem_type != DOCA_GPU_MEM_TYPE_GPU && sq_mem_type != DOCA_GPU_MEM_TYPE_GPU_CPU &&
+	    sq_mem_type != DOCA_GPU_MEM_TYPE_CPU_GPU)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_gpu_set_sq_mem_type: %s: memory type %d; use DOCA_GPU_MEM_TYPE_GPU, "
+				 "DOCA_GPU_MEM_TYPE_GPU_CPU or DOCA_GPU_MEM_TYPE_CPU_GPU",
+				 priv_doca_ctx_name(&eth_txq->ctx), (int)sq_mem_type);
+	eth_txq->sq_mem = sq_mem_type;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_error_send_packet_register(
+    struct doca_eth_txq *eth_txq, doca_eth_txq_gpu_event_error_send_packet_cb_t event_error_send_packet_cb,
+    union doca_data event_user_data)
+{
+	doca_error_t ret = check_idle(eth_txq, "doca_eth_txq_gpu_event_error_send_packet_register");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (event_error_send_packet_cb == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_gpu_event_error_send_packet_register: %s: NULL handler",
+				 priv_doca_ctx_name(&eth_txq->ctx));
+	eth_txq->gpu_err_cb = event_error_send_packet_cb;
+	eth_txq->gpu_err_ud = event_user_data;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_notify_send_packet_register(
+    struct doca_eth_txq *eth_txq, doca_eth_txq_gpu_event_notify_send_packet_cb_t event_notify_send_packet_cb,
+    union doca_data event_user_data)
+{
+	doca_error_t ret = check_idle(eth_txq, "doca_eth_txq_gpu_event_notify_send_packet_register");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	if (event_notify_send_packet_cb == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_gpu_event_notify_send_packet_register: %s: NULL handler",
+				 priv_doca_ctx_name(&eth_txq->ctx));
+	eth_txq->gpu_notify_cb = event_notify_send_packet_cb;
+	eth_txq->gpu_notify_ud = event_user_data;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_uar_on_cpu(struct doca_eth_txq *eth_txq)

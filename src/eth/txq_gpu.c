@@ -11,8 +11,17 @@
  *     WAIT  now (CLOCK_REALTIME) < wait_ts ?  stop here: what is behind it waits too
  *     SEND  mkey -> started mmap (range, device), bytes copied into the queue's frame buffer,
  *           L3/L4 checksums (offloads), tx_burst; a full medium: stop, take it again later
- *     NOTIFY or failure: cqe[c % m] = {p, status}, seq = c + 1 (release), c++
+ *     NOTIFY or failure: completion on GPU: cqe[c % m] = {p, status}, seq = c + 1 (release), c++
+ *                        else a CPU event {p, status, time} into ev[], for the PE (below)
  *     cons = p + 1 (release): the slot is the device's again
+ *
+ * CPU events (the default; doca_eth_txq_gpu_set_completion_on_gpu() sends completions to the
+ * GPU instead): ev[] is a single-producer single-consumer ring of nwqe entries, filled by the
+ * walker, emptied by the PE the queue is connected to (eth_txq_gpu_events() from the context's
+ * events hook in doca_pe_progress), which runs the handlers with no lock held. A full ring
+ * stops the walk, like a full medium, until the PE takes events: nothing is dropped. After a
+ * walk that added events, an armed PE's handle is written (head is stored before armed is
+ * read, and the PE stores armed before it reads head: both sequentially consistent).
  *
  * Memory (on the queue's struct doca_gpu): the handle and both rings in one CPU_GPU
  * allocation (mem_alloc_mapped), the two reservation words in GPU memory (mem_alloc: only GPU
@@ -36,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <doca_eth_txq.h>
 #include <doca_eth_txq_cpu_data_path.h> /* the offload flags */
@@ -61,6 +71,23 @@
 #define GPU_TX_QUEUES 64
 
 enum seg_kind { SEG_HOST = 0, SEG_CPU_VIEW, SEG_DEVICE };
+
+/* The public event types: what a handler is given (a copy of its ring entry). */
+struct doca_eth_txq_gpu_event_error_send_packet {
+	uint16_t pos;
+	doca_error_t status;
+};
+
+struct doca_eth_txq_gpu_event_notify_send_packet {
+	uint16_t pos;
+	uint64_t ts;
+};
+
+struct gpu_tx_event {
+	uint64_t ts;
+	uint32_t status; /* doca_error_t: DOCA_SUCCESS for a NOTIFY send */
+	uint16_t pos;
+};
 
 struct gpu_tx_thread {
 	void *port; /* the medium's port: the key */
@@ -106,10 +133,33 @@ struct eth_txq_gpu {
 		enum seg_kind kind;
 		uint8_t *cpu_base;
 	} cache;
-	uint64_t st_sent, st_failed;
+	/* CPU events (cfg.cq_on_gpu false): the walker produces, the PE consumes */
+	bool cq_on_gpu;
+	struct engine_notify *notify;
+	doca_eth_txq_gpu_event_error_send_packet_cb_t err_cb;
+	doca_eth_txq_gpu_event_notify_send_packet_cb_t notify_cb;
+	union doca_data err_ud, notify_ud;
+	struct gpu_tx_event *ev;
+	uint32_t nev;
+	_Alignas(64) atomic_uint_fast64_t ev_head; /* the walker's */
+	_Alignas(64) atomic_uint_fast64_t ev_tail; /* the PE's */
+	uint64_t st_sent, st_failed, st_unheard;
 	unsigned int logged;
 	uint8_t frame[NIC_MAX_FRAME];
 };
+
+static const char *mem_type_name(enum doca_gpu_mem_type t)
+{
+	switch (t) {
+	case DOCA_GPU_MEM_TYPE_GPU:
+		return "DOCA_GPU_MEM_TYPE_GPU";
+	case DOCA_GPU_MEM_TYPE_GPU_CPU:
+		return "DOCA_GPU_MEM_TYPE_GPU_CPU";
+	case DOCA_GPU_MEM_TYPE_CPU_GPU:
+		return "DOCA_GPU_MEM_TYPE_CPU_GPU";
+	}
+	return "?";
+}
 
 static uint64_t realtime_ns(void)
 {
@@ -262,6 +312,50 @@ static void write_cqe(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status)
 	g->cq_prod++;
 }
 
+/* Room for one more CPU event (the walker's view; the PE only frees room). */
+static bool ev_room(const struct eth_txq_gpu *g)
+{
+	uint64_t head = atomic_load_explicit(&g->ev_head, memory_order_relaxed);
+
+	return head - atomic_load_explicit(&g->ev_tail, memory_order_acquire) < g->nev;
+}
+
+/* Descriptor @pos completes with @status: to the GPU's ring, a CPU event, or nobody. */
+static void complete(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status, bool *raised)
+{
+	struct gpu_tx_event *e;
+	uint64_t head;
+
+	if (g->cq_on_gpu) {
+		write_cqe(g, pos, status);
+		return;
+	}
+	if (status == DOCA_SUCCESS ? g->notify_cb == NULL : g->err_cb == NULL) {
+		g->st_unheard++; /* no handler: a failure was logged, a NOTIFY goes unheard */
+		return;
+	}
+	head = atomic_load_explicit(&g->ev_head, memory_order_relaxed);
+	e = &g->ev[head & (g->nev - 1)];
+	e->pos = (uint16_t)pos;
+	e->status = (uint32_t)status;
+	e->ts = status == DOCA_SUCCESS ? realtime_ns() : 0;
+	atomic_store_explicit(&g->ev_head, head + 1, memory_order_seq_cst); /* after the entry; see top */
+	*raised = true;
+}
+
+/* After a walk that raised events: wake an armed PE. */
+static void wake_pe(struct eth_txq_gpu *g)
+{
+	uint64_t one = 1;
+
+	if (g->notify == NULL || !atomic_load_explicit(&g->notify->armed, memory_order_seq_cst) ||
+	    !atomic_exchange(&g->notify->armed, 0))
+		return;
+	if (write(g->notify->efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		SD_WARN(COMP, "%s: writing the progress engine's notification handle failed: %s", g->name,
+			strerror(errno));
+}
+
 /*
  * Takes the queue's ready descriptors in order, at most @budget; returns how many. One walker
  * at a time per queue.
@@ -270,6 +364,7 @@ static unsigned int walk(struct eth_txq_gpu *g, unsigned int budget)
 {
 	uint64_t db = doca_gpunetio_hd_load_acquire_u64(&g->h_cpu->doorbell);
 	unsigned int n = 0;
+	bool raised = false;
 
 	if ((int64_t)(db - g->db) > 0)
 		g->db = db; /* the doorbell only moves forward */
@@ -284,6 +379,8 @@ static unsigned int walk(struct eth_txq_gpu *g, unsigned int budget)
 			break; /* not written yet (or still the last lap's) */
 		if (!(w->flags & DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB) && p >= g->db)
 			break; /* prepared, not submitted */
+		if (g->ev != NULL && !ev_room(g))
+			break; /* the PE has not taken its events yet: wait for it, lose nothing */
 		if (w->opcode == DOCA_GPUNETIO_ETH_TXQ_WQE_WAIT) {
 			if (realtime_ns() < w->wait_ts) {
 				g->wait_until = w->wait_ts;
@@ -308,12 +405,54 @@ static unsigned int walk(struct eth_txq_gpu *g, unsigned int budget)
 					 w->opcode);
 		}
 		if (status != DOCA_SUCCESS || (w->flags & DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY))
-			write_cqe(g, p, status);
+			complete(g, p, status, &raised);
 		g->next = p + 1;
 		doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, p + 1);
 		n++;
 	}
+	if (raised)
+		wake_pe(g);
 	return n;
+}
+
+/* ---- the PE's side of CPU events ---- */
+
+unsigned int eth_txq_gpu_events(struct eth_txq_gpu *g, unsigned int budget)
+{
+	uint64_t tail, head;
+	unsigned int n = 0;
+
+	if (g == NULL || g->ev == NULL)
+		return 0;
+	tail = atomic_load_explicit(&g->ev_tail, memory_order_relaxed);
+	head = atomic_load_explicit(&g->ev_head, memory_order_acquire);
+	while (tail != head && n < budget) {
+		struct gpu_tx_event e = g->ev[tail & (g->nev - 1)];
+
+		/* The slot is the walker's again before the handler runs (it may take long). */
+		atomic_store_explicit(&g->ev_tail, ++tail, memory_order_release);
+		if (e.status == DOCA_SUCCESS) {
+			struct doca_eth_txq_gpu_event_notify_send_packet ev = {.pos = e.pos, .ts = e.ts};
+
+			g->notify_cb(&ev, g->notify_ud);
+		} else {
+			struct doca_eth_txq_gpu_event_error_send_packet ev = {.pos = e.pos,
+									      .status = (doca_error_t)e.status};
+
+			g->err_cb(&ev, g->err_ud);
+		}
+		n++;
+	}
+	return n;
+}
+
+bool eth_txq_gpu_events_pending(const struct eth_txq_gpu *g)
+{
+	if (g == NULL || g->ev == NULL)
+		return false;
+	/* seq_cst: the PE stored armed before this load (see the top of the file) */
+	return atomic_load_explicit(&((struct eth_txq_gpu *)g)->ev_head, memory_order_seq_cst) !=
+	       atomic_load_explicit(&((struct eth_txq_gpu *)g)->ev_tail, memory_order_relaxed);
 }
 
 /* ---- the port's send thread ---- */
@@ -537,8 +676,29 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 	g->wait_until = 0;
 	g->cache.mkey = 0;
 	g->cache.epoch = priv_doca_mmap_mkey_epoch();
-	g->st_sent = g->st_failed = 0;
+	g->st_sent = g->st_failed = g->st_unheard = 0;
 	g->logged = 0;
+	g->cq_on_gpu = cfg->cq_on_gpu;
+	g->notify = cfg->notify;
+	g->err_cb = cfg->err_cb;
+	g->notify_cb = cfg->notify_cb;
+	g->err_ud = cfg->err_ud;
+	g->notify_ud = cfg->notify_ud;
+	free(g->ev);
+	g->ev = NULL;
+	g->nev = 0;
+	atomic_store(&g->ev_head, 0);
+	atomic_store(&g->ev_tail, 0);
+	if (!g->cq_on_gpu && (g->err_cb != NULL || g->notify_cb != NULL)) {
+		/* At most one event per descriptor: a ring of nwqe holds a full lap. */
+		g->ev = calloc(g->nwqe, sizeof(*g->ev));
+		if (g->ev == NULL) {
+			free_mem(g);
+			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_start: %s: cannot allocate %u events",
+					 cfg->name, g->nwqe);
+		}
+		g->nev = g->nwqe;
+	}
 	if (!g->proxy) {
 		ret = tx_thread_add(g);
 		if (ret != DOCA_SUCCESS) {
@@ -547,8 +707,12 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 		}
 	}
 	g->started = true;
-	SD_DBG(COMP, "%s: on the GPU, %u descriptors, %s", cfg->name, g->nwqe,
-	       g->proxy ? "CPU proxy (doca_eth_txq_gpu_cpu_proxy_progress)" : "the port's send thread");
+	SD_DBG(COMP, "%s: on the GPU, %u descriptors in CPU_GPU memory (%s asked), %s, completions %s", cfg->name,
+	       g->nwqe, mem_type_name(cfg->sq_mem),
+	       g->proxy ? "CPU proxy (doca_eth_txq_gpu_cpu_proxy_progress)" : "the port's send thread",
+	       g->cq_on_gpu    ? "on the GPU"
+	       : g->ev != NULL ? "as CPU events"
+			       : "unheard (no completion on GPU, no event handler): failures are only logged");
 	return DOCA_SUCCESS;
 }
 
@@ -563,8 +727,10 @@ void eth_txq_gpu_stopping(struct eth_txq_gpu *g)
 		sched_yield();
 	g->started = false;
 	atomic_flag_clear_explicit(&g->busy, memory_order_release);
-	SD_DBG(COMP, "%s stopped: %llu frames sent, %llu descriptors failed, %llu taken in all", g->name,
-	       (unsigned long long)g->st_sent, (unsigned long long)g->st_failed, (unsigned long long)g->next);
+	SD_DBG(COMP,
+	       "%s stopped: %llu frames sent, %llu descriptors failed, %llu taken in all, %llu completions unheard",
+	       g->name, (unsigned long long)g->st_sent, (unsigned long long)g->st_failed, (unsigned long long)g->next,
+	       (unsigned long long)g->st_unheard);
 }
 
 void eth_txq_gpu_destroy(struct eth_txq_gpu *g)
@@ -573,6 +739,7 @@ void eth_txq_gpu_destroy(struct eth_txq_gpu *g)
 		return;
 	eth_txq_gpu_stopping(g);
 	free_mem(g);
+	free(g->ev);
 	free(g);
 }
 
@@ -608,5 +775,40 @@ doca_error_t eth_txq_gpu_proxy_progress(struct eth_txq_gpu *g, const char *name)
 	}
 	(void)walk(g, g->nwqe);
 	atomic_flag_clear_explicit(&g->busy, memory_order_release);
+	return DOCA_SUCCESS;
+}
+
+/* ---- public API: the event getters (doca_eth_txq_gpu_data_path.h) ---- */
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_error_send_packet_get_position(
+    const struct doca_eth_txq_gpu_event_error_send_packet *event_error, uint16_t *packet_index)
+{
+	if (event_error == NULL || packet_index == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_gpu_event_error_send_packet_get_position: NULL %s",
+				 event_error == NULL ? "event" : "packet_index");
+	*packet_index = event_error->pos;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_notify_send_packet_get_position(
+    const struct doca_eth_txq_gpu_event_notify_send_packet *event_notify, uint16_t *packet_index)
+{
+	if (event_notify == NULL || packet_index == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_gpu_event_notify_send_packet_get_position: NULL %s",
+				 event_notify == NULL ? "event" : "packet_index");
+	*packet_index = event_notify->pos;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_notify_send_packet_get_timestamp(
+    const struct doca_eth_txq_gpu_event_notify_send_packet *event_notify, uint64_t *packet_timestamp)
+{
+	if (event_notify == NULL || packet_timestamp == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_txq_gpu_event_notify_send_packet_get_timestamp: NULL %s",
+				 event_notify == NULL ? "event" : "packet_timestamp");
+	*packet_timestamp = event_notify->ts;
 	return DOCA_SUCCESS;
 }

@@ -12,6 +12,9 @@
  *   notify    only NOTIFY sends (and failures) write completions
  *   bad       a wrong mkey, a range outside the mmap, an mmap without the device, a length
  *             beyond the MTU: error completions (UNEXPECTED from the poll), the ring goes on
+ *   events    without completion on the GPU: NOTIFY sends and failures as CPU events, run
+ *             only by doca_pe_progress(), with position and send time; an armed handle wakes;
+ *             a PE that does not progress holds the queue back (full event ring), losing nothing
  *   csum      L3/L4 offloads: the received IPv4/UDP frame has valid checksums
  *   proxy     CPU-proxy mode: nothing leaves before doca_eth_txq_gpu_cpu_proxy_progress(),
  *             then everything; the low-level prepare + submit path (nothing before the submit)
@@ -25,6 +28,7 @@
  * Every case uses its own runtime directory, so its cable starts empty.
  */
 #include <arpa/inet.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -169,6 +173,8 @@ static void rx_wait(unsigned int n)
 	uint64_t deadline = sd_now_ms() + WAIT_MS;
 
 	while (rx_count() < n) {
+		if (sd_now_ms() >= deadline)
+			fprintf(stderr, "rx_wait: %u of %u frames arrived\n", rx_count(), n);
 		CHECK(sd_now_ms() < deadline);
 		sched_yield();
 	}
@@ -185,7 +191,57 @@ struct txq {
 	struct doca_gpu_eth_txq *h;
 };
 
-enum { OPT_PROXY = 1, OPT_WAIT = 2, OPT_CSUM = 4 };
+enum { OPT_PROXY = 1, OPT_WAIT = 2, OPT_CSUM = 4, OPT_EVENTS = 8 };
+
+/* OPT_EVENTS: completions as CPU events on ev.pe, counted by these handlers. */
+#define EV_MAX 512
+static struct {
+	struct doca_pe *pe;
+	unsigned int n_notify, n_err, n_bad_ud;
+	struct {
+		uint16_t pos;
+		uint8_t err;
+		uint64_t ts;
+	} e[EV_MAX];
+} ev;
+
+static void on_notify(struct doca_eth_txq_gpu_event_notify_send_packet *e, union doca_data ud)
+{
+	unsigned int k = ev.n_notify + ev.n_err;
+
+	ev.n_bad_ud += ud.u64 != 0x1111;
+	CHECK(k < EV_MAX);
+	CHECK_OK(doca_eth_txq_gpu_event_notify_send_packet_get_position(e, &ev.e[k].pos));
+	CHECK_OK(doca_eth_txq_gpu_event_notify_send_packet_get_timestamp(e, &ev.e[k].ts));
+	CHECK_ERR(doca_eth_txq_gpu_event_notify_send_packet_get_position(e, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_eth_txq_gpu_event_notify_send_packet_get_timestamp(NULL, &ev.e[k].ts), DOCA_ERROR_INVALID_VALUE);
+	ev.e[k].err = 0;
+	ev.n_notify++;
+}
+
+static void on_error(struct doca_eth_txq_gpu_event_error_send_packet *e, union doca_data ud)
+{
+	unsigned int k = ev.n_notify + ev.n_err;
+
+	ev.n_bad_ud += ud.u64 != 0x2222;
+	CHECK(k < EV_MAX);
+	CHECK_OK(doca_eth_txq_gpu_event_error_send_packet_get_position(e, &ev.e[k].pos));
+	CHECK_ERR(doca_eth_txq_gpu_event_error_send_packet_get_position(NULL, &ev.e[k].pos), DOCA_ERROR_INVALID_VALUE);
+	ev.e[k].err = 1;
+	ev.e[k].ts = 0;
+	ev.n_err++;
+}
+
+/* Progresses ev.pe until @n events in all arrived (a hang becomes a failure). */
+static void ev_wait(unsigned int n)
+{
+	uint64_t deadline = sd_now_ms() + WAIT_MS;
+
+	while (ev.n_notify + ev.n_err < n) {
+		CHECK(sd_now_ms() < deadline);
+		(void)doca_pe_progress(ev.pe);
+	}
+}
 
 static void open_devs(const char *name)
 {
@@ -220,10 +276,19 @@ static void txq_make(struct txq *q, enum doca_gpu_mem_type mem, size_t bufs, uns
 		CHECK_OK(doca_eth_txq_set_l3_chksum_offload(q->txq, 1));
 		CHECK_OK(doca_eth_txq_set_l4_chksum_offload(q->txq, 1));
 	}
-	CHECK_OK(doca_eth_txq_gpu_set_completion_on_gpu(q->txq));
+	if (!(opts & OPT_EVENTS))
+		CHECK_OK(doca_eth_txq_gpu_set_completion_on_gpu(q->txq));
 	if (opts & OPT_PROXY)
 		CHECK_OK(doca_eth_txq_gpu_set_uar_on_cpu(q->txq));
 	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(q->txq), gpu));
+	if (opts & OPT_EVENTS) {
+		/* gpu_packet_processing's order: the GPU first, then the handlers and the PE */
+		CHECK_OK(doca_eth_txq_gpu_event_error_send_packet_register(q->txq, on_error,
+									   (union doca_data){.u64 = 0x2222}));
+		CHECK_OK(doca_eth_txq_gpu_event_notify_send_packet_register(q->txq, on_notify,
+									    (union doca_data){.u64 = 0x1111}));
+		CHECK_OK(doca_pe_connect_ctx(ev.pe, doca_eth_txq_as_doca_ctx(q->txq)));
+	}
 	if (opts & OPT_WAIT)
 		CHECK_OK(doca_eth_txq_set_wait_on_time_offload(q->txq));
 	CHECK_OK(doca_ctx_start(doca_eth_txq_as_doca_ctx(q->txq)));
@@ -545,6 +610,146 @@ static void case_bad(void)
 	CHECK_OK(doca_mmap_stop(other));
 	CHECK_OK(doca_mmap_destroy(other));
 	CHECK_OK(doca_gpu_mem_free(gpu, other_mem));
+	close_devs();
+}
+
+/* ---- events: completions as CPU events, delivered by doca_pe_progress() ---- */
+
+static uint64_t realtime_ns(void);
+
+static void case_events(void)
+{
+	struct txq q = {0};
+	struct doca_eth_txq *cq;
+	uint64_t t0, t1, cons;
+	doca_notification_handle_t fd = -1;
+	char *log;
+
+	open_devs("events");
+	rx_start();
+	memset(&ev, 0, sizeof(ev));
+	ev.pe = sd_pe();
+	txq_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NBUF, OPT_EVENTS);
+	CHECK_ERR(doca_eth_txq_gpu_event_notify_send_packet_register(q.txq, on_notify, (union doca_data){0}),
+		  DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_eth_txq_gpu_event_error_send_packet_register(q.txq, on_error, (union doca_data){0}),
+		  DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_eth_txq_gpu_set_sq_mem_type(q.txq, DOCA_GPU_MEM_TYPE_GPU), DOCA_ERROR_BAD_STATE);
+
+	/* 10 plain sends, a NOTIFY at 10, a bad mkey at 11, a NOTIFY at 12 */
+	t0 = realtime_ns();
+	for (uint32_t i = 0; i < 10; i++)
+		send_one(&q, i, i, DOCA_GPUNETIO_ETH_SEND_FLAG_NONE, NULL);
+	send_one(&q, 10, 10, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, NULL);
+	make_frame(q.cpu + 11 * MAX_PKT, 11, 100);
+	CHECK_OK(doca_gpunetio_hd_txq_send(q.h, buf_addr(&q, 11), q.mkey_be ^ htonl(0x77), 100, 0, NULL));
+	send_one(&q, 12, 12, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, NULL);
+	rx_wait(12);
+	while (cons_of(&q) < 13)
+		sched_yield();
+	t1 = realtime_ns();
+	/* Nothing runs outside doca_pe_progress(), and nothing went to the GPU's ring. */
+	CHECK_EQ(ev.n_notify + ev.n_err, 0u);
+	CHECK_EQ(q.h->cqe[0].seq, 0u);
+	ev_wait(3);
+	CHECK_EQ(ev.n_notify, 2u);
+	CHECK_EQ(ev.n_err, 1u);
+	CHECK_EQ(ev.n_bad_ud, 0u);
+	CHECK(ev.e[0].pos == 10 && !ev.e[0].err);
+	CHECK(ev.e[1].pos == 11 && ev.e[1].err);
+	CHECK(ev.e[2].pos == 12 && !ev.e[2].err);
+	CHECK(ev.e[0].ts >= t0 && ev.e[0].ts <= ev.e[2].ts && ev.e[2].ts <= t1);
+	CHECK_EQ(q.h->cqe[0].seq, 0u);
+	for (uint32_t i = 0; i < 10; i++)
+		CHECK_EQ(rx.r[i].seq, i);
+	CHECK_EQ(rx.r[10].seq, 10u);
+	CHECK_EQ(rx.r[11].seq, 12u);
+
+	/* An armed notification handle wakes for an event. */
+	CHECK_OK(doca_pe_get_notification_handle(ev.pe, &fd));
+	CHECK_OK(doca_pe_request_notification(ev.pe));
+	send_one(&q, 13, 13, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, NULL);
+	CHECK(poll(&(struct pollfd){.fd = fd, .events = POLLIN}, 1, WAIT_MS) == 1);
+	CHECK_OK(doca_pe_clear_notification(ev.pe, 0));
+	ev_wait(4);
+	CHECK(ev.e[3].pos == 13 && !ev.e[3].err);
+	rx_wait(13);
+	/* Arming while an event waits: the handle is readable at once. */
+	send_one(&q, 14, 14, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, NULL);
+	while (cons_of(&q) < 15)
+		sched_yield();
+	CHECK_OK(doca_pe_request_notification(ev.pe));
+	CHECK(poll(&(struct pollfd){.fd = fd, .events = POLLIN}, 1, 0) == 1);
+	CHECK_OK(doca_pe_clear_notification(ev.pe, 0));
+	ev_wait(5);
+	CHECK(ev.e[4].pos == 14 && !ev.e[4].err);
+	rx_wait(14);
+
+	/*
+	 * A PE that does not progress holds the queue back, losing nothing: a full lap of NOTIFY
+	 * sends fills the event ring (NWQE entries), the next descriptor waits.
+	 */
+	cons = cons_of(&q);
+	CHECK_EQ(cons, 15u);
+	for (uint32_t i = 0; i < NWQE; i++) {
+		while (cons_of(&q) + NWQE <= 15 + i) /* its slot is free */
+			sched_yield();
+		send_one(&q, i % NBUF, 15 + i, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, NULL);
+	}
+	while (cons_of(&q) < 15 + NWQE)
+		sched_yield();
+	send_one(&q, 0, 15 + NWQE, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, NULL);
+	usleep(20000);
+	CHECK_EQ(cons_of(&q), (uint64_t)(15 + NWQE)); /* not taken: the ring of events is full */
+	ev_wait(5 + NWQE + 1);
+	CHECK_EQ(ev.n_err, 1u);
+	for (uint32_t i = 0; i <= NWQE; i++)
+		CHECK_EQ(ev.e[5 + i].pos, (uint16_t)(15 + i));
+	rx_wait(14 + NWQE + 1); /* every frame but the bad one (11) */
+	CHECK_EQ(rx_count(), 14u + NWQE + 1);
+	for (uint32_t i = 0; i <= NWQE; i++)
+		CHECK_EQ(rx.r[14 + i].seq, 15 + i);
+	txq_free(&q);
+
+	/* The other order (PE first, then the GPU) works too; every memory type is accepted. */
+	CHECK_OK(doca_eth_txq_create(dev_tx, NWQE, &cq));
+	CHECK_ERR(doca_eth_txq_gpu_set_sq_mem_type(NULL, DOCA_GPU_MEM_TYPE_GPU), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_eth_txq_gpu_set_sq_mem_type(cq, (enum doca_gpu_mem_type)7), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_eth_txq_gpu_set_sq_mem_type(cq, DOCA_GPU_MEM_TYPE_GPU_CPU));
+	CHECK_OK(doca_eth_txq_gpu_set_sq_mem_type(cq, DOCA_GPU_MEM_TYPE_CPU_GPU));
+	CHECK_ERR(doca_eth_txq_gpu_event_notify_send_packet_register(cq, NULL, (union doca_data){0}),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_eth_txq_gpu_event_error_send_packet_register(NULL, on_error, (union doca_data){0}),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_eth_txq_gpu_event_notify_send_packet_register(cq, on_notify, (union doca_data){.u64 = 0x1111}));
+	/* A CPU queue with GPU handlers does not start. */
+	CHECK_OK(doca_pe_connect_ctx(ev.pe, doca_eth_txq_as_doca_ctx(cq)));
+	CHECK_ERR(doca_ctx_start(doca_eth_txq_as_doca_ctx(cq)), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(cq), gpu));
+	CHECK_OK(doca_ctx_start(doca_eth_txq_as_doca_ctx(cq)));
+	CHECK_OK(doca_ctx_stop(doca_eth_txq_as_doca_ctx(cq)));
+	CHECK_OK(doca_eth_txq_destroy(cq));
+	log = log_text();
+	CHECK(strstr(log, "(DOCA_GPU_MEM_TYPE_CPU_GPU asked)") != NULL);
+	CHECK(strstr(log, "GPU send event handlers") != NULL);
+	free(log);
+
+	/* Handlers on a GPU queue without a PE: refused at start. */
+	CHECK_OK(doca_eth_txq_create(dev_tx, NWQE, &cq));
+	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(cq), gpu));
+	CHECK_OK(doca_eth_txq_gpu_event_error_send_packet_register(cq, on_error, (union doca_data){.u64 = 0x2222}));
+	CHECK_ERR(doca_ctx_start(doca_eth_txq_as_doca_ctx(cq)), DOCA_ERROR_NOT_CONNECTED);
+	/* With completion on the GPU, the handlers never run (a warning says so). */
+	CHECK_OK(doca_eth_txq_gpu_set_completion_on_gpu(cq));
+	CHECK_OK(doca_ctx_start(doca_eth_txq_as_doca_ctx(cq)));
+	CHECK_OK(doca_ctx_stop(doca_eth_txq_as_doca_ctx(cq)));
+	CHECK_OK(doca_eth_txq_destroy(cq));
+	log = log_text();
+	CHECK(strstr(log, "has send event handlers but no progress engine") != NULL);
+	CHECK(strstr(log, "so its send event handlers will not run") != NULL);
+	free(log);
+	CHECK_OK(doca_pe_destroy(ev.pe));
+	rx_stop();
 	close_devs();
 }
 
@@ -898,6 +1103,7 @@ int main(void)
 	case_order();
 	case_notify();
 	case_bad();
+	case_events();
 	case_csum();
 	case_proxy();
 	case_sample();
