@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,8 @@ struct app {
 	uint64_t next_off, done_bytes;
 	int inflight;
 	doca_error_t dma_error;
+	bool file_shrank; /* the checksum hit a page past the file's end (SIGBUS): see sum_fold */
+	bool shrink_logged;
 	bool peer_gone, connected;
 	struct timespec t_start;
 	double last_bar, last_report;
@@ -127,6 +130,30 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+/*
+ * A file mapped by this side that another program truncates makes reading its pages past the
+ * new end raise SIGBUS. The only reads of a mapping in this process are the checksum's
+ * (sum_fold): the DMA reaches the mappings through the kernel (process_vm_readv/writev), which
+ * fails such a copy with EFAULT instead. So while the checksum reads, a SIGBUS inside the
+ * mapping jumps back out of it, and the copy fails with a message; anywhere else SIGBUS keeps
+ * its default action.
+ */
+static sigjmp_buf fold_jmp;
+static volatile sig_atomic_t fold_armed;
+static const uint8_t *volatile fold_lo, *volatile fold_hi;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	const uint8_t *a = si->si_addr;
+
+	(void)uc;
+	if (fold_armed && a >= fold_lo && a < fold_hi) {
+		fold_armed = 0;
+		siglongjmp(fold_jmp, 1);
+	}
+	signal(sig, SIG_DFL); /* a real bug: the fault happens again and ends the process */
 }
 
 static double now_s(void)
@@ -492,10 +519,39 @@ static void sum_fold(struct app *app, uint64_t upto, bool slice)
 		(void)posix_fadvise(app->fm.fd, (off_t)app->ra_next, (off_t)n, POSIX_FADV_WILLNEED);
 		app->ra_next += n;
 	}
-	if (upto > app->sum_pos) {
+	if (upto > app->sum_pos && !app->file_shrank) {
+		fold_lo = app->fm.data;
+		fold_hi = app->fm.data + app->size;
+		if (sigsetjmp(fold_jmp, 1) != 0) {
+			app->file_shrank = true; /* reported by shrink_status() */
+			return;
+		}
+		fold_armed = 1;
 		dc_sum_update(&app->sum, app->fm.data + app->sum_pos, upto - app->sum_pos);
+		fold_armed = 0;
 		app->sum_pos = upto;
 	}
+}
+
+/*
+ * Whether this side's file shrank during the copy (the checksum met its end, or the DMA failed
+ * on it: the kernel's EFAULT): logs one line and fills @why for the other side the first time.
+ */
+static doca_error_t shrink_status(struct app *app, char *why, size_t len)
+{
+	struct stat st;
+	long long now = fstat(app->fm.fd, &st) == 0 ? (long long)st.st_size : -1;
+
+	if (!app->file_shrank && (now < 0 || (uint64_t)now >= app->size))
+		return DOCA_SUCCESS;
+	if (!app->shrink_logged)
+		DOCA_LOG_ERR("%s shrank during the copy (%lld bytes now, %" PRIu64
+			     " at the start): another program truncated it; copy it again once nothing writes it",
+			     app->fm.path, now, app->size);
+	app->file_shrank = app->shrink_logged = true;
+	snprintf(why, len, "%.200s on the %s side shrank during the copy (another program truncated it)", app->fm.path,
+		 ROLE_DPU ? "DPU" : "host");
+	return DOCA_ERROR_IO_FAILED;
 }
 
 /*
@@ -1072,7 +1128,8 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 		return ret;
 	app->chunk = max_size < CHUNK_MAX ? max_size : CHUNK_MAX;
 	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
-	while ((app->next_off < app->size || app->inflight > 0) && app->dma_error == DOCA_SUCCESS) {
+	while ((app->next_off < app->size || app->inflight > 0) && app->dma_error == DOCA_SUCCESS &&
+	       !app->file_shrank) {
 		while (app->next_off < app->size && app->inflight < INFLIGHT) {
 			uint64_t len = app->size - app->next_off < app->chunk ? app->size - app->next_off : app->chunk;
 			uint8_t *local = app->fm.data + app->next_off;
@@ -1223,8 +1280,12 @@ static doca_error_t run_dpu(struct app *app)
 			ret = dma_run(app, exp->addr);
 		DOCA_LOG_DBG("set-up %.3f s, DMA %.3f s (%.2f GB/s)", t1 - t0, now_s() - t1,
 			     (double)app->size / (now_s() - t1) / 1e9);
+		if (ret == DOCA_SUCCESS && app->file_shrank)
+			ret = DOCA_ERROR_IO_FAILED;
 		if (ret != DOCA_SUCCESS) {
-			snprintf(why, sizeof(why), "DMA on the DPU side failed: %.200s", doca_error_get_descr(ret));
+			if (shrink_status(app, why, sizeof(why)) == DOCA_SUCCESS)
+				snprintf(why, sizeof(why), "DMA on the DPU side failed: %.200s",
+					 doca_error_get_descr(ret));
 			send_status(app, MSG_ERROR, ret, why);
 			goto out;
 		}
@@ -1232,6 +1293,11 @@ static doca_error_t run_dpu(struct app *app)
 	/* This side's checksum, folded during the DMA; the host compares it with its own and sends
 	 * that back in RESULT, which this side checks too. */
 	app->checksum = sum_finish(app);
+	ret = shrink_status(app, why, sizeof(why));
+	if (ret != DOCA_SUCCESS) {
+		send_status(app, MSG_ERROR, ret, why);
+		goto out;
+	}
 	app->done_bytes = app->size;
 	DOCA_LOG_DBG("DMA done, checksum folded at %.3f s", now_s() - t0);
 	send_status(app, MSG_DONE, DOCA_SUCCESS, NULL);
@@ -1388,6 +1454,11 @@ static doca_error_t run_host(struct app *app)
 		goto out;
 	}
 	app->checksum = sum_finish(app);
+	ret = shrink_status(app, why, sizeof(why));
+	if (ret != DOCA_SUCCESS) {
+		send_status(app, MSG_RESULT, ret, why);
+		goto out;
+	}
 	if (app->checksum != m->status.checksum) {
 		ret = DOCA_ERROR_UNEXPECTED;
 		DOCA_LOG_ERR("checksum mismatch: the file on the DPU side has %016" PRIx64 ", this side's %016" PRIx64,
@@ -1420,6 +1491,9 @@ static doca_error_t run_host(struct app *app)
 out:
 	if (ret == DOCA_ERROR_CONNECTION_RESET)
 		DOCA_LOG_ERR("the DPU side went away before the copy finished");
+	/* The DPU side's DMA failing on this side's file: say so if it shrank under the copy. */
+	if (ret != DOCA_SUCCESS && app->fm.fd >= 0 && app->size > 0)
+		(void)shrink_status(app, why, sizeof(why));
 	free(m);
 	return ret;
 }
@@ -1499,6 +1573,11 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	{
+		struct sigaction bus = {.sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO | SA_NODEFER};
+
+		sigaction(SIGBUS, &bus, NULL);
+	}
 
 	ret = open_device(&app);
 	if (ret == DOCA_SUCCESS)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # doca_dma_copy end to end: a DPU-side and a host-side process on this machine copy files both
 # ways through Comch and cross-process DMA, and every failure ends cleanly.
-# usage: test_dma_copy.sh <dpu doca_dma_copy> <host doca_dma_copy>
+# usage: test_dma_copy.sh <dpu doca_dma_copy> <host doca_dma_copy> <shrink_shim.so>
 set -u
 dpu=$1; host=$2
+shim=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") # LD_PRELOAD needs it absolute
 tmp=$(mktemp -d)
 export XDG_RUNTIME_DIR=$tmp/run   # a private Comch rendezvous directory for this test
 mkdir -p "$tmp/run" "$tmp/h" "$tmp/d"
@@ -126,6 +127,56 @@ cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "copy after a killed one differs"
 [ "$(ls "$tmp/d"/dst.partial.* 2>/dev/null)" = "$tmp/d/dst.partial.1" ] ||
 	fail "stale partial files: $(ls "$tmp/d"/dst.partial.* 2>/dev/null | tr '\n' ' ') (want only dst.partial.1)"
 grep -q "removed .*dst.partial" "$tmp/stale.dpu.log" || fail "the clean-up is not reported"
+# A source truncated by another program during the copy: both sides fail (neither dies of
+# SIGBUS), the side that owns the file names the cause, no complete-looking destination remains.
+# host->DPU: the DPU side's DMA from the host's mapping fails (the kernel's EFAULT); DPU->host:
+# the DPU side's checksum meets the end of its own mapping (SIGBUS, caught).
+for dir in h2d d2h; do
+	if [ $dir = h2d ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; part=$tmp/d; owner=host
+	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; part=$tmp/h; owner=dpu; fi
+	make_file "$src" 33554432
+	rm -f "$tmp/d/dst" "$tmp/h/dst" "$tmp/d"/dst.partial.* "$tmp/h"/dst.partial.*
+	SOFTDOCA_FAULT=delay_us=50 SOFTDOCA_CONFIG=$tmp/slow.cfg "$dpu" -t 30 -f "$dpath" \
+		>"$tmp/shrink-$dir.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	SOFTDOCA_FAULT=delay_us=50 SOFTDOCA_CONFIG=$tmp/slow.cfg "$host" -t 30 -f "$hpath" \
+		>"$tmp/shrink-$dir.host.log" 2>&1 &
+	hp=$!; pids="$pids $hp"
+	i=0; while [ $i -lt 200 ] && ! ls "$part"/dst.partial.* >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.3
+	truncate -s 1000000 "$src"
+	wait $hp; rc_host=$?; wait $dp; rc_dpu=$?
+	[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "$dir, source truncated: host $rc_host, dpu $rc_dpu"
+	[ $rc_host -lt 128 ] && [ $rc_dpu -lt 128 ] || fail "$dir, source truncated: killed by a signal (host $rc_host, dpu $rc_dpu)"
+	grep -q "shrank during the copy" "$tmp/shrink-$dir.$owner.log" || fail "$dir: the $owner side did not say its file shrank"
+	[ ! -e "$tmp/d/dst" ] && [ ! -e "$tmp/h/dst" ] || fail "$dir, source truncated: a destination was put in place"
+	rm -f "$src"
+	n=$((n + 1))
+done
+# The same while this side's checksum reads the file: the shim cuts it just before a slice is
+# read (the SIGBUS path), on each side.
+for owner in host dpu; do
+	if [ $owner = host ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; hpre=$shim; dpre=
+	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; hpre=; dpre=$shim; fi
+	make_file "$src" 33554432
+	rm -f "$tmp/d/dst" "$tmp/h/dst"
+	LD_PRELOAD=$dpre "$dpu" -t 30 -f "$dpath" >"$tmp/sigbus-$owner.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	LD_PRELOAD=$hpre "$host" -t 30 -f "$hpath" >"$tmp/sigbus-$owner.host.log" 2>&1
+	rc_host=$?; wait $dp; rc_dpu=$?
+	[ "$(stat -c %s "$src")" = 1000000 ] || fail "the shim did not cut $src"
+	[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "$owner file cut under its checksum: host $rc_host, dpu $rc_dpu"
+	[ $rc_host -lt 128 ] && [ $rc_dpu -lt 128 ] ||
+		fail "$owner file cut under its checksum: killed by a signal (host $rc_host, dpu $rc_dpu)"
+	grep -q "shrank during the copy" "$tmp/sigbus-$owner.$owner.log" || fail "sigbus-$owner: no line naming the cause"
+	[ ! -e "$tmp/d/dst" ] && [ ! -e "$tmp/h/dst" ] || fail "sigbus-$owner: a destination was put in place"
+	rm -f "$src"
+	n=$((n + 1))
+done
+if [ -n "$(ls "$tmp/d"/dst.partial.* "$tmp/h"/dst.partial.* 2>/dev/null)" ]; then
+	fail "a truncated copy left a partial file behind"
+fi
+
 # Messages name the real cause.
 # A file on neither side is "exists neither"; one the DPU side cannot read says so instead.
 echo x > "$tmp/d/plain"
