@@ -100,10 +100,9 @@ struct eth_rxq_gpu {
  */
 static void rx_thread_arm(struct eth_port *p)
 {
-	if (p->ops->rx_rearm == NULL)
-		return;
-	pthread_mutex_lock(&p->lock);
-	p->ops->rx_rearm(p->port);
+	pthread_mutex_lock(&p->lock); /* ops too: eth_port_get() rewrites them under it */
+	if (p->ops->rx_rearm != NULL)
+		p->ops->rx_rearm(p->port);
 	pthread_mutex_unlock(&p->lock);
 }
 
