@@ -130,13 +130,27 @@ DOCA_GPUNETIO_HD uint64_t doca_gpu_dev_eth_rxq_get_pkt_addr(struct doca_gpu_eth_
 	return rxq->pkt_base + packet_idx * rxq->stride;
 }
 
+/**
+ * The mkey of the packet buffer's mmap in network byte order (htobe32(doca_mmap_get_mkey())),
+ * as the send functions of doca_gpunetio_dev_eth_txq.cuh take it: a kernel can send a reply
+ * from the receive slot itself (doca_gpu_dev_eth_rxq_get_pkt_addr) through a send queue.
+ */
+DOCA_GPUNETIO_HD uint32_t doca_gpu_dev_eth_rxq_get_pkt_mkey(const struct doca_gpu_eth_rxq *rxq)
+{
+	return rxq->pkt_mkey;
+}
+
 #if defined(__cplusplus)
 /**
  * DOCA 3.3's receive (see doca_gpunetio_hd_rxq_recv for the outputs). THREAD: the calling
  * thread alone. WARP: all 32 lanes call it; lane 0 receives, every lane gets its outputs, and
  * out_attr (shared memory) is filled before any lane returns. BLOCK: every thread of the block
- * calls it; thread 0 receives, __syncthreads() inside. @mcst_mode and @nic_handler change
- * nothing on softdoca's NIC.
+ * calls it; thread 0 receives, __syncthreads() inside. @mcst_mode changes nothing on
+ * softdoca's NIC. Neither does @nic_handler: the device publishes cons in every mode (DOCA's
+ * doorbell record), and only the NIC side differs: a queue given doca_eth_rxq_gpu_set_uar_on_cpu()
+ * reads it through doca_eth_rxq_gpu_cpu_proxy_progress(), any other reads it directly. So
+ * CPU_PROXY needs nothing here, and a kernel whose nic_handler does not match the queue's mode
+ * still receives (the queue's mode decides).
  */
 template <enum doca_gpu_dev_eth_exec_scope exec_scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD,
 	  enum doca_gpu_dev_eth_mcst_mode mcst_mode = DOCA_GPUNETIO_ETH_MCST_DISABLED,

@@ -100,7 +100,8 @@ struct doca_gpu_eth_rxq_cqe {
  * The GPU handle of a CYCLIC receive queue (in memory both the GPU and the CPU address).
  * Written by the host library at start, except two device-owned indices: next, the packet the
  * device takes next, and cons, the first packet whose slot the device still holds, written with
- * a system-scope release; the NIC reads cons to know which slots it may fill again.
+ * a system-scope release; the NIC reads cons to know which slots it may fill again (in CPU-proxy
+ * mode, doca_eth_rxq_gpu_set_uar_on_cpu, only as doca_eth_rxq_gpu_cpu_proxy_progress copies it).
  */
 struct doca_gpu_eth_rxq {
 	uint64_t pkt_base;		  /**< GPU address of slot 0 of the packet buffer */

@@ -204,6 +204,10 @@ void eth_rxq_gpu_stopped(struct eth_rxq_gpu *g);
 void eth_rxq_gpu_destroy(struct eth_rxq_gpu *g);
 /* doca_eth_rxq_get_gpu_handle(): BAD_STATE unless started (logged, naming @name). */
 doca_error_t eth_rxq_gpu_handle(const struct eth_rxq_gpu *g, const char *name, struct doca_gpu_eth_rxq **out);
+/* rxq.c: where @q keeps its GPU part (NULL until a GPU setter or the GPU allocates it). */
+struct eth_rxq_gpu **eth_rxq_gpu_of(struct doca_eth_rxq *q);
+/* Start of a queue on the CPU data path: NOT_SUPPORTED (logged) when it has GPU-only settings. */
+doca_error_t eth_rxq_gpu_check_cpu(const struct eth_rxq_gpu *g, const char *name);
 
 /* ---- GPU send queues (txq_gpu.c): doca_eth_txq whose data path is on a GPU ---- */
 

@@ -392,6 +392,11 @@ nomem:
 
 /* ---- GPU data path hooks (the work is in rxq_gpu.c) ---- */
 
+struct eth_rxq_gpu **eth_rxq_gpu_of(struct doca_eth_rxq *q)
+{
+	return &q->gpu;
+}
+
 static doca_error_t rxq_set_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu)
 {
 	return eth_rxq_gpu_set_datapath(&rxq_of(ctx)->gpu, priv_doca_ctx_name(ctx), gpu);
@@ -418,6 +423,9 @@ static doca_error_t rxq_start(struct doca_ctx *ctx)
 		atomic_store(&q->drop_too_big, 0);
 		return eth_rxq_gpu_start(q->gpu, &cfg);
 	}
+	ret = eth_rxq_gpu_check_cpu(q->gpu, priv_doca_ctx_name(ctx));
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
 		ret = start_managed(q);
 		if (ret != DOCA_SUCCESS)

@@ -12,9 +12,20 @@
  *   the device reads cqes and takes a run of packets; its next call publishes cons past them
  *   (release), and the NIC reads cons (acquire) to know which slots are free again.
  *
+ * The doorbell (doca_eth_rxq_gpu_set_uar_on_cpu): the NIC learns which slots the device freed
+ * only through it. By default the device rings it itself, so the NIC reads the device's cons.
+ * A CPU-proxy queue's doorbell is a word of the NIC's that only
+ * doca_eth_rxq_gpu_cpu_proxy_progress() writes, copying cons there (acquire, then release):
+ *
+ *   device: cons (release) ──▶ proxy progress: db = cons (release) ──▶ NIC: db (acquire)
+ *
+ * so without a thread looping on it a proxy queue fills once and then drops, as on the hardware.
+ *
  * Memory (all on the queue's struct doca_gpu, so doca_gpu_destroy() refuses while it runs):
  *   handle + completion ring   one CPU_GPU allocation (gpu_hook.h mem_alloc_mapped): both sides
- *                              address it, the CPU through its own pointer;
+ *                              address it, the CPU through its own pointer; whatever
+ *                              doca_eth_rxq_gpu_set_rq_mem_type() asked (the NIC is a CPU
+ *                              thread that reads and writes it per frame);
  *   packet buffer              the application's mmap range. Memory the CPU can address (a
  *                              CPU_GPU / GPU_CPU allocation of the GPU, or host memory) is
  *                              written directly; GPU-only memory (DOCA_GPU_MEM_TYPE_GPU) through
@@ -28,6 +39,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -60,9 +72,15 @@ static struct gpu_rx_thread rx_threads[TOPO_MAX_DEVICES];
 static pthread_mutex_t rx_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct eth_rxq_gpu {
+	/* CPU-proxy doorbell: written by proxy progress (busy held), read by the NIC; own line */
+	_Atomic uint64_t db;
+	uint8_t pad[SD_CACHELINE - sizeof(uint64_t)];
 	struct doca_gpu *gpu;
 	const struct priv_doca_gpu_ops *ops;
-	bool started;
+	bool proxy;			 /* doca_eth_rxq_gpu_set_uar_on_cpu */
+	enum doca_gpu_mem_type mem_type; /* doca_eth_rxq_gpu_set_rq_mem_type (ring: CPU_GPU whatever it is) */
+	atomic_flag busy;		 /* one proxy progress at a time; start and stop take it too */
+	bool started;			 /* written and read with busy held */
 	struct gpu_rx_thread *thread;
 	/* one allocation: the handle, then the completion ring */
 	void *mem_gpu;
@@ -82,10 +100,9 @@ struct eth_rxq_gpu {
  */
 static void rx_thread_arm(struct eth_port *p)
 {
-	if (p->ops->rx_rearm == NULL)
-		return;
-	pthread_mutex_lock(&p->lock);
-	p->ops->rx_rearm(p->port);
+	pthread_mutex_lock(&p->lock); /* ops too: eth_port_get() rewrites them under it */
+	if (p->ops->rx_rearm != NULL)
+		p->ops->rx_rearm(p->port);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -180,9 +197,37 @@ static void rx_thread_put(struct gpu_rx_thread *t)
 	pthread_mutex_unlock(&rx_threads_lock);
 }
 
+static void busy_take(struct eth_rxq_gpu *g)
+{
+	while (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+		sched_yield(); /* a proxy round on another thread: a few loads */
+}
+
+static void busy_drop(struct eth_rxq_gpu *g)
+{
+	atomic_flag_clear_explicit(&g->busy, memory_order_release);
+}
+
+/* *@g, allocated on first use (a setter of doca_eth_rxq_gpu_data_path.h or the GPU itself). */
+static doca_error_t gpu_part(struct eth_rxq_gpu **g, const char *call, const char *name)
+{
+	size_t size = (sizeof(**g) + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
+
+	if (*g != NULL)
+		return DOCA_SUCCESS;
+	*g = aligned_alloc(SD_CACHELINE, size);
+	if (*g == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: %s: out of memory", call, name);
+	memset(*g, 0, size);
+	atomic_flag_clear(&(*g)->busy);
+	(*g)->mem_type = DOCA_GPU_MEM_TYPE_GPU; /* DOCA's default */
+	return DOCA_SUCCESS;
+}
+
 doca_error_t eth_rxq_gpu_set_datapath(struct eth_rxq_gpu **g, const char *name, struct doca_gpu *gpu)
 {
 	const struct priv_doca_gpu_base *b = priv_doca_gpu_base(gpu);
+	doca_error_t ret;
 
 	if (b == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
@@ -193,12 +238,9 @@ doca_error_t eth_rxq_gpu_set_datapath(struct eth_rxq_gpu **g, const char *name, 
 				 "doca_ctx_set_datapath_on_gpu: %s: GPU %p comes from a libdoca_gpunetio without GPU "
 				 "receive queues; use the libdoca_gpunetio of this softdoca",
 				 name, (void *)gpu);
-	if (*g == NULL) {
-		*g = calloc(1, sizeof(**g));
-		if (*g == NULL)
-			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_set_datapath_on_gpu: %s: out of memory",
-					 name);
-	}
+	ret = gpu_part(g, "doca_ctx_set_datapath_on_gpu", name);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	(*g)->gpu = gpu;
 	(*g)->ops = b->ops;
 	return DOCA_SUCCESS;
@@ -207,6 +249,31 @@ doca_error_t eth_rxq_gpu_set_datapath(struct eth_rxq_gpu **g, const char *name, 
 bool eth_rxq_gpu_on(const struct eth_rxq_gpu *g)
 {
 	return g != NULL && g->gpu != NULL;
+}
+
+doca_error_t eth_rxq_gpu_check_cpu(const struct eth_rxq_gpu *g, const char *name)
+{
+	if (g != NULL && g->proxy && !eth_rxq_gpu_on(g))
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_start: %s runs on the CPU data path but has CPU-proxy mode "
+				 "(doca_eth_rxq_gpu_set_uar_on_cpu), which GPU queues have; call "
+				 "doca_ctx_set_datapath_on_gpu() before doca_ctx_start(), or create the queue anew "
+				 "without it",
+				 name);
+	return DOCA_SUCCESS;
+}
+
+static const char *mem_type_name(enum doca_gpu_mem_type t)
+{
+	switch (t) {
+	case DOCA_GPU_MEM_TYPE_GPU:
+		return "GPU";
+	case DOCA_GPU_MEM_TYPE_GPU_CPU:
+		return "GPU_CPU";
+	case DOCA_GPU_MEM_TYPE_CPU_GPU:
+		return "CPU_GPU";
+	}
+	return "?";
 }
 
 doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_cfg *cfg)
@@ -272,6 +339,7 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 	g->h_cpu->pkt_mkey = __builtin_bswap32(mkey);
 	g->h_cpu->next = 0;
 	doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, 0);
+	atomic_store_explicit(&g->db, 0, memory_order_relaxed); /* published by the bind to the NIC */
 	g->prod = 0;
 	ret = rx_thread_get(cfg->port, cfg->name, &g->thread);
 	if (ret != DOCA_SUCCESS) {
@@ -279,16 +347,25 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 		g->mem_gpu = NULL;
 		return ret;
 	}
+	busy_take(g);
 	g->started = true;
-	SD_DBG(COMP, "%s: CYCLIC on the GPU, %u slots of %u bytes, %s packet memory", cfg->name, g->nslots, g->stride,
-	       g->slots_cpu != NULL ? "CPU-addressable" : "GPU-only (copied)");
+	busy_drop(g);
+	SD_DBG(COMP,
+	       "%s: CYCLIC on the GPU, %u slots of %u bytes, %s packet memory, ring in CPU_GPU memory (%s asked%s), "
+	       "doorbell rung by %s",
+	       cfg->name, g->nslots, g->stride, g->slots_cpu != NULL ? "CPU-addressable" : "GPU-only (copied)",
+	       mem_type_name(g->mem_type),
+	       g->mem_type == DOCA_GPU_MEM_TYPE_CPU_GPU ? "" : "; the NIC is a CPU thread that writes it per frame",
+	       g->proxy ? "the CPU (doca_eth_rxq_gpu_cpu_proxy_progress)" : "the GPU");
 	return DOCA_SUCCESS;
 }
 
 bool eth_rxq_gpu_place(struct eth_rxq_gpu *g, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
 {
 	uint64_t prod = g->prod;
-	uint64_t cons = doca_gpunetio_hd_load_acquire_u64(&g->h_cpu->cons);
+	/* The doorbell: the device's cons, or what the CPU proxy last copied from it. */
+	uint64_t cons = g->proxy ? atomic_load_explicit(&g->db, memory_order_acquire)
+				 : doca_gpunetio_hd_load_acquire_u64(&g->h_cpu->cons);
 	uint32_t slot;
 	struct doca_gpu_eth_rxq_cqe *c;
 
@@ -321,13 +398,15 @@ void eth_rxq_gpu_stopped(struct eth_rxq_gpu *g)
 	if (g == NULL)
 		return;
 	eth_rxq_gpu_stopping(g);
+	busy_take(g); /* a proxy round on another thread finishes before the ring goes */
+	g->started = false;
+	busy_drop(g);
 	if (g->mem_gpu != NULL)
 		g->ops->mem_free(g->gpu, g->mem_gpu);
 	g->mem_gpu = NULL;
 	g->mem_cpu = NULL;
 	g->h_gpu = g->h_cpu = NULL;
 	g->cqe_cpu = NULL;
-	g->started = false;
 }
 
 void eth_rxq_gpu_destroy(struct eth_rxq_gpu *g)
@@ -365,5 +444,91 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_gpu_enable_mcst_qp(struct doca_eth_r
 				 "doca_eth_rxq_gpu_enable_mcst_qp: %s is %s; enable it before doca_ctx_start()",
 				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	/* The software NIC releases each completion after its packet bytes: nothing to flush. */
+	return DOCA_SUCCESS;
+}
+
+/* The queue's GPU part for a setter: INVALID_VALUE for NULL, BAD_STATE unless idle. */
+static doca_error_t idle_part(struct doca_eth_rxq *eth_rxq, const char *call, struct eth_rxq_gpu **out)
+{
+	struct doca_ctx *ctx = doca_eth_rxq_as_doca_ctx(eth_rxq);
+	struct eth_rxq_gpu **g;
+	doca_error_t ret;
+
+	if (ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL queue", call);
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; call it before doca_ctx_start()", call,
+				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	g = eth_rxq_gpu_of(eth_rxq);
+	ret = gpu_part(g, call, priv_doca_ctx_name(ctx));
+	if (ret == DOCA_SUCCESS)
+		*out = *g;
+	return ret;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_gpu_set_uar_on_cpu(struct doca_eth_rxq *eth_rxq)
+{
+	struct eth_rxq_gpu *g = NULL;
+	doca_error_t ret = idle_part(eth_rxq, "doca_eth_rxq_gpu_set_uar_on_cpu", &g);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	g->proxy = true;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_gpu_set_rq_mem_type(struct doca_eth_rxq *eth_rxq,
+								enum doca_gpu_mem_type rq_mem_type)
+{
+	struct eth_rxq_gpu *g = NULL;
+	doca_error_t ret;
+
+	if (eth_rxq == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_gpu_set_rq_mem_type: NULL queue");
+	if (rq_mem_type != DOCA_GPU_MEM_TYPE_GPU && rq_mem_type != DOCA_GPU_MEM_TYPE_GPU_CPU &&
+	    rq_mem_type != DOCA_GPU_MEM_TYPE_CPU_GPU)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "doca_eth_rxq_gpu_set_rq_mem_type: %s: memory type %d is not one; pass "
+				 "DOCA_GPU_MEM_TYPE_GPU, DOCA_GPU_MEM_TYPE_GPU_CPU or DOCA_GPU_MEM_TYPE_CPU_GPU",
+				 priv_doca_ctx_name(doca_eth_rxq_as_doca_ctx(eth_rxq)), (int)rq_mem_type);
+	ret = idle_part(eth_rxq, "doca_eth_rxq_gpu_set_rq_mem_type", &g);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	g->mem_type = rq_mem_type;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_gpu_cpu_proxy_progress(struct doca_eth_rxq *rxq)
+{
+	struct doca_ctx *ctx = doca_eth_rxq_as_doca_ctx(rxq);
+	struct eth_rxq_gpu *g;
+	uint64_t cons;
+
+	if (ctx == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_gpu_cpu_proxy_progress: NULL queue");
+	g = *eth_rxq_gpu_of(rxq);
+	if (!eth_rxq_gpu_on(g) || !g->proxy)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_eth_rxq_gpu_cpu_proxy_progress: %s %s; call doca_eth_rxq_gpu_set_uar_on_cpu() "
+				 "and doca_ctx_set_datapath_on_gpu() before doca_ctx_start()",
+				 priv_doca_ctx_name(ctx),
+				 eth_rxq_gpu_on(g) ? "rings its doorbell from the GPU" : "runs on the CPU data path");
+	if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+		return DOCA_SUCCESS; /* another thread is in a round of this queue */
+	if (!g->started) {
+		busy_drop(g);
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "doca_eth_rxq_gpu_cpu_proxy_progress: %s is not started; call doca_ctx_start() first",
+				 priv_doca_ctx_name(ctx));
+	}
+	/*
+	 * The device released cons after its last reads of the slots below it; this acquire and
+	 * the release of db hand that on to the NIC, whose acquire of db orders its next writes
+	 * into those slots after them. Only this thread writes db (busy): a plain compare first.
+	 */
+	cons = doca_gpunetio_hd_load_acquire_u64(&g->h_cpu->cons);
+	if (cons != atomic_load_explicit(&g->db, memory_order_relaxed))
+		atomic_store_explicit(&g->db, cons, memory_order_release);
+	busy_drop(g);
 	return DOCA_SUCCESS;
 }

@@ -114,6 +114,28 @@ template __global__ void
 receive<DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK, DOCA_GPUNETIO_ETH_RX_ATTR_NONE>(struct doca_gpu_eth_rxq *, uint32_t *,
 									    uint64_t *, uint64_t *);
 
+/* Reply from the receive slot itself, as gpu_packet_processing's ICMP kernel does (one warp). */
+__global__ void echo(struct doca_gpu_eth_rxq *rxq, struct doca_gpu_eth_txq *txq, uint32_t *exit_flag)
+{
+	__shared__ uint64_t first;
+	__shared__ uint32_t num;
+	uint32_t mkey = doca_gpu_dev_eth_rxq_get_pkt_mkey(rxq);
+	doca_gpu_dev_eth_ticket_t ticket;
+
+	while (DOCA_GPUNETIO_VOLATILE(*exit_flag) == 0) {
+		if (doca_gpu_dev_eth_rxq_recv<DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP, DOCA_GPUNETIO_ETH_MCST_AUTO,
+					      DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO>(rxq, 32, 500000, &first, &num,
+										  NULL) != DOCA_SUCCESS)
+			break;
+		for (uint32_t i = threadIdx.x; i < num; i += DOCA_GPUNETIO_ETH_WARP_SIZE)
+			doca_gpu_dev_eth_txq_send<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA, DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA,
+						  DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>(
+			    txq, doca_gpu_dev_eth_rxq_get_pkt_addr(rxq, first + i), mkey, 60,
+			    DOCA_GPUNETIO_ETH_SEND_FLAG_NONE, &ticket);
+		__syncwarp();
+	}
+}
+
 /* Send as gpunetio_simple_send's shared-queue kernel does, in every scope, then poll. */
 template <enum doca_gpu_dev_eth_exec_scope scope>
 __global__ void send_shared(struct doca_gpu_eth_txq *txq, uint8_t *pkts, uint32_t mkey, size_t size, uint32_t *exit_flag)

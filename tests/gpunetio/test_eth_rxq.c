@@ -15,9 +15,18 @@
  *   stop       stopping the queue while a sender thread keeps sending; it starts again from 0
  *   share      a CPU queue on a PE and a GPU queue on one port (steering by frame parity): the
  *              CPU queue gets every frame of its own while the GPU queue's ring stays full
+ *   proxy_api  doca_eth_rxq_gpu_set_uar_on_cpu / _set_rq_mem_type / _cpu_proxy_progress: every
+ *              rejection, its code and its line
+ *   proxy_idle a CPU-proxy queue nobody progresses: it fills once, then drops everything even
+ *              after the device gave its slots back; one proxy round lets the next frame in
+ *   proxy_run  two threads looping on the proxy while frames stream in: all arrive, none drops
+ *   mem_types  each ring memory type receives, and the start line names the type asked
+ *   mkey       doca_gpu_dev_eth_rxq_get_pkt_mkey is htobe32 of the packet mmap's mkey, and a
+ *              GPU send queue sends a frame back from its receive slot with it
  *
  * Every case uses its own runtime directory, so its cable starts empty.
  */
+#include <endian.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -27,7 +36,10 @@
 #include <doca_eth_rxq.h>
 #include <doca_eth_rxq_cpu_data_path.h>
 #include <doca_eth_rxq_gpu_data_path.h>
+#include <doca_eth_txq.h>
+#include <doca_eth_txq_gpu_data_path.h>
 #include <doca_gpunetio_dev_eth_rxq.cuh>
+#include <doca_gpunetio_dev_eth_txq.cuh>
 #include <doca_log.h>
 
 #include "core.h"
@@ -623,6 +635,373 @@ static void case_share(void)
 	close_devs();
 }
 
+
+/* ---- CPU proxy: the doorbell rung from the CPU ---- */
+
+/* The log's length now: expect_logged() looks only at what came after. */
+static size_t log_mark(void)
+{
+	return (size_t)lseek(log_fd, 0, SEEK_END);
+}
+
+/* Exactly one line was logged since *@mark, and it contains @needle; moves *@mark past it. */
+static void expect_logged(size_t *mark, const char *needle)
+{
+	char *log = log_text();
+	const char *since = log + *mark;
+	const char *nl = strchr(since, '\n');
+
+	if (strstr(since, needle) == NULL || nl == NULL || nl[1] != '\0') {
+		fprintf(stderr, "wanted one line with \"%s\"; logged since:\n%s\n", needle, since);
+		CHECK(false);
+	}
+	*mark = strlen(log);
+	free(log);
+}
+
+/* The stop line of the last queue that stopped says @received and @dropped. */
+static void expect_stop_line(uint32_t received, uint32_t dropped)
+{
+	char *log = log_text(), want[128];
+
+	snprintf(want, sizeof(want), "stopped: %u frames received, %u dropped (queue full)", received, dropped);
+	if (strstr(log, want) == NULL) {
+		fprintf(stderr, "no SDK line says \"%s\"; the log:\n%s\n", want, log);
+		CHECK(false);
+	}
+	free(log);
+}
+
+static void case_proxy_api(void)
+{
+	struct doca_eth_rxq *cpu_q;
+	struct doca_pe *pe;
+	struct queue q = {0}, plain = {0};
+	size_t mark;
+
+	open_devs("proxy-api");
+	mark = log_mark();
+	CHECK_ERR(doca_eth_rxq_gpu_set_uar_on_cpu(NULL), DOCA_ERROR_INVALID_VALUE);
+	expect_logged(&mark, "doca_eth_rxq_gpu_set_uar_on_cpu: NULL queue");
+	CHECK_ERR(doca_eth_rxq_gpu_set_rq_mem_type(NULL, DOCA_GPU_MEM_TYPE_GPU), DOCA_ERROR_INVALID_VALUE);
+	expect_logged(&mark, "doca_eth_rxq_gpu_set_rq_mem_type: NULL queue");
+	CHECK_ERR(doca_eth_rxq_gpu_cpu_proxy_progress(NULL), DOCA_ERROR_INVALID_VALUE);
+	expect_logged(&mark, "doca_eth_rxq_gpu_cpu_proxy_progress: NULL queue");
+
+	/* A queue on the CPU data path: no proxy round, and no start with CPU-proxy mode. */
+	CHECK_OK(doca_eth_rxq_create(dev_rx, 16, MAX_PKT, &cpu_q));
+	pe = sd_pe();
+	CHECK_OK(doca_pe_connect_ctx(pe, doca_eth_rxq_as_doca_ctx(cpu_q)));
+	mark = log_mark();
+	CHECK_ERR(doca_eth_rxq_gpu_cpu_proxy_progress(cpu_q), DOCA_ERROR_NOT_SUPPORTED);
+	expect_logged(&mark, "runs on the CPU data path; call doca_eth_rxq_gpu_set_uar_on_cpu()");
+	CHECK_OK(doca_eth_rxq_gpu_set_uar_on_cpu(cpu_q));
+	CHECK_ERR(doca_eth_rxq_gpu_cpu_proxy_progress(cpu_q), DOCA_ERROR_NOT_SUPPORTED);
+	mark = log_mark();
+	CHECK_ERR(doca_ctx_start(doca_eth_rxq_as_doca_ctx(cpu_q)), DOCA_ERROR_NOT_SUPPORTED);
+	expect_logged(&mark, "runs on the CPU data path but has CPU-proxy mode (doca_eth_rxq_gpu_set_uar_on_cpu)");
+	CHECK_OK(doca_eth_rxq_destroy(cpu_q));
+	CHECK_OK(doca_pe_destroy(pe));
+
+	/* Bad memory types: each refused with the valid ones named. */
+	queue_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NSLOTS);
+	mark = log_mark();
+	CHECK_ERR(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, (enum doca_gpu_mem_type)3), DOCA_ERROR_INVALID_VALUE);
+	expect_logged(&mark, "memory type 3 is not one; pass DOCA_GPU_MEM_TYPE_GPU, DOCA_GPU_MEM_TYPE_GPU_CPU or "
+			     "DOCA_GPU_MEM_TYPE_CPU_GPU");
+	CHECK_ERR(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, (enum doca_gpu_mem_type)-1), DOCA_ERROR_INVALID_VALUE);
+	expect_logged(&mark, "memory type -1 is not one");
+
+	/* A proxy queue: BAD_STATE before the start, and for every setter once started. */
+	CHECK_OK(doca_eth_rxq_gpu_set_uar_on_cpu(q.rxq));
+	mark = log_mark();
+	CHECK_ERR(doca_eth_rxq_gpu_cpu_proxy_progress(q.rxq), DOCA_ERROR_BAD_STATE);
+	expect_logged(&mark, "doca_eth_rxq_gpu_cpu_proxy_progress: ");
+	queue_start(&q);
+	CHECK_OK(doca_eth_rxq_gpu_cpu_proxy_progress(q.rxq));
+	mark = log_mark();
+	CHECK_ERR(doca_eth_rxq_gpu_set_uar_on_cpu(q.rxq), DOCA_ERROR_BAD_STATE);
+	expect_logged(&mark, "doca_eth_rxq_gpu_set_uar_on_cpu: ");
+	CHECK_ERR(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, DOCA_GPU_MEM_TYPE_GPU), DOCA_ERROR_BAD_STATE);
+	expect_logged(&mark, "doca_eth_rxq_gpu_set_rq_mem_type: ");
+	CHECK_OK(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(q.rxq)));
+	mark = log_mark();
+	CHECK_ERR(doca_eth_rxq_gpu_cpu_proxy_progress(q.rxq), DOCA_ERROR_BAD_STATE);
+	expect_logged(&mark, "is not started; call doca_ctx_start() first");
+	queue_start(&q);
+
+	/* A GPU queue whose doorbell the GPU rings has no proxy. */
+	queue_make(&plain, DOCA_GPU_MEM_TYPE_CPU_GPU, NSLOTS);
+	queue_start_id(&plain, 1);
+	mark = log_mark();
+	CHECK_ERR(doca_eth_rxq_gpu_cpu_proxy_progress(plain.rxq), DOCA_ERROR_NOT_SUPPORTED);
+	expect_logged(&mark, "rings its doorbell from the GPU; call doca_eth_rxq_gpu_set_uar_on_cpu()");
+	queue_free(&plain);
+	queue_free(&q);
+	close_devs();
+}
+
+/* Receives what is there (up to the ring) within 1 ms; checks it is frames @seq0.. in order. */
+static uint32_t take(struct queue *q, uint32_t seq0)
+{
+	struct doca_gpu_dev_eth_rxq_attr attr[NSLOTS];
+	uint64_t first = 0;
+	uint32_t num = 0;
+
+	CHECK_OK(doca_gpunetio_hd_rxq_recv(q->h, 0, 1000000, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+	for (uint32_t i = 0; i < num; i++)
+		check_frame(q->h, first + i, seq0 + i, attr[i].bytes);
+	return num;
+}
+
+static void case_proxy_idle(void)
+{
+	struct queue q = {0};
+	uint32_t seq = 0;
+
+	open_devs("proxy-idle");
+	queue_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NSLOTS);
+	CHECK_OK(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, DOCA_GPU_MEM_TYPE_CPU_GPU));
+	CHECK_OK(doca_eth_rxq_gpu_set_uar_on_cpu(q.rxq));
+	queue_start(&q);
+	/* The first lap fills the ring; 5 more find it full. */
+	for (; seq < NSLOTS + 5; seq++)
+		send_frame(seq);
+	wait_rx_frames(NSLOTS + 5);
+	CHECK_EQ(take(&q, 0), (uint32_t)NSLOTS);
+	/* The device gives the 16 slots back (cons), but nobody rings the doorbell: all drop. */
+	CHECK_EQ(take(&q, NSLOTS), 0u);
+	CHECK_EQ(q.h->cons, (uint64_t)NSLOTS);
+	for (; seq < 2 * NSLOTS + 5; seq++)
+		send_frame(seq);
+	wait_rx_frames(2 * NSLOTS + 5);
+	CHECK_EQ(take(&q, NSLOTS), 0u);
+	/* One proxy round rings it: the next frame lands in slot 0. */
+	CHECK_OK(doca_eth_rxq_gpu_cpu_proxy_progress(q.rxq));
+	CHECK_OK(doca_eth_rxq_gpu_cpu_proxy_progress(q.rxq)); /* nothing changed: the same */
+	send_frame(NSLOTS);
+	wait_rx_frames(2 * NSLOTS + 6);
+	CHECK_EQ(take(&q, NSLOTS), 1u);
+	queue_free(&q);
+	expect_stop_line(NSLOTS + 1, NSLOTS + 5);
+	close_devs();
+}
+
+#define PROXY_FRAMES  400
+#define PROXY_THREADS 2
+
+struct proxy_loop {
+	struct doca_eth_rxq *rxq;
+	atomic_bool quit, stopping;
+	atomic_uint_fast64_t rounds[PROXY_THREADS];
+	atomic_uint next_id;
+};
+
+static void *proxy_run(void *arg)
+{
+	struct proxy_loop *l = arg;
+	unsigned int id = atomic_fetch_add(&l->next_id, 1);
+
+	while (!atomic_load(&l->quit)) {
+		doca_error_t ret = doca_eth_rxq_gpu_cpu_proxy_progress(l->rxq);
+
+		if (ret == DOCA_ERROR_BAD_STATE && atomic_load(&l->stopping))
+			break; /* the queue stopped under it */
+		CHECK_OK(ret);
+		atomic_fetch_add_explicit(&l->rounds[id], 1, memory_order_release);
+	}
+	return NULL;
+}
+
+/*
+ * Until a proxy round that began after this call copied cons: two more rounds of every thread
+ * (a round that found the other thread busy follows a real round of it that began later).
+ */
+static void proxy_sync(struct proxy_loop *l, uint64_t deadline)
+{
+	uint64_t r[PROXY_THREADS];
+
+	for (int i = 0; i < PROXY_THREADS; i++)
+		r[i] = atomic_load_explicit(&l->rounds[i], memory_order_acquire);
+	for (int i = 0; i < PROXY_THREADS; i++) {
+		while (atomic_load_explicit(&l->rounds[i], memory_order_acquire) < r[i] + 2) {
+			CHECK(sd_now_ms() < deadline);
+			sched_yield();
+		}
+	}
+}
+
+static void case_proxy_run(void)
+{
+	struct consumer c = {.want = PROXY_FRAMES};
+	struct proxy_loop l = {0};
+	struct queue q = {0};
+	pthread_t t, pt[PROXY_THREADS];
+	uint64_t deadline = sd_now_ms() + WAIT_MS;
+
+	open_devs("proxy-run");
+	queue_make(&q, DOCA_GPU_MEM_TYPE_GPU, NSLOTS);
+	CHECK_OK(doca_eth_rxq_gpu_set_uar_on_cpu(q.rxq));
+	queue_start(&q);
+	c.h = q.h;
+	l.rxq = q.rxq;
+	for (int i = 0; i < PROXY_THREADS; i++)
+		CHECK(pthread_create(&pt[i], NULL, proxy_run, &l) == 0);
+	CHECK(pthread_create(&t, NULL, consume, &c) == 0);
+	for (uint32_t seq = 0; seq < PROXY_FRAMES;) {
+		/* Free slots as the device says (cons), then a proxy round that saw it: no drop. */
+		uint64_t cons = doca_gpunetio_hd_load_acquire_u64(&q.h->cons);
+
+		if (seq + ORDER_BURST - cons > NSLOTS) {
+			CHECK(sd_now_ms() < deadline);
+			sched_yield();
+			continue;
+		}
+		proxy_sync(&l, deadline);
+		for (int i = 0; i < ORDER_BURST; i++)
+			send_frame(seq++);
+	}
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK_EQ(atomic_load(&c.taken), (unsigned)PROXY_FRAMES);
+	/* Stopped while the proxies still loop: their rounds end before the ring goes. */
+	atomic_store(&l.stopping, true);
+	CHECK_OK(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(q.rxq)));
+	expect_stop_line(PROXY_FRAMES, 0);
+	atomic_store(&l.quit, true);
+	for (int i = 0; i < PROXY_THREADS; i++)
+		CHECK(pthread_join(pt[i], NULL) == 0);
+	CHECK_OK(doca_eth_rxq_destroy(q.rxq));
+	CHECK_OK(doca_mmap_stop(q.mmap));
+	CHECK_OK(doca_mmap_destroy(q.mmap));
+	CHECK_OK(doca_gpu_mem_free(gpu, q.pkt_gpu));
+	close_devs();
+}
+
+
+/* ---- ring memory types ---- */
+
+static void case_mem_types(void)
+{
+	static const struct {
+		enum doca_gpu_mem_type t;
+		const char *asked;
+	} types[] = {
+	    {DOCA_GPU_MEM_TYPE_GPU, "(GPU asked; "},
+	    {DOCA_GPU_MEM_TYPE_GPU_CPU, "(GPU_CPU asked; "},
+	    {DOCA_GPU_MEM_TYPE_CPU_GPU, "(CPU_GPU asked)"},
+	};
+	char dir[32];
+
+	for (size_t k = 0; k < N_ELEMS(types); k++) {
+		struct queue q = {0};
+		uint32_t seq = 0, got = 0;
+		char *log, *last = NULL;
+
+		snprintf(dir, sizeof(dir), "mem-types-%zu", k);
+		open_devs(dir);
+		queue_make(&q, DOCA_GPU_MEM_TYPE_GPU, NSLOTS);
+		CHECK_OK(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, types[k].t));
+		queue_start(&q);
+		log = log_text();
+		for (char *p = strstr(log, "CYCLIC on the GPU"); p != NULL; p = strstr(p + 1, "CYCLIC on the GPU"))
+			last = p;
+		CHECK(last != NULL);
+		*strchrnul(last, '\n') = '\0';
+		if (strstr(last, "ring in CPU_GPU memory ") == NULL || strstr(last, types[k].asked) == NULL ||
+		    strstr(last, "doorbell rung by the GPU") == NULL) {
+			fprintf(stderr, "start line \"%s\" does not say %s\n", last, types[k].asked);
+			CHECK(false);
+		}
+		free(log);
+		/* End to end: two laps of the ring (an empty receive gives the last lap's slots back). */
+		for (int lap = 0; lap < 2; lap++) {
+			CHECK_EQ(take(&q, got), 0u);
+			for (int i = 0; i < NSLOTS; i++)
+				send_frame(seq++);
+			wait_rx_frames(seq);
+			got += take(&q, got);
+			CHECK_EQ(got, seq);
+		}
+		queue_free(&q);
+		expect_stop_line(2 * NSLOTS, 0);
+		close_devs();
+	}
+}
+
+/* ---- the packet buffer's mkey: a reply sent from the receive slot ---- */
+
+struct echo_rx {
+	uint8_t f[MAX_PKT];
+	uint32_t len, n;
+};
+
+static void echo_got(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
+{
+	struct echo_rx *r = arg;
+
+	(void)ts;
+	CHECK(len <= MAX_PKT);
+	memcpy(r->f, frame, len);
+	r->len = len;
+	r->n++;
+}
+
+static void case_mkey(void)
+{
+	struct doca_gpu_dev_eth_rxq_attr attr[1];
+	struct doca_gpu_eth_txq *th = NULL;
+	struct doca_eth_txq *txq;
+	struct echo_rx r = {0};
+	struct queue q = {0};
+	uint64_t first = 0, ticket = 0, deadline = sd_now_ms() + WAIT_MS;
+	uint32_t num = 0, mkey = 0;
+	uint8_t want[MAX_PKT];
+
+	open_devs("mkey");
+	queue_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NSLOTS);
+	queue_start(&q);
+	CHECK_OK(doca_mmap_get_mkey(q.mmap, dev_rx, &mkey));
+	CHECK_EQ(doca_gpu_dev_eth_rxq_get_pkt_mkey(q.h), htobe32(mkey));
+	CHECK(mkey != __builtin_bswap32(mkey)); /* the check above tells the byte orders apart */
+
+	/* A CPU-proxy GPU send queue on the receiving device, sending back over the wire. */
+	CHECK_OK(doca_eth_txq_create(dev_rx, 16, &txq));
+	CHECK_OK(doca_eth_txq_gpu_set_uar_on_cpu(txq));
+	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(txq), gpu));
+	CHECK_OK(doca_ctx_start(doca_eth_txq_as_doca_ctx(txq)));
+	CHECK_OK(doca_eth_txq_get_gpu_handle(txq, &th));
+	CHECK_EQ(tx_ops->rx_burst(tx_port, 1, echo_got, &r), 0u); /* the sender's port receives from now */
+
+	send_frame(7);
+	CHECK_OK(doca_gpunetio_hd_rxq_recv(q.h, 1, 0, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+	CHECK_EQ(num, 1u);
+	check_frame(q.h, first, 7, attr[0].bytes);
+	CHECK_OK(doca_gpunetio_hd_txq_send(th, doca_gpu_dev_eth_rxq_get_pkt_addr(q.h, first),
+					   doca_gpu_dev_eth_rxq_get_pkt_mkey(q.h), attr[0].bytes,
+					   DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, &ticket));
+	CHECK_EQ(ticket, 0u);
+	while (doca_gpunetio_hd_load_acquire_u64(&th->cons) < 1) {
+		CHECK(sd_now_ms() < deadline);
+		CHECK_OK(doca_eth_txq_gpu_cpu_proxy_progress(txq));
+	}
+	CHECK_EQ(doca_gpunetio_hd_load_acquire_u32(&th->cqe[0].seq), 1u);
+	CHECK_EQ(th->cqe[0].status, (uint32_t)DOCA_SUCCESS); /* a wrong mkey completes with an error */
+	while (r.n == 0) {
+		CHECK(sd_now_ms() < deadline);
+		tx_ops->rx_burst(tx_port, 1, echo_got, &r);
+		sched_yield();
+	}
+	CHECK_EQ(r.n, 1u);
+	CHECK_EQ(r.len, len_of(7));
+	make_frame(want, 7, len_of(7));
+	CHECK_MEM(r.f, want, r.len);
+
+	CHECK_OK(doca_ctx_stop(doca_eth_txq_as_doca_ctx(txq)));
+	CHECK_OK(doca_eth_txq_destroy(txq));
+	queue_free(&q);
+	close_devs();
+}
+
 int main(void)
 {
 	struct doca_log_backend *be = NULL, *err_be = NULL;
@@ -646,6 +1025,11 @@ int main(void)
 	case_full();
 	case_stop();
 	case_share();
+	case_proxy_api();
+	case_proxy_idle();
+	case_proxy_run();
+	case_mem_types();
+	case_mkey();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);

@@ -105,6 +105,9 @@ static void run(uint64_t start)
 	EXPECT_EQ(num, 0);
 	EXPECT_EQ(rxq.cons, start + 8);
 	EXPECT_EQ((doca_gpu_dev_eth_rxq_recv<>(NULL, 4, 1000, &first, &num, NULL)), DOCA_ERROR_INVALID_VALUE);
+	/* The mkey as the handle holds it (big-endian), through a const handle. */
+	rxq.pkt_mkey = 0x44332211u;
+	EXPECT_EQ(doca_gpu_dev_eth_rxq_get_pkt_mkey(static_cast<const struct doca_gpu_eth_rxq *>(&rxq)), 0x44332211u);
 }
 
 int main()
