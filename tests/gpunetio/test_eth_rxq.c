@@ -967,6 +967,7 @@ static void case_mkey(void)
 	/* A CPU-proxy GPU send queue on the receiving device, sending back over the wire. */
 	CHECK_OK(doca_eth_txq_create(dev_rx, 16, &txq));
 	CHECK_OK(doca_eth_txq_gpu_set_uar_on_cpu(txq));
+	CHECK_OK(doca_eth_txq_gpu_set_completion_on_gpu(txq)); /* polled below */
 	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(txq), gpu));
 	CHECK_OK(doca_ctx_start(doca_eth_txq_as_doca_ctx(txq)));
 	CHECK_OK(doca_eth_txq_get_gpu_handle(txq, &th));
