@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include <doca_error.h>
+#include <doca_gpunetio_dev_eth_common.cuh>
 #include <doca_gpunetio_eth_def.h>
 #include <doca_gpunetio_hd.h>
 

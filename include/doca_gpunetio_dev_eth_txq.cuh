@@ -36,21 +36,9 @@
 #include <stdint.h>
 
 #include <doca_error.h>
+#include <doca_gpunetio_dev_eth_common.cuh>
 #include <doca_gpunetio_eth_def.h>
 #include <doca_gpunetio_hd.h>
-
-/* Lane of the calling thread in its warp (0 outside CUDA). */
-DOCA_GPUNETIO_HD unsigned int doca_gpu_dev_eth_get_lane_id(void)
-{
-#if defined(__CUDA_ARCH__)
-	unsigned int lane;
-
-	asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-	return lane;
-#else
-	return 0;
-#endif
-}
 
 /**
  * Reserves @n consecutive descriptor positions: DOCA_SUCCESS and *@pos the first, or
