@@ -79,7 +79,7 @@ static const struct topo_profile builtin_profile = {
     .eth =
 	{
 	    .supported = 1,
-	    .max_burst_size = 32768,
+	    .max_burst_size = 65536,
 	    .max_packet_size = 9216,
 	    .max_queue_size = 8192,
 	},

@@ -1283,7 +1283,7 @@ static void test_library_keys(void)
 	EXPECT(p->comch.max_consumers == 512 && p->comch.max_producers == 512);
 	EXPECT(p->comch.consumer_max_num_tasks == 65536 && p->comch.producer_max_num_tasks == 65536);
 	EXPECT(p->comch.consumer_max_buf_size == 1u << 30 && p->comch.producer_max_buf_size == 1u << 30);
-	EXPECT(p->eth.supported == 1 && p->eth.max_burst_size == 32768 && p->eth.max_packet_size == 9216 &&
+	EXPECT(p->eth.supported == 1 && p->eth.max_burst_size == 65536 && p->eth.max_packet_size == 9216 &&
 	       p->eth.max_queue_size == 8192);
 
 	if (PARSE_OK("[profile all]\n"

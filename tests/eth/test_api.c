@@ -85,13 +85,13 @@ static void caps(struct doca_dev *dev)
 		  DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_eth_rxq_cap_is_type_supported(NULL, DOCA_ETH_RXQ_TYPE_REGULAR, DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU),
 		  DOCA_ERROR_INVALID_VALUE);
-	/* The profile's eth.* values (built-in defaults: burst 32768, packet 9216). */
+	/* The profile's eth.* values (built-in defaults: burst 65536, packet 9216). */
 	CHECK_OK(doca_eth_rxq_cap_get_max_burst_size(di, &u32));
-	CHECK_EQ(u32, 32768);
+	CHECK_EQ(u32, 65536);
 	CHECK_OK(doca_eth_rxq_cap_get_max_packet_size(di, &u32));
 	CHECK_EQ(u32, 9216);
 	CHECK_OK(doca_eth_txq_cap_get_max_burst_size(di, 1, 0, &u32));
-	CHECK_EQ(u32, 32768);
+	CHECK_EQ(u32, 65536);
 	CHECK_ERR(doca_eth_txq_cap_get_max_burst_size(di, 1000, 0, &u32), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_rxq_cap_get_max_burst_size(di, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_eth_rxq_cap_get_max_metadata_num(di, &u8));
@@ -121,7 +121,7 @@ static void txq_rules(struct doca_dev *dev, struct doca_pe *pe)
 
 	CHECK_ERR(doca_eth_txq_create(NULL, 32, &txq), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_txq_create(dev, 0, &txq), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_eth_txq_create(dev, 32769, &txq), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_eth_txq_create(dev, 65537, &txq), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_eth_txq_create(dev, 32, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK(bad == NULL);
 	CHECK_OK(doca_eth_txq_create(dev, 32, &txq));

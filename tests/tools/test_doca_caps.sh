@@ -99,7 +99,7 @@ assert devs["0000:03:00.1"]["caps"]["dma_memcpy"] is False
 assert s["profile"] == "small" and s["dma"]["max_buf_size"] == 4096 and s["dma"]["max_tasks"] == 128, s
 assert s["comch_max_msg_size"] == 256 and s["comch"]["max_msg_size"] == 256 and s["comch"]["max_clients"] == 2, s
 assert s["comch"]["server"] is True and s["comch"]["max_name_len"] == 120, s
-assert s["eth"]["supported"] is True and s["eth"]["max_packet_size"] == 1514 and s["eth"]["max_burst_size"] == 32768, s
+assert s["eth"]["supported"] is True and s["eth"]["max_packet_size"] == 1514 and s["eth"]["max_burst_size"] == 65536, s
 n = devs["0000:03:00.1"]["caps"]
 assert n["profile"] == "nodma" and n["comch"]["server"] is False and n["comch"]["consumer"] is False, n
 assert n["eth"]["supported"] is False, n
