@@ -16,7 +16,7 @@ for p in dpu host default; do
 	[ $p = default ] || pcdir=$pcdir/$p
 	export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$pcdir
 	ver=$(pkg-config --modversion doca-dma)
-	for m in doca-common doca-argp doca-comch doca-flow doca-eth doca-gpunetio; do
+	for m in doca-common doca-argp doca-comch doca-flow doca-eth doca-gpunetio doca-dpdk-bridge; do
 		[ "$ver" = "$(pkg-config --modversion $m)" ] || { echo "FAIL: doca-dma $ver != $m"; exit 1; }
 	done
 	case $ver in 3.3.*) ;; *) echo "FAIL: doca-dma version $ver is not 3.3.x"; exit 1 ;; esac
