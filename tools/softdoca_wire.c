@@ -67,7 +67,7 @@ static void usage(FILE *f)
 		   "    -n, --count N         frames to send (default 10) or to wait for (default: until timeout)\n"
 		   "    -s, --size B          frame size, 60..9216 (default 64; at least the headers)\n"
 		   "    -r, --rate PPS        frames per second (default 0: as fast as the port takes them)\n"
-		   "    -P, --proto PROTO     udp (default), tcp (SYN), icmp (echo request) or raw (EtherType 0x88b5)\n"
+		   "    -P, --proto PROTO     udp (default), tcp (SYN without data), icmp (echo request) or raw (EtherType 0x88b5)\n"
 		   "    -f, --flows F         distinct flows, 1..65535 (default 1)\n"
 		   "    -t, --timeout S       recv: seconds without a frame before giving up (default 10, 0 = never)\n"
 		   "    -q, --quiet           recv: the summary only\n"
@@ -203,13 +203,19 @@ static void build(uint8_t *f, const struct opts *o, const uint8_t *src_mac, cons
 		wr16(l4 + 6, priv_doca_nic_l4_csum(ip, 17, l4, size - 34));
 		break;
 	case P_TCP:
+		/* A SYN carries no data (stacks and NVIDIA's applications parse what follows its
+		 * header as options and data): the datagram ends with the header; the rest of the
+		 * frame is Ethernet padding, holding the sequence number as every payload does. */
+		wr16(ip + 2, 40);
+		ip[10] = ip[11] = 0;
+		wr16(ip + 10, priv_doca_nic_ip4_csum(ip, 20));
 		wr16(l4, (uint16_t)(10000 + flow));
 		wr16(l4 + 2, 5001);
 		memcpy(l4 + 4, &seq, 4);
 		l4[12] = 5 << 4;
 		l4[13] = 0x02; /* SYN */
 		wr16(l4 + 14, 65535);
-		wr16(l4 + 16, priv_doca_nic_l4_csum(ip, 6, l4, size - 34));
+		wr16(l4 + 16, priv_doca_nic_l4_csum(ip, 6, l4, 20));
 		break;
 	default: /* ICMP echo request, identifier = flow */
 		l4[0] = 8;
@@ -338,6 +344,13 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 			printf(":%u", (unsigned int)ntohs(fi.l4_dst));
 		printf("%s%s", fi.l3_ok ? "" : " bad-ip-csum",
 		       fi.l4 != NIC_L4_OTHER && !fi.l4_ok ? " bad-l4-csum" : "");
+		if (fi.l4 == NIC_L4_TCP) {
+			/* The segment's data: the datagram's length less both headers. */
+			uint32_t ip_end = fi.l3_off + ((uint32_t)frame[fi.l3_off + 2] << 8 | frame[fi.l3_off + 3]);
+
+			printf("%s payload %d", fi.tcp_flags & 0x02 ? " syn" : "",
+			       ip_end > fi.payload_off ? (int)(ip_end - fi.payload_off) : 0);
+		}
 	} else if (fi.l3 == NIC_L3_IPV6) {
 		printf(" %s ipv6", l4_name(&fi));
 	}

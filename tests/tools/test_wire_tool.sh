@@ -39,7 +39,8 @@ for proto in udp tcp icmp raw; do
 	n=$(grep -c " len 128 " "$tmp/recv")
 	[ "$n" = 25 ] || fail "$n frame lines for $proto, want 25"
 	case $proto in
-	udp|tcp) want=" $proto 10.0.0.1:1000[0-4] > 10.0.0.2:5001 seq " ;;
+	udp) want=" udp 10.0.0.1:1000[0-4] > 10.0.0.2:5001 seq " ;;
+	tcp) want=" tcp 10.0.0.1:1000[0-4] > 10.0.0.2:5001 syn payload 0 seq " ;; # a SYN carries no data
 	icmp) want=" icmp 10.0.0.1 > 10.0.0.2 seq " ;;
 	raw) want=" type 0x88b5 seq " ;;
 	esac
