@@ -76,13 +76,15 @@ gpunetio_simple_send_low_level   tx  gpunetio_simple_send  -m gpu -e 2 -w -s 512
 gpunetio_send_wait_time          tx  gpunetio_send_wait_time  -s 512 -b 32 -i 500
 gpunetio_dma_memcpy              run gpunetio_dma_memcpy
 '
+# On the fake runtime CPU threads play the kernels beside builds and tests: smaller bursts, so a
+# receiver descheduled for tens of milliseconds still finds room on the wire (512 frames).
 examples_fake='
 gpunetio_simple_receive          rx  gpunetio_simple_receive_cpu  -m gpu -e 0
 gpunetio_simple_receive_cpu_gpu  rx  gpunetio_simple_receive_cpu  -m cpu_gpu -e 2
 gpunetio_simple_send             tx  gpunetio_simple_send_cpu  -m gpu -e 0 -s 512 -r RATE
 gpunetio_simple_send_proxy       tx  gpunetio_simple_send_cpu  -m cpu_gpu -e 2 -p -s 512 -r RATE
 gpunetio_simple_send_low_level   tx  gpunetio_simple_send_cpu  -m gpu -w -p -s 512 -r RATE
-gpunetio_send_wait_time          tx  gpunetio_send_wait_time_cpu  -s 512 -b 32 -i 500
+gpunetio_send_wait_time          tx  gpunetio_send_wait_time_cpu  -s 512 -b 4 -i 500
 '
 if [ $mode = fake ]; then examples=$examples_fake; else examples=$examples_gpu; fi
 programs=$(printf '%s\n' "$examples" | awk 'NF { print $3 }' | sort -u)

@@ -69,11 +69,19 @@ static doca_error_t get_topology(const struct topology **out)
 enum side_view { SIDE_VIEW_ALL = -1, SIDE_VIEW_DPU = TOPO_SIDE_DPU, SIDE_VIEW_HOST = TOPO_SIDE_HOST };
 
 static atomic_int program_side = SIDE_VIEW_ALL;
+/* Objects of both personalities registered (constructors run before logging is set up: the
+ * warning waits for the first device list). */
+static atomic_bool side_conflict;
 
 SD_PRIV void priv_doca_program_side(int side)
 {
-	if (side == TOPO_SIDE_DPU || side == TOPO_SIDE_HOST)
-		atomic_store_explicit(&program_side, side, memory_order_relaxed);
+	int was;
+
+	if (side != TOPO_SIDE_DPU && side != TOPO_SIDE_HOST)
+		return;
+	was = atomic_exchange_explicit(&program_side, side, memory_order_relaxed);
+	if (was != SIDE_VIEW_ALL && was != side)
+		atomic_store_explicit(&side_conflict, true, memory_order_relaxed);
 }
 
 static const char *side_view_name(int v)
@@ -87,7 +95,16 @@ static doca_error_t side_view(int *view, const char **why)
 	const char *env = getenv("SOFTDOCA_SIDE");
 
 	if (env == NULL) {
+		static atomic_flag warned = ATOMIC_FLAG_INIT;
+
 		*view = atomic_load_explicit(&program_side, memory_order_relaxed);
+		if (atomic_load_explicit(&side_conflict, memory_order_relaxed) && !atomic_flag_test_and_set(&warned))
+			SD_WARN(COMP,
+				"this program links objects built with both the host and the dpu personality "
+				"(pkg-config directories pkgconfig/host and pkgconfig/dpu); it lists the %s side's "
+				"devices, the last registered: build every object with one personality, or set "
+				"SOFTDOCA_SIDE=host|dpu|all",
+				side_view_name(*view));
 		*why = *view == SIDE_VIEW_ALL ? "no personality registered" : "the program's build personality";
 		return DOCA_SUCCESS;
 	}
