@@ -194,6 +194,26 @@ static inline void priv_doca_buf_inventory_set_release_hook(struct doca_buf_inve
 }
 
 /*
+ * Takes the first descriptor of @inv's free list (the caller checked it is not empty) as a
+ * one-element list with refcount 1 bound to @mmap; the caller fills in its windows.
+ */
+static inline struct doca_buf *priv_doca_buf_take(struct doca_buf_inventory *inv, struct doca_mmap *mmap)
+{
+	struct doca_buf *b = inv->free_list;
+
+	inv->free_list = b->next;
+	inv->nb_free--;
+	b->mmap = mmap;
+	b->next = NULL;
+	b->last = b;
+	b->refcount = 1;
+	b->is_head = 1;
+	b->list_len = 1;
+	atomic_fetch_add_explicit(&mmap->nb_bufs, 1, memory_order_relaxed);
+	return b;
+}
+
+/*
  * Access flags that let the local device write into a map. As in verbs (ibv_reg_mr(3): remote
  * write or atomic access requires local write), a write-capable export flag implies local write:
  * programs that run on BlueField grant only DOCA_ACCESS_FLAG_PCI_READ_WRITE to a map they also
