@@ -3,7 +3,7 @@
  * core.h - softdoca's object model, shared by libdoca_common and the library modules
  * (libdoca_dma, later comch, ...).
  *
- *   doca_devinfo ──open──> doca_dev <──add_dev── doca_mmap <──bind── doca_buf (from doca_buf_inventory)
+ *   doca_devinfo ──open──> doca_dev <──add_dev── doca_mmap <──bind── doca_buf (from doca_buf_inventory/_pool)
  *                              ^                                        ^
  *                              │                                        │ src/dst
  *   doca_pe ──connect──> doca_ctx (base of doca_dma, ...) ──pool──> doca_task (base of doca_dma_task_memcpy)
