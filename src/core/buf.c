@@ -104,22 +104,6 @@ static bool range_inside(const uint8_t *base, size_t len, const uint8_t *addr, s
 	return a >= b && alen <= len && a - b <= len - alen;
 }
 
-static struct doca_buf *buf_take(struct doca_buf_inventory *inv, struct doca_mmap *mmap)
-{
-	struct doca_buf *b = inv->free_list;
-
-	inv->free_list = b->next;
-	inv->nb_free--;
-	b->mmap = mmap;
-	b->next = NULL;
-	b->last = b;
-	b->refcount = 1;
-	b->is_head = 1;
-	b->list_len = 1;
-	atomic_fetch_add_explicit(&mmap->nb_bufs, 1, memory_order_relaxed);
-	return b;
-}
-
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory,
 							    struct doca_mmap *mmap, void *addr, size_t len, void *data,
 							    size_t data_len, struct doca_buf **buf)
@@ -150,7 +134,7 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inve
 				 "inventory %p is exhausted (%u bufs out); release bufs with doca_buf_dec_refcount() "
 				 "or create the inventory with more elements",
 				 (void *)inventory, inventory->nb_elems);
-	b = buf_take(inventory, mmap);
+	b = priv_doca_buf_take(inventory, mmap);
 	b->head = addr;
 	b->len = len;
 	b->data = data;

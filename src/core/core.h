@@ -3,7 +3,7 @@
  * core.h - softdoca's object model, shared by libdoca_common and the library modules
  * (libdoca_dma, later comch, ...).
  *
- *   doca_devinfo ──open──> doca_dev <──add_dev── doca_mmap <──bind── doca_buf (from doca_buf_inventory)
+ *   doca_devinfo ──open──> doca_dev <──add_dev── doca_mmap <──bind── doca_buf (from doca_buf_inventory/_pool)
  *                              ^                                        ^
  *                              │                                        │ src/dst
  *   doca_pe ──connect──> doca_ctx (base of doca_dma, ...) ──pool──> doca_task (base of doca_dma_task_memcpy)
@@ -191,6 +191,26 @@ static inline void priv_doca_buf_inventory_set_release_hook(struct doca_buf_inve
 {
 	inv->on_release = fn;
 	inv->release_arg = arg;
+}
+
+/*
+ * Takes the first descriptor of @inv's free list (the caller checked it is not empty) as a
+ * one-element list with refcount 1 bound to @mmap; the caller fills in its windows.
+ */
+static inline struct doca_buf *priv_doca_buf_take(struct doca_buf_inventory *inv, struct doca_mmap *mmap)
+{
+	struct doca_buf *b = inv->free_list;
+
+	inv->free_list = b->next;
+	inv->nb_free--;
+	b->mmap = mmap;
+	b->next = NULL;
+	b->last = b;
+	b->refcount = 1;
+	b->is_head = 1;
+	b->list_len = 1;
+	atomic_fetch_add_explicit(&mmap->nb_bufs, 1, memory_order_relaxed);
+	return b;
 }
 
 /*

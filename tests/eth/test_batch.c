@@ -2,8 +2,10 @@
 /*
  * test_batch.c - task batches of a doca_eth_txq: a batch of sends and a batch of LSO sends
  * leave in order as their frames, one callback per batch with the application's arrays and a
- * status per member; a batch with a bad member fails whole and stops the queue.
+ * status per member; bufs from a doca_buf_pool are sent and return to the pool; a batch with a
+ * bad member fails whole and stops the queue.
  */
+#include <doca_buf_pool.h>
 #include <doca_pe.h>
 
 #include "eth_test.h"
@@ -108,7 +110,10 @@ static void recv_fail(struct doca_eth_rxq_task_recv *t, union doca_data ud, unio
 
 int main(void)
 {
-	static uint8_t tx[32][2048], rx[16][2048], hdr[54];
+	static uint8_t tx[32][2048], rx[16][2048], hdr[54], pool_mem[4][2048];
+	struct doca_buf_pool *pool = NULL;
+	struct doca_mmap *pm;
+	uint32_t nfree = 0;
 	struct doca_dev *a, *b;
 	struct loop_port *pa, *pb;
 	struct doca_pe *pe;
@@ -206,7 +211,49 @@ int main(void)
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(last_ud[i], 50 + (uint64_t)i);
 
-	/* 3. A member too short for a frame: the batch fails whole and the queue stops. */
+	/*
+	 * 3. Frames built in doca_buf_pool elements, as GPU packet processing builds its replies: they
+	 * leave as built, and the callback's doca_buf_dec_refcount() returns every element.
+	 */
+	pm = eth_mmap(a, pool_mem, sizeof(pool_mem));
+	CHECK_OK(doca_buf_pool_create(4, 2048, pm, &pool));
+	CHECK_OK(doca_buf_pool_start(pool));
+	first = pa->nb_sent;
+	CHECK_OK(doca_eth_txq_task_batch_send_allocate(txq, 4, (union doca_data){.u64 = 0}, &pkts, &uds, &batch));
+	for (int i = 0; i < 4; i++) {
+		void *data = NULL;
+
+		CHECK_OK(doca_buf_pool_buf_alloc(pool, &pkts[i]));
+		CHECK_OK(doca_buf_set_data_len(pkts[i], 100));
+		CHECK_OK(doca_buf_get_data(pkts[i], &data));
+		CHECK(data == pool_mem[i]);
+		build_ipv4(data, 6, 46, 0, true);
+		((uint8_t *)data)[54] = (uint8_t)(0xc0 + i);
+		uds[i].u64 = 60 + (uint64_t)i;
+	}
+	CHECK_OK(doca_buf_pool_get_num_free_elements(pool, &nfree));
+	CHECK_EQ(nfree, 0);
+	CHECK_OK(doca_task_batch_submit(batch));
+	PROGRESS_UNTIL(pe, ok_batches == 3, 10000);
+	CHECK_EQ(ok_batches, 3);
+	CHECK_EQ(last_n, 4);
+	CHECK_EQ(pa->nb_sent - first, 4);
+	for (uint32_t k = 0; k < 4; k++) {
+		const struct loop_frame *f = &pa->log[first + k];
+
+		CHECK_EQ(last_status[k], DOCA_SUCCESS);
+		CHECK_EQ(f->len, 100);
+		CHECK_EQ(f->data[54], 0xc0 + k);
+		CHECK(ipv4_csum_ok(f->data + 14));
+	}
+	CHECK_OK(doca_buf_pool_get_num_free_elements(pool, &nfree));
+	CHECK_EQ(nfree, 4);
+	CHECK_OK(doca_buf_pool_stop(pool));
+	CHECK_OK(doca_buf_pool_destroy(pool));
+	CHECK_OK(doca_mmap_stop(pm));
+	CHECK_OK(doca_mmap_destroy(pm));
+
+	/* 4. A member too short for a frame: the batch fails whole and the queue stops. */
 	CHECK_OK(doca_eth_txq_task_batch_send_allocate(txq, 2, (union doca_data){.u64 = 0}, &pkts, &uds, &batch));
 	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, tm, tx[20], 100, &pkts[0]));
 	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, tm, tx[21], 8, &pkts[1]));
