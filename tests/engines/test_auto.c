@@ -16,6 +16,7 @@
 #include "engine.h"
 
 bool engine_auto_spinning(const struct engine_queue *q);
+bool engine_auto_waits_alone(const struct engine_queue *q);
 
 #define LEN	(2u << 20)
 #define MAX_LEN (128u << 20)
@@ -122,10 +123,46 @@ int main(void)
 	sleep_wait(ops, q);
 	CHECK_MEM(dst, src, LEN);
 	CHECK(!engine_auto_spinning(q));
+	/*
+	 * Worker jobs alone in flight that the application sleeps on: large jobs the worker would
+	 * not split (below 2 MiB) then run inline, as long as each is alone; the 64th probes the
+	 * worker again. Two in flight with a worker job among them turn it back.
+	 */
+	CHECK(engine_auto_waits_alone(q)); /* the probe above: alone, and slept on */
+	for (int i = 0; i < 63; i++) {
+		submit_len(ops, q, (uint8_t)(20 + i), LEN / 2);
+		ops->poll(q, 64); /* inline: copied by this very call */
+		CHECK(atomic_load(&comp.done));
+		CHECK(dst[LEN / 2 - 1] == (uint8_t)(20 + i));
+	}
+	submit_len(ops, q, 1, LEN / 2);
+	CHECK(!atomic_load(&comp.done)); /* the probe: on the worker (only poll marks it done) */
+	sleep_wait(ops, q);
+	CHECK_MEM(dst, src, LEN / 2);
+	submit(ops, q, 2); /* 2 MiB: split by the worker, so it goes there even when alone */
+	CHECK(!atomic_load(&comp.done));
+	sleep_wait(ops, q);
+	CHECK_MEM(dst, src, LEN);
+	{
+		/* a worker job and an inline one in flight together */
+		static uint8_t s2[64], d2[64];
+		static struct engine_seg ss = {s2, 64}, dd = {d2, 64};
+		static struct engine_completion c2;
+		static struct engine_job j2;
+
+		submit(ops, q, 3);
+		c2 = (struct engine_completion){.notify = &note};
+		j2 = (struct engine_job){.src = &ss, .dst = &dd, .nsrc = 1, .ndst = 1, .len = 64, .comp = &c2};
+		CHECK(ops->submit(q, &j2) == 0);
+		sleep_wait(ops, q);
+		while (!atomic_load(&c2.done))
+			ops->poll(q, 64);
+	}
+	CHECK(!engine_auto_waits_alone(q));
 	ops->queue_destroy(q);
 	close(note.efd);
 	free(src);
 	free(dst);
-	printf("auto: worker while the application sleeps, inline while it spins, probes back\n");
+	printf("auto: worker while the application sleeps, inline while it spins or sleeps on one job, probes back\n");
 	return T_EXIT_PASS;
 }
