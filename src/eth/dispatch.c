@@ -222,9 +222,9 @@ unsigned int eth_port_drain(struct eth_port *p, unsigned int budget)
 
 void eth_port_arm(struct eth_port *p)
 {
-	if (p->ops->rx_rearm == NULL)
-		return;
-	pthread_mutex_lock(&p->lock); /* rx_rearm and rx_burst: one thread at a time */
-	p->ops->rx_rearm(p->port);
+	/* rx_rearm and rx_burst: one thread at a time; ops too (eth_port_get() rewrites them under it) */
+	pthread_mutex_lock(&p->lock);
+	if (p->ops->rx_rearm != NULL)
+		p->ops->rx_rearm(p->port);
 	pthread_mutex_unlock(&p->lock);
 }
