@@ -278,16 +278,6 @@ struct ctx_dp_queue {
 	atomic_int quit;
 };
 
-static void notify_pe(struct engine_notify *n)
-{
-	if (n != NULL && atomic_exchange(&n->armed, 0)) {
-		uint64_t one = 1;
-		ssize_t r = write(n->efd, &one, sizeof(one));
-
-		(void)r; /* EAGAIN: the counter is already non-zero, the application wakes anyway */
-	}
-}
-
 static void *se_watch(void *arg)
 {
 	struct ctx_dp_queue *q = arg;
@@ -318,7 +308,7 @@ static void *se_watch(void *arg)
 				continue; /* timeout or spurious: nothing changed */
 		}
 		atomic_store(&q->watching, 0);
-		notify_pe(q->notify);
+		engine_notify_wake(q->notify);
 	}
 	return NULL;
 }

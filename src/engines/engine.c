@@ -269,12 +269,7 @@ void engine_complete(struct engine_completion *c, doca_error_t status)
 	c->status = status;
 	/* seq_cst pairs with doca_pe_request_notification(): store done, then look at armed. */
 	atomic_store(&c->done, 1);
-	if (n != NULL && atomic_load(&n->armed) && atomic_exchange(&n->armed, 0)) {
-		uint64_t one = 1;
-		ssize_t r = write(n->efd, &one, sizeof(one));
-
-		(void)r; /* EAGAIN means the counter is already non-zero: the waiter wakes anyway. */
-	}
+	engine_notify_wake(n);
 }
 
 void engine_copy_range(const struct engine_job *job, uint64_t off, uint64_t len)

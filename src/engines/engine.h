@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <doca_error.h>
 
@@ -52,6 +53,20 @@ struct engine_notify {
 	atomic_int armed;
 	int efd;
 };
+
+/*
+ * After publishing work the application may be waiting for (sequentially consistent, before
+ * this): writes the eventfd once if the PE is armed, and disarms it. Any thread.
+ */
+static inline void engine_notify_wake(struct engine_notify *n)
+{
+	if (n != NULL && atomic_load(&n->armed) && atomic_exchange(&n->armed, 0)) {
+		uint64_t one = 1;
+		ssize_t r = write(n->efd, &one, sizeof(one));
+
+		(void)r; /* EAGAIN: the counter is already non-zero, the waiter wakes anyway */
+	}
+}
 
 /*
  * The completion word of one submitted task, owned by the core (it sits in struct doca_task).

@@ -211,6 +211,20 @@ doca_error_t eth_rxq_gpu_check_cpu(const struct eth_rxq_gpu *g, const char *name
 
 /* ---- GPU send queues (txq_gpu.c): doca_eth_txq whose data path is on a GPU ---- */
 
+/* "GPU", "GPU_CPU" or "CPU_GPU" (DOCA_GPU_MEM_TYPE_*); NULL for a value that is none of them. */
+static inline const char *eth_gpu_mem_type_name(enum doca_gpu_mem_type t)
+{
+	switch (t) {
+	case DOCA_GPU_MEM_TYPE_GPU:
+		return "GPU";
+	case DOCA_GPU_MEM_TYPE_GPU_CPU:
+		return "GPU_CPU";
+	case DOCA_GPU_MEM_TYPE_CPU_GPU:
+		return "CPU_GPU";
+	}
+	return NULL;
+}
+
 struct doca_gpu_eth_txq;
 struct eth_txq_gpu;
 

@@ -263,19 +263,6 @@ doca_error_t eth_rxq_gpu_check_cpu(const struct eth_rxq_gpu *g, const char *name
 	return DOCA_SUCCESS;
 }
 
-static const char *mem_type_name(enum doca_gpu_mem_type t)
-{
-	switch (t) {
-	case DOCA_GPU_MEM_TYPE_GPU:
-		return "GPU";
-	case DOCA_GPU_MEM_TYPE_GPU_CPU:
-		return "GPU_CPU";
-	case DOCA_GPU_MEM_TYPE_CPU_GPU:
-		return "CPU_GPU";
-	}
-	return "?";
-}
-
 doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_cfg *cfg)
 {
 	struct doca_mmap *m = cfg->pkt_mmap;
@@ -354,7 +341,7 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 	       "%s: CYCLIC on the GPU, %u slots of %u bytes, %s packet memory, ring in CPU_GPU memory (%s asked%s), "
 	       "doorbell rung by %s",
 	       cfg->name, g->nslots, g->stride, g->slots_cpu != NULL ? "CPU-addressable" : "GPU-only (copied)",
-	       mem_type_name(g->mem_type),
+	       eth_gpu_mem_type_name(g->mem_type),
 	       g->mem_type == DOCA_GPU_MEM_TYPE_CPU_GPU ? "" : "; the NIC is a CPU thread that writes it per frame",
 	       g->proxy ? "the CPU (doca_eth_rxq_gpu_cpu_proxy_progress)" : "the GPU");
 	return DOCA_SUCCESS;
@@ -485,8 +472,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_gpu_set_rq_mem_type(struct doca_eth_
 
 	if (eth_rxq == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_gpu_set_rq_mem_type: NULL queue");
-	if (rq_mem_type != DOCA_GPU_MEM_TYPE_GPU && rq_mem_type != DOCA_GPU_MEM_TYPE_GPU_CPU &&
-	    rq_mem_type != DOCA_GPU_MEM_TYPE_CPU_GPU)
+	if (eth_gpu_mem_type_name(rq_mem_type) == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_eth_rxq_gpu_set_rq_mem_type: %s: memory type %d is not one; pass "
 				 "DOCA_GPU_MEM_TYPE_GPU, DOCA_GPU_MEM_TYPE_GPU_CPU or DOCA_GPU_MEM_TYPE_CPU_GPU",

@@ -1110,8 +1110,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_sq_mem_type(struct doca_eth_
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (sq_mem_type != DOCA_GPU_MEM_TYPE_GPU && sq_mem_type != DOCA_GPU_MEM_TYPE_GPU_CPU &&
-	    sq_mem_type != DOCA_GPU_MEM_TYPE_CPU_GPU)
+	if (eth_gpu_mem_type_name(sq_mem_type) == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_eth_txq_gpu_set_sq_mem_type: %s: memory type %d; use DOCA_GPU_MEM_TYPE_GPU, "
 				 "DOCA_GPU_MEM_TYPE_GPU_CPU or DOCA_GPU_MEM_TYPE_CPU_GPU",

@@ -45,7 +45,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <doca_eth_txq.h>
 #include <doca_eth_txq_cpu_data_path.h> /* the offload flags */
@@ -147,19 +146,6 @@ struct eth_txq_gpu {
 	unsigned int logged;
 	uint8_t frame[NIC_MAX_FRAME];
 };
-
-static const char *mem_type_name(enum doca_gpu_mem_type t)
-{
-	switch (t) {
-	case DOCA_GPU_MEM_TYPE_GPU:
-		return "DOCA_GPU_MEM_TYPE_GPU";
-	case DOCA_GPU_MEM_TYPE_GPU_CPU:
-		return "DOCA_GPU_MEM_TYPE_GPU_CPU";
-	case DOCA_GPU_MEM_TYPE_CPU_GPU:
-		return "DOCA_GPU_MEM_TYPE_CPU_GPU";
-	}
-	return "?";
-}
 
 static uint64_t realtime_ns(void)
 {
@@ -343,19 +329,6 @@ static void complete(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status, b
 	*raised = true;
 }
 
-/* After a walk that raised events: wake an armed PE. */
-static void wake_pe(struct eth_txq_gpu *g)
-{
-	uint64_t one = 1;
-
-	if (g->notify == NULL || !atomic_load_explicit(&g->notify->armed, memory_order_seq_cst) ||
-	    !atomic_exchange(&g->notify->armed, 0))
-		return;
-	if (write(g->notify->efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		SD_WARN(COMP, "%s: writing the progress engine's notification handle failed: %s", g->name,
-			strerror(errno));
-}
-
 /*
  * Takes the queue's ready descriptors in order, at most @budget; returns how many. One walker
  * at a time per queue.
@@ -411,7 +384,7 @@ static unsigned int walk(struct eth_txq_gpu *g, unsigned int budget)
 		n++;
 	}
 	if (raised)
-		wake_pe(g);
+		engine_notify_wake(g->notify); /* an armed PE: the events are for it */
 	return n;
 }
 
@@ -707,8 +680,9 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 		}
 	}
 	g->started = true;
-	SD_DBG(COMP, "%s: on the GPU, %u descriptors in CPU_GPU memory (%s asked), %s, completions %s", cfg->name,
-	       g->nwqe, mem_type_name(cfg->sq_mem),
+	SD_DBG(COMP,
+	       "%s: on the GPU, %u descriptors in CPU_GPU memory (DOCA_GPU_MEM_TYPE_%s asked), %s, completions %s",
+	       cfg->name, g->nwqe, eth_gpu_mem_type_name(cfg->sq_mem),
 	       g->proxy ? "CPU proxy (doca_eth_txq_gpu_cpu_proxy_progress)" : "the port's send thread",
 	       g->cq_on_gpu    ? "on the GPU"
 	       : g->ev != NULL ? "as CPU events"

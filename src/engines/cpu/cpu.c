@@ -297,18 +297,6 @@ static __attribute__((noinline)) uint32_t run_xfer(struct engine_queue *q, uint3
 	return n;
 }
 
-static void notify_pe(struct engine_queue *q)
-{
-	struct engine_notify *n = q->notify;
-
-	if (n != NULL && atomic_load(&n->armed) && atomic_exchange(&n->armed, 0)) {
-		uint64_t one = 1;
-		ssize_t r = write(n->efd, &one, sizeof(one));
-
-		(void)r; /* EAGAIN: the counter is already non-zero, the waiter wakes anyway */
-	}
-}
-
 /* Most jobs copied between two publications of `done`: amortises the shared-line write for
  * small copies without delaying large ones (they end a batch on their own). */
 #define CPU_BATCH	32
@@ -376,7 +364,7 @@ static void *owner_main(void *arg)
 				n += k;
 			} while (n < CPU_BATCH && bytes < CPU_BATCH_BYTES && slot_ready(q, tail));
 			atomic_store(&q->done, tail); /* seq_cst: ordered before the armed check */
-			notify_pe(q);
+			engine_notify_wake(q->notify);
 			continue;
 		}
 		if (atomic_load_explicit(&q->quit, memory_order_acquire))
