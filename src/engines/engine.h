@@ -54,6 +54,9 @@ struct engine_notify {
 	int efd;
 };
 
+/* From this size on the cpu engine splits a copy over its workers (auto keeps such copies there). */
+#define ENGINE_CPU_SPLIT_MIN (2ull << 20)
+
 /*
  * After publishing work the application may be waiting for (sequentially consistent, before
  * this): writes the eventfd once if the PE is armed, and disarms it. Any thread.

@@ -20,7 +20,7 @@
  * wait anyway, and the worker adds two wake-ups per job (the PE's, and the worker's own once it
  * parked) without sharing the copy: on 2 cores, 1 MiB cold copies at queue depth 1 moved 4.1
  * GB/s through the worker against 8.0 inline. Such jobs run inline too, unless they are large
- * enough for the cpu engine to split over its workers (AUTO_SPLIT_MIN), which beats one thread.
+ * enough for the cpu engine to split over its workers (ENGINE_CPU_SPLIT_MIN), which beats one thread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +37,6 @@ extern const struct engine_ops engine_cpu_ops;
 #define AUTO_SPIN_POLLS 16
 /* While spinning, one large job in this many still goes to the worker (to look again). */
 #define AUTO_REPROBE 64
-/* Jobs the cpu engine splits over its workers (its CPU_SPLIT_MIN): worth a worker even alone. */
-#define AUTO_SPLIT_MIN (2u << 20)
 
 struct engine_queue {
 	struct engine_queue *inl;
@@ -86,7 +84,7 @@ static void auto_queue_destroy(struct engine_queue *q)
 
 static int auto_submit(struct engine_queue *q, struct engine_job *job)
 {
-	bool inline_ok = q->spinning || (q->waits_alone && q->inflight == 0 && job->len < AUTO_SPLIT_MIN);
+	bool inline_ok = q->spinning || (q->waits_alone && q->inflight == 0 && job->len < ENGINE_CPU_SPLIT_MIN);
 	int rc;
 
 	if (job->len >= AUTO_CPU_MIN_BYTES && (!inline_ok || ++q->large_inline >= AUTO_REPROBE)) {

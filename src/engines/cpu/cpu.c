@@ -57,7 +57,7 @@
  * application, short enough that an idle engine costs nothing. */
 #define CPU_SPIN_NS	50000ull
 #define CPU_CHUNK	(1ull << 20)
-#define CPU_SPLIT_MIN	(2 * CPU_CHUNK)
+#define CPU_SPLIT_MIN	ENGINE_CPU_SPLIT_MIN /* two chunks at least */
 #define CPU_MAX_WORKERS ENGINE_MAX_WORKERS
 
 struct engine_queue;
