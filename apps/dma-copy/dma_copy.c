@@ -522,7 +522,9 @@ static void sum_fold(struct app *app, uint64_t upto, bool slice)
 	if (upto > app->sum_pos && !app->file_shrank) {
 		fold_lo = app->fm.data;
 		fold_hi = app->fm.data + app->size;
-		if (sigsetjmp(fold_jmp, 1) != 0) {
+		/* No mask to save (savemask 0, no system call per fold): the handler runs with
+		 * SA_NODEFER, so jumping out of it leaves the signal mask as it was. */
+		if (sigsetjmp(fold_jmp, 0) != 0) {
 			app->file_shrank = true; /* reported by shrink_status() */
 			return;
 		}
