@@ -140,6 +140,7 @@ struct eth_txq_gpu {
 	union doca_data err_ud, notify_ud;
 	struct gpu_tx_event *ev;
 	uint32_t nev;
+	uint64_t ev_tail_seen;			   /* the walker's last read of ev_tail */
 	_Alignas(64) atomic_uint_fast64_t ev_head; /* the walker's */
 	_Alignas(64) atomic_uint_fast64_t ev_tail; /* the PE's */
 	uint64_t st_sent, st_failed, st_unheard;
@@ -298,12 +299,16 @@ static void write_cqe(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status)
 	g->cq_prod++;
 }
 
-/* Room for one more CPU event (the walker's view; the PE only frees room). */
-static bool ev_room(const struct eth_txq_gpu *g)
+/* Room for one more CPU event (the walker's view; the PE only frees room, so the last tail read
+ * stands until it shows none: no read of the PE's line per descriptor). */
+static bool ev_room(struct eth_txq_gpu *g)
 {
 	uint64_t head = atomic_load_explicit(&g->ev_head, memory_order_relaxed);
 
-	return head - atomic_load_explicit(&g->ev_tail, memory_order_acquire) < g->nev;
+	if (head - g->ev_tail_seen < g->nev)
+		return true;
+	g->ev_tail_seen = atomic_load_explicit(&g->ev_tail, memory_order_acquire);
+	return head - g->ev_tail_seen < g->nev;
 }
 
 /* Descriptor @pos completes with @status: to the GPU's ring, a CPU event, or nobody. */
@@ -662,6 +667,7 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 	g->nev = 0;
 	atomic_store(&g->ev_head, 0);
 	atomic_store(&g->ev_tail, 0);
+	g->ev_tail_seen = 0;
 	if (!g->cq_on_gpu && (g->err_cb != NULL || g->notify_cb != NULL)) {
 		/* At most one event per descriptor: a ring of nwqe holds a full lap. */
 		g->ev = calloc(g->nwqe, sizeof(*g->ev));
