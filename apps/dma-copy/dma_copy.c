@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,14 +48,12 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #endif
 #define DEFAULT_REP_PCI "b1:00.0"
 #define INFLIGHT	16
-#define CHUNK_MAX	(4ull << 20)
-#define SUM_SLICE	(4ull << 20)		   /* checksum folded between two progress calls, at most */
-#define READ_AHEAD	(32ull << 20)		   /* a source file is asked for this far ahead of its checksum */
-#define PREP_AHEAD	(2 * INFLIGHT * CHUNK_MAX) /* destination pages made present ahead of the DMA */
+#define READ_BUF	(256ull << 10) /* a source is read for its checksum in pieces of this size */
+#define STAGE_CHUNK	(1ull << 20)   /* a chunk of a staging ring (at most): INFLIGHT of them stay in the cache */
+#define HOST_RING	(16ull << 20)  /* a receiving host's staging ring (at most; a power of two) */
+#define SUM_SLICE	(4ull << 20)   /* checksum folded between two progress calls, at most */
+#define READ_AHEAD	(128ull << 20) /* a source file is asked for this far ahead of its checksum */
 #define INBOX		8
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
 
 struct file_map {
 	char path[4096];
@@ -105,55 +102,47 @@ struct app {
 	 */
 	struct dc_sum sum;
 	uint64_t sum_pos, sum_avail, ra_next;
-	uint64_t prep_pos;		  /* destination: mapped writable (page-cache pages in place) up to here */
-	bool no_prep;			  /* the kernel has no MADV_POPULATE_WRITE */
 	uint64_t size, checksum;	  /* checksum: this side's, once sum_pos == size */
 	doca_notification_handle_t pe_fd; /* -1: poll with short sleeps instead */
 	/* DPU side: chunks of `chunk` bytes; landed[] marks completed ones of the window in flight. */
 	uint64_t chunk;
 	bool landed[INFLIGHT];
+	/*
+	 * Staging ring: the bytes of a file offset live at stage[off % stage_len] while they move.
+	 * DPU side: INFLIGHT chunks, read into (a source) or landed in (a destination) by the DMA.
+	 * A receiving host: the ring it exports, HOST_RING bytes at most. A destination drains it
+	 * in order (stage_drain: checksum, pwrite) up to `written`; a source fills it (stage_fill).
+	 */
+	uint8_t *stage;
+	uint64_t stage_len, written;
+	/* DPU side sending to the host: the host's ring and how much of the file it has written
+	 * (CREDIT); the DMA stays within ring_len of that. `reported`: the last PROGRESS. */
+	uint64_t ring_len, credit, reported;
+	uint64_t credit_sent; /* a receiving host: the last CREDIT sent */
+	bool credit_inflight;
+	int read_errno;		  /* a source that could not be read (not shrunk) */
+	doca_error_t write_error; /* a destination that could not be written: write_why says why */
+	char write_why[300];
 	bool file_on_host;
 	uint64_t next_off, done_bytes;
 	int inflight;
 	doca_error_t dma_error;
-	bool file_shrank; /* the checksum hit a page past the file's end (SIGBUS): see sum_fold */
+	bool file_shrank; /* a read of the source ended before its size, or the DMA failed on it */
 	bool shrink_logged;
 	bool peer_gone, connected;
+	bool peer_refused; /* the other side stopped the copy with an ERROR (already logged) */
 	struct timespec t_start;
 	double last_bar, last_report;
 	bool progress_inflight; /* a PROGRESS message not yet sent */
 };
 
 static volatile sig_atomic_t interrupted;
+static _Alignas(4096) uint8_t read_buf[READ_BUF]; /* a source's checksum reads (sum_fold) */
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
-}
-
-/*
- * A file mapped by this side that another program truncates makes reading its pages past the
- * new end raise SIGBUS. The only reads of a mapping in this process are the checksum's
- * (sum_fold): the DMA reaches the mappings through the kernel (process_vm_readv/writev), which
- * fails such a copy with EFAULT instead. So while the checksum reads, a SIGBUS inside the
- * mapping jumps back out of it, and the copy fails with a message; anywhere else SIGBUS keeps
- * its default action.
- */
-static sigjmp_buf fold_jmp;
-static volatile sig_atomic_t fold_armed;
-static const uint8_t *volatile fold_lo, *volatile fold_hi;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	const uint8_t *a = si->si_addr;
-
-	(void)uc;
-	if (fold_armed && a >= fold_lo && a < fold_hi) {
-		fold_armed = 0;
-		siglongjmp(fold_jmp, 1);
-	}
-	signal(sig, SIG_DFL); /* a real bug: the fault happens again and ends the process */
 }
 
 static double now_s(void)
@@ -278,7 +267,7 @@ static doca_error_t register_params(void)
 /* ---------------------------------------------------------------------------------------- */
 /* Files                                                                                    */
 
-static doca_error_t open_source(struct file_map *fm, const char *path)
+static doca_error_t open_source(struct file_map *fm, const char *path, bool map)
 {
 	struct stat st;
 
@@ -295,15 +284,16 @@ static doca_error_t open_source(struct file_map *fm, const char *path)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	fm->size = (uint64_t)st.st_size;
-	if (fm->size > 0) {
-		/* Not populated: the file streams in behind the checksum (sum_fold) while the DMA runs. */
+	(void)posix_fadvise(fm->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (fm->size > 0 && map) {
+		/* What a host exports to the DMA, which reaches it inside the kernel; this process
+		 * never reads it (sum_fold reads the file). Not populated: it streams in as asked. */
 		fm->data = mmap(NULL, fm->size, PROT_READ, MAP_SHARED, fm->fd, 0);
 		if (fm->data == MAP_FAILED) {
 			fm->data = NULL;
 			DOCA_LOG_ERR("cannot map %s: %s", path, strerror(errno));
 			return DOCA_ERROR_IO_FAILED;
 		}
-		(void)posix_fadvise(fm->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		(void)madvise(fm->data, fm->size, MADV_SEQUENTIAL);
 	}
 	return DOCA_SUCCESS;
@@ -396,17 +386,15 @@ static void remove_stale_partials(const char *path)
 }
 
 /*
- * A destination is the temporary file itself, mapped shared: the DMA writes the bytes straight
- * into its page cache (one copy on the engine's workers, no buffer to recycle, no write-out on
- * this side's thread, no flow control for a host destination). Its blocks are reserved first,
- * so a full disk is reported before any byte moves and a store into the mapping never meets
- * ENOSPC (which would be a SIGBUS). Its pages are made present ahead of the DMA (prep_to).
- * bench/file_write_bench compares this with pwrite() (docs/performance.md).
+ * A destination is its temporary file, sparse and not mapped: the bytes land in a staging ring
+ * of this side's memory that stays in the cache, and are folded into the checksum and written
+ * with pwrite() from there, in order (stage_drain). Whole pages written that way need no
+ * zeroing and no page fault, unlike stores into a mapping of reserved blocks, which ext4 zero-
+ * fills on the fault (bench/file_write_bench, docs/performance.md). check_dest() made sure the
+ * space is there; a disk filled meanwhile fails a write with ENOSPC, reported as such.
  */
 static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t size, bool force)
 {
-	int err;
-
 	memset(fm, 0, sizeof(*fm));
 	fm->is_dest = true;
 	fm->force = force;
@@ -420,19 +408,11 @@ static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t si
 		return DOCA_ERROR_IO_FAILED;
 	}
 	fm->size = size;
-	if (size == 0)
-		return DOCA_SUCCESS;
-	/* Reserve the blocks now so a full disk is reported before any byte moves. */
-	err = posix_fallocate(fm->fd, 0, (off_t)size);
-	if (err != 0) {
-		DOCA_LOG_ERR("cannot reserve %" PRIu64 " bytes for %s: %s", size, path, strerror(err));
-		return err == ENOSPC ? DOCA_ERROR_FULL : DOCA_ERROR_IO_FAILED;
-	}
-	fm->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fm->fd, 0);
-	if (fm->data == MAP_FAILED) {
-		fm->data = NULL;
-		DOCA_LOG_ERR("cannot map %s: %s", fm->tmp, strerror(errno));
-		return DOCA_ERROR_IO_FAILED;
+	if (size > 0 && ftruncate(fm->fd, (off_t)size) != 0) {
+		int err = errno;
+
+		DOCA_LOG_ERR("cannot size %s to %" PRIu64 " bytes: %s", fm->tmp, size, strerror(err));
+		return err == ENOSPC || err == EFBIG ? DOCA_ERROR_FULL : DOCA_ERROR_IO_FAILED;
 	}
 	return DOCA_SUCCESS;
 }
@@ -502,10 +482,45 @@ static void close_file(struct file_map *fm)
 	fm->tmp[0] = '\0';
 }
 
+/* Asks the kernel to read a source file ahead, READ_AHEAD beyond @upto: a cold file streams in. */
+static void read_ahead(struct app *app, uint64_t upto)
+{
+	while (app->ra_next < app->size && app->ra_next < upto + READ_AHEAD) {
+		uint64_t n = app->size - app->ra_next < SUM_SLICE ? app->size - app->ra_next : SUM_SLICE;
+
+		(void)posix_fadvise(app->fm.fd, (off_t)app->ra_next, (off_t)n, POSIX_FADV_WILLNEED);
+		app->ra_next += n;
+	}
+}
+
 /*
- * Folds this side's checksum over its file up to @upto (by at most SUM_SLICE when @slice, so
- * that a caller between two progress calls stays responsive). A source file is asked for up
- * to READ_AHEAD beyond: a cold file streams in while the checksum and the DMA follow it.
+ * Reads @len bytes of the source at @off into @buf; false when the file ended early (it shrank)
+ * or could not be read, both reported by shrink_status().
+ */
+static bool read_full(struct app *app, uint8_t *buf, uint64_t len, uint64_t off)
+{
+	while (len > 0) {
+		ssize_t n = pread(app->fm.fd, buf, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				app->read_errno = errno;
+			app->file_shrank = true;
+			return false;
+		}
+		buf += n, len -= (uint64_t)n, off += (uint64_t)n;
+	}
+	return true;
+}
+
+/*
+ * Folds a host source's checksum up to @upto (by at most SUM_SLICE when @slice, so that a caller
+ * between two progress calls stays responsive). The file is read through the page cache into a
+ * small buffer that stays in the cache, never through its mapping, which only the DMA uses
+ * (inside the kernel): on virtual machines whose page tables are shadowed, the first touch of
+ * each freshly mapped page from user space costs more than copying it (docs/performance.md).
  */
 static void sum_fold(struct app *app, uint64_t upto, bool slice)
 {
@@ -513,25 +528,16 @@ static void sum_fold(struct app *app, uint64_t upto, bool slice)
 		upto = app->sum_pos + SUM_SLICE;
 	if (upto > app->size)
 		upto = app->size;
-	while (!app->fm.is_dest && app->ra_next < app->size && app->ra_next < upto + READ_AHEAD) {
-		uint64_t n = app->size - app->ra_next < SUM_SLICE ? app->size - app->ra_next : SUM_SLICE;
+	if (app->fm.is_dest)
+		return; /* folded as it is written (stage_drain) */
+	read_ahead(app, upto);
+	while (upto > app->sum_pos && !app->file_shrank) {
+		uint64_t want = upto - app->sum_pos < READ_BUF ? upto - app->sum_pos : READ_BUF;
 
-		(void)posix_fadvise(app->fm.fd, (off_t)app->ra_next, (off_t)n, POSIX_FADV_WILLNEED);
-		app->ra_next += n;
-	}
-	if (upto > app->sum_pos && !app->file_shrank) {
-		fold_lo = app->fm.data;
-		fold_hi = app->fm.data + app->size;
-		/* No mask to save (savemask 0, no system call per fold): the handler runs with
-		 * SA_NODEFER, so jumping out of it leaves the signal mask as it was. */
-		if (sigsetjmp(fold_jmp, 0) != 0) {
-			app->file_shrank = true; /* reported by shrink_status() */
+		if (!read_full(app, read_buf, want, app->sum_pos))
 			return;
-		}
-		fold_armed = 1;
-		dc_sum_update(&app->sum, app->fm.data + app->sum_pos, upto - app->sum_pos);
-		fold_armed = 0;
-		app->sum_pos = upto;
+		dc_sum_update(&app->sum, read_buf, want);
+		app->sum_pos += want;
 	}
 }
 
@@ -546,6 +552,15 @@ static doca_error_t shrink_status(struct app *app, char *why, size_t len)
 
 	if (!app->file_shrank && (now < 0 || (uint64_t)now >= app->size))
 		return DOCA_SUCCESS;
+	if (app->read_errno != 0) {
+		if (!app->shrink_logged)
+			DOCA_LOG_ERR("cannot read %s at byte %" PRIu64 ": %s", app->fm.path, app->sum_pos,
+				     strerror(app->read_errno));
+		app->shrink_logged = true;
+		snprintf(why, len, "cannot read %.200s on the %s side: %.60s", app->fm.path, ROLE_DPU ? "DPU" : "host",
+			 strerror(app->read_errno));
+		return DOCA_ERROR_IO_FAILED;
+	}
 	if (!app->shrink_logged)
 		DOCA_LOG_ERR("%s shrank during the copy (%lld bytes now, %" PRIu64
 			     " at the start): another program truncated it; copy it again once nothing writes it",
@@ -557,41 +572,11 @@ static doca_error_t shrink_status(struct app *app, char *why, size_t len)
 }
 
 /*
- * Makes a destination's pages present and writable up to @upto (by at most SUM_SLICE when
- * @slice), in bulk and ahead of the DMA: a copy into pages that are not there yet takes a
- * file-system fault per 4 KiB page inside the copy, which costs more than the copy itself.
- * Done only in idle time (sum_step), never before a submit: when this thread is busy folding,
- * the DMA faults the pages itself on the engine's workers, so the work spreads over both.
- * Harmless where the DMA came first (the bytes stay).
- */
-static void prep_to(struct app *app, uint64_t upto, bool slice)
-{
-	if (slice && upto > app->prep_pos + SUM_SLICE)
-		upto = app->prep_pos + SUM_SLICE;
-	if (upto > app->size)
-		upto = app->size;
-	if (app->no_prep || !app->fm.is_dest || upto <= app->prep_pos)
-		return;
-	/* Page-aligned start (the mapping is), any length: the kernel rounds it up. */
-	if (madvise(app->fm.data + app->prep_pos, upto - app->prep_pos, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
-		app->no_prep = true; /* older kernel: the DMA faults the pages in itself */
-	app->prep_pos = upto;
-}
-
-/*
- * One slice of work while waiting: a destination's pages ahead of the DMA first, then the
- * checksum; false when there is none. Pages are prepared at most PREP_AHEAD beyond what was
- * submitted (DPU side) or reported done (host): a page made present (zeroed, dirty) long before
- * its bytes land could be written back twice.
+ * One slice of work while waiting: a host source's checksum, read ahead of the DMA; false when
+ * there is none.
  */
 static bool sum_step(struct app *app)
 {
-	uint64_t lim = (ROLE_DPU ? app->next_off : app->done_bytes) + PREP_AHEAD;
-
-	if (app->fm.is_dest && !app->no_prep && app->prep_pos < app->size && app->prep_pos < lim) {
-		prep_to(app, lim, true);
-		return true;
-	}
 	if (app->sum_pos >= app->sum_avail)
 		return false;
 	sum_fold(app, app->sum_avail, true);
@@ -610,6 +595,7 @@ static uint64_t sum_finish(struct app *app)
  * Sleeping instead of spinning leaves the cores to the copy: the engine's worker thread, the
  * other side, the file system.
  */
+
 static void pe_wait(struct app *app, int ms)
 {
 	struct pollfd p = {.fd = app->pe_fd, .events = POLLIN};
@@ -627,6 +613,9 @@ static void pe_wait(struct app *app, int ms)
 
 /* Task user data of a PROGRESS message: at most one is in flight, the others are skipped. */
 #define PROGRESS_TASK 1
+#define CREDIT_TASK   2 /* a receiving host's CREDIT: at most one in flight too */
+
+static void send_credit(struct app *app);
 
 static void send_done(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
 {
@@ -635,6 +624,10 @@ static void send_done(struct doca_comch_task_send *task, union doca_data tud, un
 	if (tud.u64 == PROGRESS_TASK)
 		app->progress_inflight = false;
 	doca_task_free(doca_comch_task_send_as_task(task));
+	if (tud.u64 == CREDIT_TASK) {
+		app->credit_inflight = false;
+		send_credit(app); /* what was written while this one was out */
+	}
 }
 
 static void send_failed(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
@@ -643,6 +636,8 @@ static void send_failed(struct doca_comch_task_send *task, union doca_data tud, 
 
 	if (tud.u64 == PROGRESS_TASK)
 		app->progress_inflight = false;
+	if (tud.u64 == CREDIT_TASK)
+		app->credit_inflight = false;
 	DOCA_LOG_ERR("a message to the other side failed: %s",
 		     doca_error_get_descr(doca_task_get_status(doca_comch_task_send_as_task(task))));
 	doca_task_free(doca_comch_task_send_as_task(task));
@@ -684,6 +679,15 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 	}
 	if (app == NULL)
 		return;
+	if (ROLE_DPU && msg_is(buf, len, MSG_CREDIT)) {
+		/* The host wrote this much of the file out of its ring: the DMA may refill the room. */
+		uint64_t bytes;
+
+		memcpy(&bytes, buf + offsetof(struct msg_status, bytes), sizeof(bytes));
+		if (bytes > app->credit && bytes <= app->size)
+			app->credit = bytes;
+		return;
+	}
 	if (app->inbox_count > 0 && msg_is(buf, len, MSG_PROGRESS)) {
 		/* Only the latest report counts: reports that piled up while this side was busy (a
 		 * write throttled by the page cache can stall it for 200 ms) replace each other. */
@@ -948,6 +952,7 @@ static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t 
 			return DOCA_ERROR_CONNECTION_RESET;
 		if (!unbounded && now_s() > deadline)
 			return DOCA_ERROR_TIME_OUT;
+		send_credit(app);
 		if (doca_pe_progress(app->pe) == 0 && !sum_step(app))
 			pe_wait(app, 100);
 	}
@@ -1023,21 +1028,125 @@ static void report_progress(struct app *app)
 	union doca_data ud = {.u64 = PROGRESS_TASK};
 	double t = now_s();
 
-	/* Often (a receiving host folds its checksum behind these), but never more than one in flight:
-	 * a slow link skips reports instead of filling the send queue. */
-	if (t - app->last_report < 0.02 || app->progress_inflight || app->conn == NULL)
+	/* Never more than one in flight: a slow link skips reports instead of filling the send queue.
+	 * A receiving host writes out its ring behind these, so it hears of every landed chunk as
+	 * soon as the last report is out; a sending one only draws its bar from them. */
+	if (app->progress_inflight || app->conn == NULL || app->done_bytes == app->reported ||
+	    (app->file_on_host && t - app->last_report < 0.02))
 		return;
-	app->last_report = t;
 	memset(&m, 0, sizeof(m));
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_PROGRESS, DMA_COPY_VERSION};
 	m.bytes = app->done_bytes;
 	if (doca_comch_server_task_send_alloc_init(app->server, app->conn, &m, sizeof(m), &task) != DOCA_SUCCESS)
-		return;
+		return; /* the send queue is full: the next call tries again */
 	doca_task_set_user_data(doca_comch_task_send_as_task(task), ud);
-	if (doca_task_submit(doca_comch_task_send_as_task(task)) == DOCA_SUCCESS)
-		app->progress_inflight = true;
-	else
+	if (doca_task_submit(doca_comch_task_send_as_task(task)) != DOCA_SUCCESS) {
 		doca_task_free(doca_comch_task_send_as_task(task));
+		return;
+	}
+	app->progress_inflight = true;
+	app->last_report = t;
+	app->reported = m.bytes;
+}
+
+/*
+ * A receiving host: tells the DPU side how much of the file it has written out of its ring
+ * (which the DPU may then fill again). One in flight; its completion sends the next, and so
+ * does every turn of wait_msg(), should the send queue have been full.
+ */
+static void send_credit(struct app *app)
+{
+	struct doca_comch_task_send *task;
+	struct msg_status m;
+
+	if (ROLE_DPU || app->credit_inflight || app->conn == NULL || app->written == app->credit_sent)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_CREDIT, DMA_COPY_VERSION};
+	m.bytes = app->written;
+	if (doca_comch_client_task_send_alloc_init(app->client, app->conn, &m, sizeof(m), &task) != DOCA_SUCCESS)
+		return;
+	doca_task_set_user_data(doca_comch_task_send_as_task(task), (union doca_data){.u64 = CREDIT_TASK});
+	if (doca_task_submit(doca_comch_task_send_as_task(task)) != DOCA_SUCCESS) {
+		doca_task_free(doca_comch_task_send_as_task(task));
+		return;
+	}
+	app->credit_inflight = true;
+	app->credit_sent = m.bytes;
+}
+
+/* Writes @len bytes at @off, however many calls it takes; false with errno set on failure. */
+static bool write_full(int fd, const uint8_t *p, uint64_t len, uint64_t off)
+{
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return false;
+		}
+		p += n, len -= (uint64_t)n, off += (uint64_t)n;
+	}
+	return true;
+}
+
+/*
+ * A destination: the bytes of the staging ring up to @upto that are not written yet, in order,
+ * into the checksum (still in the cache) and into the file. Their room in the ring is free
+ * after. False once a write failed (logged; @app->write_error says how).
+ */
+static bool stage_drain(struct app *app, uint64_t upto)
+{
+	while (app->written < upto && app->write_error == DOCA_SUCCESS) {
+		uint64_t at = app->written % app->stage_len;
+		uint64_t len = upto - app->written;
+		const uint8_t *p = app->stage + at;
+
+		if (len > app->stage_len - at)
+			len = app->stage_len - at;
+		if (len > STAGE_CHUNK)
+			len = STAGE_CHUNK;
+		dc_sum_update(&app->sum, p, len);
+		app->sum_pos += len;
+		if (!write_full(app->fm.fd, p, len, app->written)) {
+			int err = errno;
+
+			DOCA_LOG_ERR("cannot write %s at byte %" PRIu64 ": %s", app->fm.tmp, app->written,
+				     strerror(err));
+			app->write_error =
+			    err == ENOSPC || err == EDQUOT || err == EFBIG ? DOCA_ERROR_FULL : DOCA_ERROR_IO_FAILED;
+			snprintf(app->write_why, sizeof(app->write_why), "cannot write %.200s on the %s side: %.60s",
+				 app->fm.path, ROLE_DPU ? "DPU" : "host", strerror(err));
+			break;
+		}
+		app->written += len;
+		if (!ROLE_DPU) {
+			/* A receiving host hands the room back piece by piece, so that the DPU refills
+			 * the ring while this side writes the rest (never called from a callback here). */
+			send_credit(app);
+			doca_pe_progress(app->pe);
+		}
+	}
+	return app->write_error == DOCA_SUCCESS;
+}
+
+/*
+ * DPU source: reads the chunk at @off into its place in the staging ring and folds it into the
+ * checksum there (in the cache), once: a chunk the engine refused is not read again.
+ */
+static bool stage_fill(struct app *app, uint64_t off, uint64_t len)
+{
+	if (app->sum_pos >= off + len)
+		return true;
+	read_ahead(app, off + len);
+	if (!read_full(app, app->stage + off % app->stage_len, len, off))
+		return false;
+	dc_sum_update(&app->sum, app->stage + off % app->stage_len, len);
+	app->sum_pos = off + len;
+	return true;
 }
 
 /*
@@ -1055,8 +1164,8 @@ static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union
 		app->landed[(app->done_bytes / app->chunk) % INFLIGHT] = false;
 		app->done_bytes += left < app->chunk ? left : app->chunk;
 	}
-	if (app->fm.is_dest)
-		sum_fold(app, app->done_bytes, false); /* just written: still in the cache */
+	if (app->fm.is_dest && !stage_drain(app, app->done_bytes) && app->dma_error == DOCA_SUCCESS)
+		app->dma_error = app->write_error; /* stops the copy: dma_run() returns it */
 	doca_buf_dec_refcount((struct doca_buf *)doca_dma_task_memcpy_get_src(task), NULL);
 	doca_buf_dec_refcount(doca_dma_task_memcpy_get_dst(task), NULL);
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
@@ -1082,14 +1191,36 @@ static void dma_err(struct doca_dma_task_memcpy *task, union doca_data tud, unio
 static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 {
 	union doca_data ud = {.ptr = app};
+	uint64_t max_size = 0;
 	doca_error_t ret;
 
+	ret = doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(app->dev), &max_size);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	/* A power of two, so that a chunk never wraps a ring (the host's is a power of two too). */
+	for (app->chunk = STAGE_CHUNK; app->chunk > max_size && app->chunk > 1;)
+		app->chunk /= 2;
+	if (!app->file_on_host) {
+		app->ring_len = exp->len;
+		if (app->chunk > app->ring_len)
+			app->chunk = app->ring_len;
+	}
+	/* The staging ring: INFLIGHT chunks that stay in the cache. */
+	app->stage_len = INFLIGHT * app->chunk;
+	app->stage =
+	    mmap(NULL, app->stage_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (app->stage == MAP_FAILED) {
+		app->stage = NULL;
+		DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring: %s", app->stage_len,
+			     strerror(errno));
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	ret = doca_mmap_create_from_export(NULL, exp->desc, exp->desc_len, app->dev, &app->remote_mmap);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	ret = doca_mmap_create(&app->local_mmap);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(app->local_mmap, app->fm.data, app->size);
+		ret = doca_mmap_set_memrange(app->local_mmap, app->stage, app->stage_len);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_set_permissions(app->local_mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	if (ret == DOCA_SUCCESS)
@@ -1115,38 +1246,43 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 }
 
 /*
- * Moves the whole file: chunks of at most max_buf_size, INFLIGHT of them at a time, straight
- * between the two files' mappings. A source chunk is read (checksummed) just before its DMA, a
- * destination chunk as it lands, destination pages are prepared in idle time; the queue is
- * refilled on every completion, so the engine never drains while data remains.
+ * Moves the whole file in chunks through the staging ring, at most INFLIGHT of them at a time
+ * past the landed prefix. Host -> DPU: each chunk lands in the ring straight from the host's
+ * file (its mapping, which the DMA reaches inside the kernel) and is written out as the prefix
+ * completes (dma_ok). DPU -> host: each chunk is read into the ring and folded just before its
+ * DMA into the host's ring, which the host writes out, telling how far (CREDIT); the DMA never
+ * runs more than that ring ahead. The queue is refilled on every completion, so the engine
+ * never drains while data remains.
  */
 static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 {
-	uint64_t max_size = 0;
 	doca_error_t ret;
 
-	ret = doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(app->dev), &max_size);
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	app->chunk = max_size < CHUNK_MAX ? max_size : CHUNK_MAX;
 	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
 	while ((app->next_off < app->size || app->inflight > 0) && app->dma_error == DOCA_SUCCESS &&
 	       !app->file_shrank) {
-		while (app->next_off < app->size && app->inflight < INFLIGHT) {
+		while (app->next_off < app->size && app->next_off < app->done_bytes + app->stage_len &&
+		       app->dma_error == DOCA_SUCCESS) {
 			uint64_t len = app->size - app->next_off < app->chunk ? app->size - app->next_off : app->chunk;
-			uint8_t *local = app->fm.data + app->next_off;
-			void *remote = (void *)(uintptr_t)(remote_addr + app->next_off);
+			uint8_t *local = app->stage + app->next_off % app->stage_len;
 			struct doca_buf *src, *dst;
 			struct doca_dma_task_memcpy *task;
 			union doca_data tud = {.u64 = app->next_off};
 
 			if (app->file_on_host) {
+				void *remote = (void *)(uintptr_t)(remote_addr + app->next_off);
+
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
 				if (ret == DOCA_SUCCESS)
 					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len,
 										 &dst);
 			} else {
-				sum_fold(app, app->next_off + len, false);
+				void *remote = (void *)(uintptr_t)(remote_addr + app->next_off % app->ring_len);
+
+				if (app->next_off + len > app->credit + app->ring_len)
+					break; /* the host's ring is full: wait for its CREDIT */
+				if (!stage_fill(app, app->next_off, len))
+					break;
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->local_mmap, local, len, &src);
 				if (ret == DOCA_SUCCESS)
 					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->remote_mmap, remote,
@@ -1170,13 +1306,19 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			app->inflight++;
 			app->next_off += len;
 		}
-		/* Nothing completed: read or prepare a slice further ahead, or sleep until something does. */
-		if (doca_pe_progress(app->pe) == 0 && !sum_step(app))
+		/* Nothing completed: sleep until something does (a completion, a CREDIT). */
+		if (doca_pe_progress(app->pe) == 0)
 			pe_wait(app, 10);
 		progress_bar(app, false);
 		report_progress(app);
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN;
+		if (app->inbox_count > 0) {
+			/* The host says nothing during the DMA but CREDIT (taken in msg_recv), unless it
+			 * stops: a receiving host that could not write its file. */
+			app->peer_refused = true;
+			return peer_error(app->inbox[app->inbox_head], app->inbox_len[app->inbox_head]);
+		}
 		if (app->peer_gone && app->inflight == 0 && app->next_off < app->size)
 			return DOCA_ERROR_CONNECTION_RESET;
 	}
@@ -1245,13 +1387,12 @@ static doca_error_t run_dpu(struct app *app)
 			send_status(app, MSG_ERROR, ret, why);
 			goto out;
 		}
-		ret = open_source(&app->fm, app->file);
+		ret = open_source(&app->fm, app->file, false);
 		if (ret != DOCA_SUCCESS) {
 			send_status(app, MSG_ERROR, ret, "cannot read the file on the DPU side");
 			goto out;
 		}
-		app->size = app->fm.size;
-		app->sum_avail = app->size; /* read and folded as the DMA goes */
+		app->size = app->fm.size; /* read into the ring and folded there as the DMA goes (stage_fill) */
 	}
 	reply = (struct msg_start){
 	    .hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION}, .file_on_host = app->file_on_host, .size = app->size};
@@ -1269,9 +1410,15 @@ static doca_error_t run_dpu(struct app *app)
 	if (app->size > 0) {
 		const struct msg_export *exp = (const struct msg_export *)m;
 
-		if (exp->len != app->size) {
+		if (app->file_on_host && exp->len != app->size) {
 			ret = DOCA_ERROR_INVALID_VALUE;
 			send_status(app, MSG_ERROR, ret, "exported length differs from the file size");
+			goto out;
+		}
+		if (!app->file_on_host && (exp->len == 0 || (exp->len & (exp->len - 1)) != 0)) {
+			ret = DOCA_ERROR_INVALID_VALUE;
+			DOCA_LOG_ERR("the host's ring of %" PRIu64 " bytes is not a power of two", (uint64_t)exp->len);
+			send_status(app, MSG_ERROR, ret, "the exported ring's length is not a power of two");
 			goto out;
 		}
 		double t1;
@@ -1285,10 +1432,13 @@ static doca_error_t run_dpu(struct app *app)
 		if (ret == DOCA_SUCCESS && app->file_shrank)
 			ret = DOCA_ERROR_IO_FAILED;
 		if (ret != DOCA_SUCCESS) {
-			if (shrink_status(app, why, sizeof(why)) == DOCA_SUCCESS)
+			if (app->write_error != DOCA_SUCCESS)
+				snprintf(why, sizeof(why), "%s", app->write_why);
+			else if (shrink_status(app, why, sizeof(why)) == DOCA_SUCCESS)
 				snprintf(why, sizeof(why), "DMA on the DPU side failed: %.200s",
 					 doca_error_get_descr(ret));
-			send_status(app, MSG_ERROR, ret, why);
+			if (!app->peer_refused) /* the host knows why: it said so */
+				send_status(app, MSG_ERROR, ret, why);
 			goto out;
 		}
 	}
@@ -1342,13 +1492,29 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 	uint32_t access = app->file_on_host ? DOCA_ACCESS_FLAG_PCI_READ_ONLY : DOCA_ACCESS_FLAG_PCI_READ_WRITE;
 	doca_error_t ret;
 
+	uint8_t *base = app->fm.data;
+	uint64_t range = app->size;
+
 	*exp = (struct msg_export){.hdr = {DMA_COPY_MAGIC, MSG_EXPORT, DMA_COPY_VERSION}};
 	*len = sizeof(*exp);
 	if (app->size == 0)
 		return DOCA_SUCCESS;
+	if (app->fm.is_dest) {
+		/* A receiving host exports its staging ring: the smallest power of two that holds the
+		 * file, HOST_RING at most. */
+		for (app->stage_len = 4096; app->stage_len < app->size && app->stage_len < HOST_RING;)
+			app->stage_len *= 2;
+		app->stage = aligned_alloc(4096, app->stage_len);
+		if (app->stage == NULL) {
+			DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring", app->stage_len);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		base = app->stage;
+		range = app->stage_len;
+	}
 	ret = doca_mmap_create(&app->local_mmap);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(app->local_mmap, app->fm.data, app->size);
+		ret = doca_mmap_set_memrange(app->local_mmap, base, range);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_set_permissions(app->local_mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | access);
 	if (ret == DOCA_SUCCESS)
@@ -1364,8 +1530,8 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 			     cap);
 		return DOCA_ERROR_TOO_BIG;
 	}
-	exp->addr = (uint64_t)(uintptr_t)app->fm.data;
-	exp->len = app->size;
+	exp->addr = (uint64_t)(uintptr_t)base;
+	exp->len = range;
 	exp->desc_len = (uint32_t)desc_len;
 	memcpy(exp->desc, desc, desc_len);
 	*len = (uint32_t)(sizeof(*exp) + desc_len);
@@ -1390,7 +1556,7 @@ static doca_error_t run_host(struct app *app)
 		return DOCA_ERROR_NO_MEMORY;
 	app->file_on_host = access(app->file, F_OK) == 0;
 	if (app->file_on_host) {
-		ret = open_source(&app->fm, app->file);
+		ret = open_source(&app->fm, app->file, true);
 		if (ret != DOCA_SUCCESS) {
 			/* The DPU side waits for START: tell it why none comes, instead of vanishing. */
 			snprintf(why, sizeof(why), "the host cannot read %.200s (see the host's log)", app->file);
@@ -1442,19 +1608,34 @@ static doca_error_t run_host(struct app *app)
 		if (ret != DOCA_SUCCESS || !msg_is(m, len, MSG_PROGRESS))
 			break;
 		app->done_bytes = m->status.bytes <= app->size ? m->status.bytes : app->size;
-		if (app->fm.is_dest)
-			app->sum_avail = app->done_bytes;
+		/* Write out what landed in the ring and hand the room back (a failed write is
+		 * reported in RESULT, after DONE). */
+		if (app->fm.is_dest && !stage_drain(app, app->done_bytes)) {
+			ret = app->write_error;
+			send_status(app, MSG_ERROR, ret, app->write_why);
+			for (int i = 0; i < 100; i++)
+				doca_pe_progress(app->pe);
+			goto out;
+		}
+		send_credit(app);
 		progress_bar(app, false);
 	}
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	app->done_bytes = app->size;
-	if (app->size > 0)
-		progress_bar(app, true);
 	if (!msg_is(m, len, MSG_DONE)) {
 		ret = peer_error(m, len);
 		goto out;
 	}
+	app->done_bytes = app->size;
+	if (app->fm.is_dest && !stage_drain(app, app->size)) {
+		ret = app->write_error;
+		send_status(app, MSG_RESULT, ret, app->write_why);
+		for (int i = 0; i < 100; i++)
+			doca_pe_progress(app->pe);
+		goto out;
+	}
+	if (app->size > 0)
+		progress_bar(app, true);
 	app->checksum = sum_finish(app);
 	ret = shrink_status(app, why, sizeof(why));
 	if (ret != DOCA_SUCCESS) {
@@ -1530,6 +1711,10 @@ static void teardown(struct app *app)
 		doca_mmap_destroy(app->remote_mmap);
 	if (app->local_mmap != NULL)
 		doca_mmap_destroy(app->local_mmap);
+	if (app->stage != NULL && ROLE_DPU)
+		munmap(app->stage, app->stage_len);
+	else if (app->stage != NULL)
+		free(app->stage);
 	if (app->comch_ctx != NULL) {
 		stop_ctx(app, app->comch_ctx);
 		if (app->server != NULL)
@@ -1575,11 +1760,6 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	{
-		struct sigaction bus = {.sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO | SA_NODEFER};
-
-		sigaction(SIGBUS, &bus, NULL);
-	}
 
 	ret = open_device(&app);
 	if (ret == DOCA_SUCCESS)

@@ -8,20 +8,26 @@
  *   host (Comch client)                               DPU (Comch server)
  *   START {file_on_host, size}            ─────────▶  checks its side (exists? --force? space?)
  *                                         ◀─────────  START {size}  (or ERROR)
- *   map the file (or a new file), export
- *   EXPORT {addr, len, descriptor}        ─────────▶  import; DMA in chunks <= max_buf_size,
- *                                                     several in flight, progress bar
- *                                         ◀─────────  PROGRESS {bytes} every 20 ms
+ *   export the file (a source) or a ring
+ *   EXPORT {addr, len, descriptor}        ─────────▶  import; DMA in chunks through a ring of
+ *                                                     its own, several in flight, progress bar
+ *                                         ◀─────────  PROGRESS {bytes landed}
+ *   (receiving) write out the ring
+ *   CREDIT {bytes written}                ─────────▶  (sending) refill the host's ring
  *                                         ◀─────────  DONE {bytes, checksum}  (or ERROR)
  *   compare checksums, rename into place
  *   RESULT {status, checksum}             ─────────▶  compare checksums, rename into place
  *                                         ◀─────────  LANDED {status}  (host -> DPU only)
  *
- * The bytes stream: both sides map their file (a destination is its temporary file, mapped
- * shared), and the DMA moves them straight from one mapping to the other. Each side folds its
- * own checksum while they move: the source over its file as it reads it, the destination over
- * the prefix that has landed (the DPU side as chunks complete, a host behind the PROGRESS
- * reports). DONE carries the DPU side's checksum, RESULT the host's; each side compares both.
+ * The bytes stream through staging rings that stay in the cache. Host -> DPU: the host exports
+ * its file's mapping, the DPU DMAs chunks of it into its ring and writes each out with pwrite()
+ * as the landed prefix grows. DPU -> host: the DPU reads each chunk into its ring and DMAs it
+ * into the ring the host exports (a power of two of at most 16 MiB, the EXPORT's len); the host
+ * writes out what PROGRESS reports landed and answers with CREDIT, and the DPU never runs more
+ * than the host's ring ahead of that. A destination is its temporary file, written with
+ * pwrite(); nobody reads a file through a mapping. Each side folds its own checksum while the
+ * bytes move: a source as it reads its file, a destination as it writes it. DONE carries the
+ * DPU side's checksum, RESULT the host's; each side compares both.
  *
  * A destination is written under a temporary name and renamed only after the checksums matched,
  * so a failed or interrupted copy never leaves a file that looks complete. Each side exits 0
@@ -38,7 +44,7 @@
 #include <stdint.h>
 
 #define DMA_COPY_MAGIC	     0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION     4
+#define DMA_COPY_VERSION     5
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {
@@ -48,7 +54,8 @@ enum dma_copy_msg_type {
 	MSG_RESULT = 4,
 	MSG_ERROR = 5,
 	MSG_LANDED = 6,	  /* destination side -> a sending host: the verified file is in place (or why not) */
-	MSG_PROGRESS = 7, /* DPU -> host while the bytes move: bytes done so far (for the host's bar) */
+	MSG_PROGRESS = 7, /* DPU -> host while the bytes move: bytes landed so far */
+	MSG_CREDIT = 8,	  /* receiving host -> DPU: bytes written out of the host's ring so far */
 };
 
 struct msg_hdr {

@@ -25,6 +25,7 @@ static uint32_t min_len(uint16_t type)
 	case MSG_ERROR:
 	case MSG_LANDED:
 	case MSG_PROGRESS:
+	case MSG_CREDIT:
 		return sizeof(struct msg_status);
 	default:
 		return 0;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * shrink_shim.c - LD_PRELOAD helper of test_dma_copy.sh: the first time the program asks the
- * kernel to read a file ahead at 8 MiB or beyond (POSIX_FADV_WILLNEED), the file is cut to
- * 1000000 bytes first, as if another program truncated it at that moment. doca_dma_copy asks
- * for read-ahead before it reads a slice for its checksum, so the checksum then reads pages
- * past the new end: the SIGBUS it must survive, at a point the test controls.
+ * shrink_shim.c - LD_PRELOAD helper of test_dma_copy.sh, two faults at points the test controls:
+ * - the first time the program asks the kernel to read a file ahead at 8 MiB or beyond
+ *   (POSIX_FADV_WILLNEED), the file is cut to 1000000 bytes first, as if another program
+ *   truncated it at that moment. doca_dma_copy asks for read-ahead before it reads a piece of
+ *   its source, so that read then meets the new end;
+ * - with SHIM_ENOSPC_AT=<bytes> in the environment, every pwrite() that would write past that
+ *   offset fails with ENOSPC, as on a disk that another program filled during the copy.
  */
 /* Both symbols are defined here: the header must not rename posix_fadvise to the 64-bit one. */
 #undef _FILE_OFFSET_BITS
@@ -12,7 +14,9 @@
 #define _GNU_SOURCE /* RTLD_NEXT */
 #endif
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -49,4 +53,33 @@ __attribute__((visibility("default"))) int posix_fadvise64(int fd, off_t off, of
 
 	maybe_shrink(fd, off, advice);
 	return real(fd, off, len, advice);
+}
+
+/* Whether a write of @n bytes at @off runs past SHIM_ENOSPC_AT (errno set when so). */
+static int full_at(off_t off, size_t n)
+{
+	const char *at = getenv("SHIM_ENOSPC_AT");
+
+	if (at == NULL || (long long)off + (long long)n <= atoll(at))
+		return 0;
+	errno = ENOSPC;
+	return 1;
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
+__attribute__((visibility("default"))) ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	ssize_t (*real)(int, const void *, size_t, off_t) =
+	    (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+
+	return full_at(off, n) ? -1 : real(fd, buf, n, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off);
+__attribute__((visibility("default"))) ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
+{
+	ssize_t (*real)(int, const void *, size_t, off_t) =
+	    (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
+
+	return full_at(off, n) ? -1 : real(fd, buf, n, off);
 }

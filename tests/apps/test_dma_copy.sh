@@ -90,6 +90,40 @@ SOFTDOCA_CONFIG=$tmp/small.cfg run_pair chunks -f "$tmp/d/dst" -- -f "$tmp/h/src
 [ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "4 KiB chunks: host $rc_host, dpu $rc_dpu"
 cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "4 KiB chunks: files differ"
 
+# DPU -> host through the host's 16 MiB ring: a file that laps it twice and a half, with the
+# default chunks and with chunks of a max_buf_size that is no power of two (2 KiB chunks).
+printf '[profile default]\nmax_buf_size = 3000\n' > "$tmp/odd.cfg"
+make_file "$tmp/d/src" 41943045
+for cfg in "" "$tmp/odd.cfg"; do
+	rm -f "$tmp/h/dst"
+	if [ -z "$cfg" ]; then run_pair ring -f "$tmp/d/src" -- -f "$tmp/h/dst"
+	else SOFTDOCA_CONFIG=$cfg run_pair ring-odd -f "$tmp/d/src" -- -f "$tmp/h/dst"; fi
+	[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "DPU->host ring laps ${cfg:+(odd chunks)}: host $rc_host, dpu $rc_dpu"
+	cmp -s "$tmp/d/src" "$tmp/h/dst" || fail "DPU->host ring laps ${cfg:+(odd chunks)}: files differ"
+done
+
+# A destination whose disk fills during the copy (pwrite fails with ENOSPC past 8 MiB, the
+# shim): both sides fail at once (no hang on a host that stopped handing its ring back), the
+# destination side names the cause, the other side repeats it, and nothing is left behind.
+for dir in h2d d2h; do
+	if [ $dir = h2d ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; dst=$tmp/d/dst; dpre=$shim; hpre=; side=dpu; peer=host
+	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; dst=$tmp/h/dst; dpre=; hpre=$shim; side=host; peer=dpu; fi
+	make_file "$src" 33554432
+	rm -f "$tmp/d/dst" "$tmp/h/dst"
+	SHIM_ENOSPC_AT=8388608 LD_PRELOAD=$dpre "$dpu" -t 30 -f "$dpath" >"$tmp/full-$dir.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	SHIM_ENOSPC_AT=8388608 LD_PRELOAD=$hpre "$host" -t 30 -f "$hpath" >"$tmp/full-$dir.host.log" 2>&1
+	rc_host=$?; wait $dp; rc_dpu=$?
+	[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "$dir, disk full: host $rc_host, dpu $rc_dpu (both must fail)"
+	grep -q "cannot write .*No space left on device" "$tmp/full-$dir.$side.log" ||
+		fail "$dir, disk full: the $side side does not name the cause"
+	grep -q "No space left on device" "$tmp/full-$dir.$peer.log" || fail "$dir, disk full: the $peer side does not say why"
+	[ ! -e "$dst" ] || fail "$dir, disk full: a destination was put in place"
+	[ -z "$(ls "$dst".partial.* 2>/dev/null)" ] || fail "$dir, disk full: a partial file was left behind"
+	rm -f "$src"
+	n=$((n + 1))
+done
+
 # Killing either side mid-transfer: the other side fails, no complete-looking file remains.
 # 64-byte chunks (half a million tasks), each completing at least 50 us after its submit
 # (SOFTDOCA_FAULT), make the copy last seconds however fast the machine: it is caught in the
@@ -127,10 +161,10 @@ cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "copy after a killed one differs"
 [ "$(ls "$tmp/d"/dst.partial.* 2>/dev/null)" = "$tmp/d/dst.partial.1" ] ||
 	fail "stale partial files: $(ls "$tmp/d"/dst.partial.* 2>/dev/null | tr '\n' ' ') (want only dst.partial.1)"
 grep -q "removed .*dst.partial" "$tmp/stale.dpu.log" || fail "the clean-up is not reported"
-# A source truncated by another program during the copy: both sides fail (neither dies of
-# SIGBUS), the side that owns the file names the cause, no complete-looking destination remains.
+# A source truncated by another program during the copy: both sides fail (neither dies of a
+# signal), the side that owns the file names the cause, no complete-looking destination remains.
 # host->DPU: the DPU side's DMA from the host's mapping fails (the kernel's EFAULT); DPU->host:
-# the DPU side's checksum meets the end of its own mapping (SIGBUS, caught).
+# the DPU side's read of its file ends early.
 for dir in h2d d2h; do
 	if [ $dir = h2d ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; part=$tmp/d; owner=host
 	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; part=$tmp/h; owner=dpu; fi
@@ -153,23 +187,23 @@ for dir in h2d d2h; do
 	rm -f "$src"
 	n=$((n + 1))
 done
-# The same while this side's checksum reads the file: the shim cuts it just before a slice is
-# read (the SIGBUS path), on each side.
+# The same while this side reads the file for its checksum: the shim cuts it just before a
+# piece is read, on each side.
 for owner in host dpu; do
 	if [ $owner = host ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; hpre=$shim; dpre=
 	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; hpre=; dpre=$shim; fi
 	make_file "$src" 33554432
 	rm -f "$tmp/d/dst" "$tmp/h/dst"
-	LD_PRELOAD=$dpre "$dpu" -t 30 -f "$dpath" >"$tmp/sigbus-$owner.dpu.log" 2>&1 &
+	LD_PRELOAD=$dpre "$dpu" -t 30 -f "$dpath" >"$tmp/cut-$owner.dpu.log" 2>&1 &
 	dp=$!; pids="$pids $dp"
-	LD_PRELOAD=$hpre "$host" -t 30 -f "$hpath" >"$tmp/sigbus-$owner.host.log" 2>&1
+	LD_PRELOAD=$hpre "$host" -t 30 -f "$hpath" >"$tmp/cut-$owner.host.log" 2>&1
 	rc_host=$?; wait $dp; rc_dpu=$?
 	[ "$(stat -c %s "$src")" = 1000000 ] || fail "the shim did not cut $src"
 	[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "$owner file cut under its checksum: host $rc_host, dpu $rc_dpu"
 	[ $rc_host -lt 128 ] && [ $rc_dpu -lt 128 ] ||
 		fail "$owner file cut under its checksum: killed by a signal (host $rc_host, dpu $rc_dpu)"
-	grep -q "shrank during the copy" "$tmp/sigbus-$owner.$owner.log" || fail "sigbus-$owner: no line naming the cause"
-	[ ! -e "$tmp/d/dst" ] && [ ! -e "$tmp/h/dst" ] || fail "sigbus-$owner: a destination was put in place"
+	grep -q "shrank during the copy" "$tmp/cut-$owner.$owner.log" || fail "cut-$owner: no line naming the cause"
+	[ ! -e "$tmp/d/dst" ] && [ ! -e "$tmp/h/dst" ] || fail "cut-$owner: a destination was put in place"
 	rm -f "$src"
 	n=$((n + 1))
 done

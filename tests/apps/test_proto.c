@@ -66,6 +66,9 @@ int main(void)
 	s.status = 6;
 	s.hdr.type = MSG_ERROR;
 	CHECK_EQ(check(&s, sizeof(s), NULL), MSG_ERROR);
+	s.hdr.type = MSG_CREDIT;
+	CHECK_EQ(check(&s, sizeof(s), NULL), MSG_CREDIT);
+	check(&s, sizeof(s) - 1, "message type 8 of");
 	{
 		static const struct {
 			const char *text;
