@@ -26,6 +26,19 @@
 #define SD_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 /*
+ * A full barrier (StoreLoad included), for the wake-up protocols where one side stores a
+ * word and then loads another that the other side stores before loading the first. gcc refuses
+ * atomic_thread_fence under -fsanitize=thread (-Werror=tsan: TSan does not model fences); there
+ * a seq_cst read-modify-write of a word of the caller's own stands in, a locked instruction on
+ * x86, the same barrier in hardware. Only sanitizer builds take that branch.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define SD_FULL_FENCE(word) ((void)atomic_fetch_add_explicit((word), 0, memory_order_seq_cst))
+#else
+#define SD_FULL_FENCE(word) ((void)(word), atomic_thread_fence(memory_order_seq_cst))
+#endif
+
+/*
  * SDK-world logging. @component names the softdoca module ("mmap", "dma", "argp", ...).
  * Messages go to the SDK backends (or stderr when a program created none) when @level passes
  * the global SDK limit.

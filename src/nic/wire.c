@@ -62,18 +62,9 @@
 
 #define COMP "nic"
 
-/*
- * The full barrier of the wake-up protocol (see the top of the file). gcc refuses
- * atomic_thread_fence under -fsanitize=thread (-Werror=tsan: TSan does not model fences); there
- * a seq_cst read-modify-write of a word of our own stands in, a locked instruction on x86, the
- * same barrier in hardware. Only sanitizer builds take that branch.
- */
-#if defined(__SANITIZE_THREAD__)
+/* The full barrier of the wake-up protocol (see the top of the file): SD_FULL_FENCE. */
 static _Atomic int wire_fence_word;
-#define WIRE_FULL_FENCE() ((void)atomic_fetch_add_explicit(&wire_fence_word, 0, memory_order_seq_cst))
-#else
-#define WIRE_FULL_FENCE() atomic_thread_fence(memory_order_seq_cst)
-#endif
+#define WIRE_FULL_FENCE() SD_FULL_FENCE(&wire_fence_word)
 
 #define WIRE_MAGIC	    0x3145524957445346ull /* "FSDWIRE1" */
 #define WIRE_VERSION	    1u

@@ -9,6 +9,9 @@
  *   - ring wrap: many rounds through a small queue, every byte checked
  *   - parking and wake: a job submitted after the workers went idle still completes, and an
  *     armed notification is written by the thread that completed it
+ *   - the submit/park race: jobs submitted just as the workers give up spinning, each waited
+ *     for the way an application sleeps (arm, pending(), the handle), never lost
+ *   - cpu: a parked worker is woken by the submit itself; the job runs with no poll()
  *   - chunking: a large job (above the split size) with odd segment sizes arrives whole
  *   - stop while busy: cancel() with a large job and small ones in flight: every job
  *     completes exactly once, either copied (SUCCESS) or with the cancel status
@@ -205,6 +208,87 @@ static void test_park_and_notify(const struct engine_ops *ops)
 	close(n.efd);
 }
 
+/*
+ * Jobs submitted around the moment the workers stop spinning and park (the cpu engine spins
+ * 50 us): each is waited for as a sleeping application does (armed handle, pending(), then the
+ * handle or, for work that poll() runs, poll()), and must complete. A submit that raced with
+ * the worker going to sleep is the executor's to catch (at arming, in pending()).
+ */
+static void test_park_race(const struct engine_ops *ops)
+{
+	enum { ROUNDS = 1500 };
+	static uint8_t src[64], dst[64];
+	struct engine_notify n = {.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+	struct engine_queue *q;
+	struct item it;
+
+	CHECK(n.efd >= 0);
+	atomic_init(&n.armed, 0);
+	q = make_queue(ops, 4, &n);
+	for (int r = 0; r < ROUNDS; r++) {
+		struct timespec gap = {.tv_sec = 0, .tv_nsec = 30000 + (r * 7919) % 40000}; /* 30-70 us */
+		uint64_t v;
+
+		nanosleep(&gap, NULL);
+		fill(src, sizeof(src), (unsigned int)r);
+		item_init(&it, &n);
+		item_simple(&it, dst, src, sizeof(src));
+		CHECK(ops->submit(q, &it.job) == 0);
+		atomic_store(&n.armed, 1);
+		if (!ops->pending(q)) {
+			struct pollfd pfd = {.fd = n.efd, .events = POLLIN};
+
+			if (poll(&pfd, 1, 20000) != 1) {
+				fprintf(stderr, "engine %s: round %d: a job submitted as the worker parked was lost\n",
+					ops->name, r);
+				exit(T_EXIT_FAIL);
+			}
+		}
+		atomic_store(&n.armed, 0);
+		while (read(n.efd, &v, sizeof(v)) == sizeof(v))
+			;
+		wait_all(ops, q, &it, 1);
+		CHECK(memcmp(src, dst, sizeof(src)) == 0);
+	}
+	ops->queue_destroy(q);
+	close(n.efd);
+}
+
+/*
+ * The cpu engine's parked owner is woken by the submit itself: the job is copied while the
+ * submitting thread calls nothing (the armed handle is written by the worker), as an offload
+ * must. Its completion is then delivered by poll() as always.
+ */
+static void test_wake_without_poll(const struct engine_ops *ops)
+{
+	static uint8_t src[4096], dst[4096];
+	struct engine_notify n = {.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+	struct engine_queue *q;
+	struct item it;
+
+	CHECK(n.efd >= 0);
+	atomic_init(&n.armed, 1);
+	q = make_queue(ops, 4, &n);
+	for (int round = 0; round < 5; round++) {
+		struct timespec idle = {.tv_sec = 0, .tv_nsec = 20 * 1000 * 1000}; /* well past the spin */
+		struct pollfd pfd = {.fd = n.efd, .events = POLLIN};
+		uint64_t v;
+
+		nanosleep(&idle, NULL);
+		fill(src, sizeof(src), (unsigned int)round);
+		item_init(&it, &n);
+		item_simple(&it, dst, src, sizeof(src));
+		atomic_store(&n.armed, 1);
+		CHECK(ops->submit(q, &it.job) == 0);
+		CHECK(poll(&pfd, 1, 20000) == 1); /* no poll(), no pending(): the worker ran it */
+		CHECK(read(n.efd, &v, sizeof(v)) == sizeof(v));
+		wait_all(ops, q, &it, 1);
+		CHECK(memcmp(src, dst, sizeof(src)) == 0);
+	}
+	ops->queue_destroy(q);
+	close(n.efd);
+}
+
 static void test_chunking(const struct engine_ops *ops)
 {
 	const size_t len = (8u << 20) + 12345;
@@ -358,6 +442,9 @@ int main(void)
 		test_segments(ops);
 		test_full_and_wrap(ops);
 		test_park_and_notify(ops);
+		test_park_race(ops);
+		if (strcmp(ops->name, "cpu") == 0)
+			test_wake_without_poll(ops);
 		test_chunking(ops);
 		test_cancel_busy(ops);
 		test_transport(ops);

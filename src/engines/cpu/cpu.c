@@ -25,6 +25,16 @@
  * Idle: a worker spins CPU_SPIN_NS, then parks on a futex; the producer wakes it only when it
  * is parked (one syscall per wake-up, none per task while busy). An idle engine uses no CPU.
  *
+ * Publishing a slot is a release store, not a full barrier: a seq_cst store would stall the
+ * submitting thread on every task until the slot's cache line came back from the worker's
+ * core (a cross-core round trip per task). The parking handshake is a Dekker pair (the owner
+ * stores `owner_parked` and then loads the slot's seq; the PE stores seq and then loads
+ * `owner_parked`), so the PE's side needs its StoreLoad barrier before it may trust a
+ * "not parked": it takes it once for all the slots published since the last one, in poll()
+ * and at arming (pending()), the two calls without which the application cannot see a
+ * completion. A submit that sees the owner parked wakes it at once (after the barrier); one
+ * that races with the owner going to sleep is caught by the next poll or arming.
+ *
  * Large jobs (>= CPU_SPLIT_MIN) are cut into CPU_CHUNK pieces claimed through one 64-bit
  * counter holding (generation << 32 | next chunk); a helper that arrives late for a generation
  * fails its compare-and-swap and never touches a finished job.
@@ -86,7 +96,9 @@ struct slot {
 struct engine_queue {
 	/* PE thread only. */
 	alignas(SD_CACHELINE) uint32_t head_local;
+	uint32_t head_fenced; /* head_local at the last StoreLoad barrier (see the top of the file) */
 	uint32_t reaped;
+	atomic_int fence_word; /* SD_FULL_FENCE's word in TSan builds */
 	uint32_t mask;
 	struct slot *slots;
 	struct engine_notify *notify;
@@ -385,6 +397,19 @@ static void wake_owner(struct engine_queue *q)
 		futex(&q->owner_parked, FUTEX_WAKE_PRIVATE, 1);
 }
 
+/*
+ * The PE's half of the parking handshake for the slots published since the last call: a full
+ * barrier, then a parked owner is woken. One barrier per burst of submits, not per task.
+ */
+static void publish_barrier(struct engine_queue *q)
+{
+	if (q->head_fenced == q->head_local)
+		return;
+	q->head_fenced = q->head_local;
+	SD_FULL_FENCE(&q->fence_word);
+	wake_owner(q);
+}
+
 static int default_workers(uint32_t hint)
 {
 	uint32_t env = engine_env_cpu_workers(); /* validated; a bad value refused the start */
@@ -485,16 +510,19 @@ static int cpu_submit(struct engine_queue *q, struct engine_job *job)
 		sl->dst = job->dst[0].addr;
 	}
 	q->head_local = h + 1;
-	atomic_store(&sl->seq, h + 1); /* seq_cst: publishes the slot, ordered before the parked load */
-	wake_owner(q);
+	atomic_store_explicit(&sl->seq, h + 1, memory_order_release); /* publishes the slot */
+	if (atomic_load_explicit(&q->owner_parked, memory_order_relaxed))
+		publish_barrier(q); /* parked (or parking): the barrier, then the wake-up */
 	return 0;
 }
 
 static unsigned int cpu_poll(struct engine_queue *q, unsigned int budget)
 {
-	uint32_t d = atomic_load_explicit(&q->done, memory_order_acquire);
+	uint32_t d;
 	unsigned int n = 0;
 
+	publish_barrier(q);
+	d = atomic_load_explicit(&q->done, memory_order_acquire);
 	while (q->reaped != d && n < budget) {
 		struct engine_job *job = q->slots[q->reaped & q->mask].job;
 
@@ -507,6 +535,9 @@ static unsigned int cpu_poll(struct engine_queue *q, unsigned int budget)
 
 static bool cpu_pending(const struct engine_queue *q)
 {
+	/* Arming: the application is about to sleep, so a slot the owner has not seen yet must
+	 * not be left to a parked owner. */
+	publish_barrier((struct engine_queue *)q);
 	return atomic_load(&((struct engine_queue *)q)->done) != q->reaped;
 }
 
