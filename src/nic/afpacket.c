@@ -79,6 +79,7 @@
 #define AFP_SNDBUF	     (4 << 20)
 #define AFP_HDR_ROOM	     128u	  /* tpacket3_hdr + sockaddr_ll + alignment, per frame */
 #define AFP_ERR_CLEAR_NS     100000000ull /* rx_rearm reads a pending socket error at most this often */
+#define AFP_RX_IDLE_NS	     20000ull	  /* after an empty look, the ring is not looked at for this long */
 
 struct afp_port {
 	struct doca_dev *dev;
@@ -92,11 +93,12 @@ struct afp_port {
 	uint8_t *ring;
 	size_t ring_len;
 	uint32_t block_size, nb_blocks;
-	uint32_t blk;	       /* the block the cursor is in */
-	uint32_t left;	       /* packets of blk not yet read; 0 = blk not yet ours */
-	uint32_t next_off;     /* offset in blk of the next packet */
-	uint8_t *vlan_buf;     /* a frame with its VLAN tag put back */
-	uint64_t err_clear_ns; /* rx_rearm: when it next reads a pending socket error */
+	uint32_t blk;		/* the block the cursor is in */
+	uint32_t left;		/* packets of blk not yet read; 0 = blk not yet ours */
+	uint32_t next_off;	/* offset in blk of the next packet */
+	uint8_t *vlan_buf;	/* a frame with its VLAN tag put back */
+	uint64_t err_clear_ns;	/* rx_rearm: when it next reads a pending socket error */
+	uint64_t rx_idle_until; /* rx_burst: an empty look at the ring is not repeated before this */
 	/* counters: tx_* by the sending threads (fetch_add), rx_* by the receiving one; the drops by
 	 * both, with fetch_add (bad sizes meet either side, tp_drops is folded in by stats()) */
 	_Atomic uint64_t tx_frames, tx_bytes, tx_full;
@@ -185,13 +187,28 @@ static unsigned int afp_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void 
 	uint64_t bytes = 0;
 	unsigned int k = 0;
 
+	/*
+	 * The kernel updates the header of the block it fills on every frame (count, length),
+	 * and the receiver's look at that block's status reads the same cache line: a receiver
+	 * that busy-polls would pull the line away from the sending core once per frame, which
+	 * costs the sender more than the frame itself (on veth the kernel delivers in the sender's
+	 * context). A block reaches the receiver only when the kernel retires it (full, or after
+	 * AFP_RETIRE_MS), so after an empty look the ring is left alone for AFP_RX_IDLE_NS, a
+	 * fiftieth of that. rx_rearm (before a sleep on the fd) ends the pause.
+	 */
+	if (p->left == 0 && p->rx_idle_until != 0 && mono_ns() < p->rx_idle_until)
+		return 0;
+	p->rx_idle_until = 0;
 	while (k < n) {
 		struct tpacket_block_desc *bd = block_at(p, p->blk);
 		const struct tpacket3_hdr *h;
 
 		if (p->left == 0) {
-			if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
+			if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
+				if (k == 0)
+					p->rx_idle_until = mono_ns() + AFP_RX_IDLE_NS;
 				break;
+			}
 			p->left = bd->hdr.bh1.num_pkts;
 			p->next_off = bd->hdr.bh1.offset_to_first_pkt;
 			if (p->left == 0) {
@@ -277,6 +294,7 @@ static void afp_rx_rearm(void *port)
 	struct afp_port *p = port;
 	uint64_t now = mono_ns();
 
+	p->rx_idle_until = 0; /* the first look after the sleep reads the ring */
 	if (now >= p->err_clear_ns) {
 		int err = 0;
 		socklen_t len = sizeof(err);

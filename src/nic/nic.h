@@ -136,7 +136,9 @@ struct nic_port_ops {
 	 * handle (priv_doca_pe_watch_fd); -1 when the medium has none (then receivers poll).
 	 * rx_rearm() is called when a receiver is about to sleep on the fd (its PE arms), not
 	 * after every empty rx_burst(): frames may be waiting then, and the fd must be readable
-	 * on return if they are. A receiver that keeps polling never calls it.
+	 * on return if they are. A receiver that keeps polling never calls it. A receiver that
+	 * slept on the fd calls rx_rearm() first: a medium may pause its looks after an empty
+	 * rx_burst() (afpacket, for AFP_RX_IDLE_NS), and rx_rearm() ends the pause.
 	 */
 	int (*rx_fd)(void *port);
 	void (*rx_rearm)(void *port);

@@ -195,7 +195,10 @@ static uint32_t drain(const struct nic_port_ops *ops, void *port, int ms)
 		unsigned int k = ops->rx_burst(port, 256, on_rx, NULL);
 
 		n += k;
-		if (k == 0 && poll(&pfd, 1, ms) <= 0 && ops->rx_burst(port, 256, on_rx, NULL) == 0)
+		if (k != 0)
+			continue;
+		ops->rx_rearm(port); /* before a sleep on the fd (nic.h) */
+		if (poll(&pfd, 1, ms) <= 0 && ops->rx_burst(port, 256, on_rx, NULL) == 0)
 			return n;
 	}
 }
