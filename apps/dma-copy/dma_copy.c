@@ -794,6 +794,14 @@ static void send_status(struct app *app, uint16_t type, doca_error_t status, con
 	(void)send_msg(app, &m, sizeof(m));
 }
 
+/* send_status(), then progress enough for the message to leave before the connection closes. */
+static void send_status_flush(struct app *app, uint16_t type, doca_error_t status, const char *text)
+{
+	send_status(app, type, status, text);
+	for (int i = 0; i < 100; i++)
+		doca_pe_progress(app->pe);
+}
+
 static doca_error_t open_device(struct app *app)
 {
 	struct doca_devinfo **list;
@@ -1471,10 +1479,9 @@ static doca_error_t run_dpu(struct app *app)
 	if (ret == DOCA_SUCCESS && app->fm.is_dest) {
 		/* Success means the file landed: the sending host waits for this answer. */
 		ret = commit_dest(&app->fm);
-		send_status(app, MSG_LANDED, ret,
-			    ret == DOCA_SUCCESS ? NULL : "the DPU side could not put the file in place (see its log)");
-		for (int i = 0; i < 100; i++)
-			doca_pe_progress(app->pe);
+		send_status_flush(app, MSG_LANDED, ret,
+				  ret == DOCA_SUCCESS ? NULL
+						      : "the DPU side could not put the file in place (see its log)");
 	}
 	if (ret == DOCA_SUCCESS)
 		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
@@ -1560,9 +1567,7 @@ static doca_error_t run_host(struct app *app)
 		if (ret != DOCA_SUCCESS) {
 			/* The DPU side waits for START: tell it why none comes, instead of vanishing. */
 			snprintf(why, sizeof(why), "the host cannot read %.200s (see the host's log)", app->file);
-			send_status(app, MSG_ERROR, ret, why);
-			for (int i = 0; i < 100; i++)
-				doca_pe_progress(app->pe);
+			send_status_flush(app, MSG_ERROR, ret, why);
 			goto out;
 		}
 		app->size = app->fm.size;
@@ -1608,13 +1613,11 @@ static doca_error_t run_host(struct app *app)
 		if (ret != DOCA_SUCCESS || !msg_is(m, len, MSG_PROGRESS))
 			break;
 		app->done_bytes = m->status.bytes <= app->size ? m->status.bytes : app->size;
-		/* Write out what landed in the ring and hand the room back (a failed write is
-		 * reported in RESULT, after DONE). */
+		/* Write out what landed in the ring and hand the room back; a write that fails
+		 * stops both sides now (the DPU side is waiting for room). */
 		if (app->fm.is_dest && !stage_drain(app, app->done_bytes)) {
 			ret = app->write_error;
-			send_status(app, MSG_ERROR, ret, app->write_why);
-			for (int i = 0; i < 100; i++)
-				doca_pe_progress(app->pe);
+			send_status_flush(app, MSG_ERROR, ret, app->write_why);
 			goto out;
 		}
 		send_credit(app);
@@ -1629,9 +1632,7 @@ static doca_error_t run_host(struct app *app)
 	app->done_bytes = app->size;
 	if (app->fm.is_dest && !stage_drain(app, app->size)) {
 		ret = app->write_error;
-		send_status(app, MSG_RESULT, ret, app->write_why);
-		for (int i = 0; i < 100; i++)
-			doca_pe_progress(app->pe);
+		send_status_flush(app, MSG_RESULT, ret, app->write_why);
 		goto out;
 	}
 	if (app->size > 0)
@@ -1652,10 +1653,7 @@ static doca_error_t run_host(struct app *app)
 	if (app->fm.is_dest)
 		ret = commit_dest(&app->fm);
 	app->done_bytes = app->size;
-	send_status(app, MSG_RESULT, ret, ret == DOCA_SUCCESS ? NULL : "the host could not write the file");
-	/* Let the result reach the DPU before the connection closes. */
-	for (int i = 0; i < 100; i++)
-		doca_pe_progress(app->pe);
+	send_status_flush(app, MSG_RESULT, ret, ret == DOCA_SUCCESS ? NULL : "the host could not write the file");
 	if (ret == DOCA_SUCCESS && !app->fm.is_dest) {
 		/* The host sent the file: it succeeds only once the DPU side put it in place. */
 		ret = wait_msg(app, m, sizeof(*m), &len, false);
