@@ -85,8 +85,13 @@ static int role_client(const char *name, const char *mode, int n)
 
 		memcpy(msg, &i, sizeof(i));
 		memset(msg + 8, (int)i, len - 8);
-		/* Keep the task pool from running dry (an empty pool is a logged error). */
-		while (i - (uint64_t)(c.send_ok + c.send_err) >= 200)
+		/*
+		 * Keep both task pools from running dry (an empty pool is a logged error): this
+		 * side's, by the sends not yet completed, and the echoing server's, by the echoes
+		 * not yet received. A server's echo waits as a task of its pool while this side is
+		 * too slow to read (a TSan build): 200 pings ahead at most, against its 1024 tasks.
+		 */
+		while (i - (uint64_t)(c.send_ok + c.send_err) >= 200 || i - (uint64_t)c.recvs >= 200)
 			(void)doca_pe_progress(c.pe);
 		ret = side_send(&c, c.conn, msg, len);
 		CHECK_OK(ret);
