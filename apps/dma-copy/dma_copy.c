@@ -1101,6 +1101,20 @@ static bool write_full(int fd, const uint8_t *p, uint64_t len, uint64_t off)
 	return true;
 }
 
+/* The staging ring, @len bytes of page-aligned memory made present now (torn down in teardown()). */
+static doca_error_t stage_alloc(struct app *app, uint64_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED) {
+		DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring: %s", len, strerror(errno));
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	app->stage = p;
+	app->stage_len = len;
+	return DOCA_SUCCESS;
+}
+
 /*
  * A destination: the bytes of the staging ring up to @upto that are not written yet, in order,
  * into the checksum (still in the cache) and into the file. Their room in the ring is free
@@ -1214,15 +1228,9 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 			app->chunk = app->ring_len;
 	}
 	/* The staging ring: INFLIGHT chunks that stay in the cache. */
-	app->stage_len = INFLIGHT * app->chunk;
-	app->stage =
-	    mmap(NULL, app->stage_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (app->stage == MAP_FAILED) {
-		app->stage = NULL;
-		DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring: %s", app->stage_len,
-			     strerror(errno));
-		return DOCA_ERROR_NO_MEMORY;
-	}
+	ret = stage_alloc(app, INFLIGHT * app->chunk);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	ret = doca_mmap_create_from_export(NULL, exp->desc, exp->desc_len, app->dev, &app->remote_mmap);
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -1509,13 +1517,13 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 	if (app->fm.is_dest) {
 		/* A receiving host exports its staging ring: the smallest power of two that holds the
 		 * file, HOST_RING at most. */
-		for (app->stage_len = 4096; app->stage_len < app->size && app->stage_len < HOST_RING;)
-			app->stage_len *= 2;
-		app->stage = aligned_alloc(4096, app->stage_len);
-		if (app->stage == NULL) {
-			DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring", app->stage_len);
-			return DOCA_ERROR_NO_MEMORY;
-		}
+		uint64_t ring = 4096;
+
+		while (ring < app->size && ring < HOST_RING)
+			ring *= 2;
+		ret = stage_alloc(app, ring);
+		if (ret != DOCA_SUCCESS)
+			return ret;
 		base = app->stage;
 		range = app->stage_len;
 	}
@@ -1709,10 +1717,8 @@ static void teardown(struct app *app)
 		doca_mmap_destroy(app->remote_mmap);
 	if (app->local_mmap != NULL)
 		doca_mmap_destroy(app->local_mmap);
-	if (app->stage != NULL && ROLE_DPU)
+	if (app->stage != NULL)
 		munmap(app->stage, app->stage_len);
-	else if (app->stage != NULL)
-		free(app->stage);
 	if (app->comch_ctx != NULL) {
 		stop_ctx(app, app->comch_ctx);
 		if (app->server != NULL)
