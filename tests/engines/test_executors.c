@@ -159,15 +159,22 @@ static void test_full_and_wrap(const struct engine_ops *ops)
 	ops->queue_destroy(q);
 }
 
+/* A notification handle (an eventfd, as the PE's), @armed or not. */
+static void notify_open(struct engine_notify *n, int armed)
+{
+	n->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	CHECK(n->efd >= 0);
+	atomic_init(&n->armed, armed);
+}
+
 static void test_park_and_notify(const struct engine_ops *ops)
 {
 	static uint8_t src[4096], dst[4096];
-	struct engine_notify n = {.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+	struct engine_notify n;
 	struct engine_queue *q;
 	struct item it;
 
-	CHECK(n.efd >= 0);
-	atomic_init(&n.armed, 0);
+	notify_open(&n, 0);
 	int notified = 0;
 
 	q = make_queue(ops, 4, &n);
@@ -218,12 +225,11 @@ static void test_park_race(const struct engine_ops *ops)
 {
 	enum { ROUNDS = 1500 };
 	static uint8_t src[64], dst[64];
-	struct engine_notify n = {.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+	struct engine_notify n;
 	struct engine_queue *q;
 	struct item it;
 
-	CHECK(n.efd >= 0);
-	atomic_init(&n.armed, 0);
+	notify_open(&n, 0);
 	q = make_queue(ops, 4, &n);
 	for (int r = 0; r < ROUNDS; r++) {
 		struct timespec gap = {.tv_sec = 0, .tv_nsec = 30000 + (r * 7919) % 40000}; /* 30-70 us */
@@ -262,12 +268,11 @@ static void test_park_race(const struct engine_ops *ops)
 static void test_wake_without_poll(const struct engine_ops *ops)
 {
 	static uint8_t src[4096], dst[4096];
-	struct engine_notify n = {.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+	struct engine_notify n;
 	struct engine_queue *q;
 	struct item it;
 
-	CHECK(n.efd >= 0);
-	atomic_init(&n.armed, 1);
+	notify_open(&n, 1);
 	q = make_queue(ops, 4, &n);
 	for (int round = 0; round < 5; round++) {
 		struct timespec idle = {.tv_sec = 0, .tv_nsec = 20 * 1000 * 1000}; /* well past the spin */
