@@ -3,15 +3,21 @@
  * afpacket.c - the afpacket medium: a port on a Linux interface (a veth, a tap, a real NIC)
  * through one AF_PACKET socket, optionally opened inside a named network namespace.
  *
- *   port ──tx_burst──▶ sendmmsg(socket)  one system call per burst, QDISC_BYPASS
- *                                          (the kernel copies each gather list)
- *   port ◀─rx_burst─── TPACKET_V3 ring   blocks the kernel retires when full or after 1 ms;
- *                                          read in place, handed back per block
+ *   port ──tx_burst──▶ sendmmsg(send socket)  one system call per burst, QDISC_BYPASS
+ *                                               (the kernel copies each gather list)
+ *   port ◀─rx_burst─── TPACKET_V3 ring          of the receive socket: blocks the kernel retires
+ *                                               when full or after 1 ms; read in place, handed
+ *                                               back per block
  *
- * The socket is SOCK_RAW, ETH_P_ALL, bound to the interface, promiscuous (PACKET_MR_PROMISC:
- * a NIC port sees every frame on its wire, whatever its destination). Frames the host itself
- * sends on the interface (PACKET_OUTGOING) are not received: PACKET_IGNORE_OUTGOING where the
- * kernel has it, and the ring's sll_pkttype otherwise.
+ * Two SOCK_RAW sockets bound to the interface. The send socket has protocol 0: the kernel
+ * never hands it a frame. The receive socket, while the port receives (rx_enable), is bound
+ * to ETH_P_ALL and promiscuous (PACKET_MR_PROMISC: a NIC port sees every frame on its wire,
+ * whatever its destination). Frames the host itself sends on the interface (PACKET_OUTGOING)
+ * are not received: PACKET_IGNORE_OUTGOING where the kernel has it, and the ring's sll_pkttype
+ * otherwise. While the port does not receive, the receive socket is bound to AFP_PROTO_NONE, a
+ * protocol no Ethernet frame carries, is not promiscuous and holds a filter that takes
+ * nothing: the kernel does not visit it for any frame, so an idle port costs the interface's
+ * traffic nothing (a socket bound to ETH_P_ALL is visited for every frame, filter or not).
  *
  * Receive ring: AFP_RING_BYTES split in blocks of a power of two that holds at least
  * AFP_FRAMES_PER_BLOCK frames of the interface's MTU (256 KiB for 1500, 2 MiB for 9000).
@@ -80,15 +86,23 @@
 #define AFP_HDR_ROOM	     128u	  /* tpacket3_hdr + sockaddr_ll + alignment, per frame */
 #define AFP_ERR_CLEAR_NS     100000000ull /* rx_rearm reads a pending socket error at most this often */
 #define AFP_RX_IDLE_NS	     20000ull	  /* after an empty look, the ring is not looked at for this long */
+/*
+ * The receive socket's protocol while the port does not receive: below ETH_P_802_3_MIN, so not
+ * an EtherType, and none of the values eth_type_trans() gives an 802.3 frame (ETH_P_802_3,
+ * ETH_P_802_2): no frame of an Ethernet interface is of this protocol.
+ */
+#define AFP_PROTO_NONE 0x05ff
 
 struct afp_port {
 	struct doca_dev *dev;
-	int fd;
+	int fd;	   /* the receive socket: the ring, rx_fd */
+	int tx_fd; /* the send socket */
+	int ifindex;
 	char ifname[TOPO_IFNAME_SIZE];
 	char where[TOPO_NETNS_SIZE + 16]; /* "netns X" or "this process's netns", for log lines */
 	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	uint32_t mtu;
-	bool rx_on; /* no take-nothing filter on the socket */
+	bool rx_on; /* the receive socket bound to ETH_P_ALL, promiscuous, without filter */
 	/* receive ring, receiving thread */
 	uint8_t *ring;
 	size_t ring_len;
@@ -247,25 +261,46 @@ static int afp_rx_fd(void *port)
  * pending error is read and dropped: the receive ring does not need it.
  */
 /*
- * Off: a socket filter that takes nothing (one BPF instruction, "return 0") sits on the socket:
- * the kernel drops each frame for it at the filter, before any copy into the ring. (Binding to
- * protocol 0 would not do: bind(2) keeps the current protocol when given 0.) On: the filter
- * goes, and every block the ring held is handed back unread (frames from before).
+ * Off: the receive socket is bound to AFP_PROTO_NONE (the kernel stops visiting it; bind(2)
+ * with protocol 0 would not do, it keeps the current protocol), leaves promiscuous mode, and a
+ * filter that takes nothing (one BPF instruction, "return 0") stops whatever the kernel might
+ * still hand it before any copy into the ring. On: the filter goes first, then the socket joins
+ * promiscuous mode and binds to ETH_P_ALL; every block the ring held is handed back unread
+ * (rx_enable). Returns 0 or -errno with @step set to what failed.
  */
-static int afp_filter(struct afp_port *p, bool take_nothing)
+static int afp_rx_hook(struct afp_port *p, bool on, const char **step)
 {
 	struct sock_filter none[] = {BPF_STMT(BPF_RET | BPF_K, 0)};
 	struct sock_fprog prog = {.len = 1, .filter = none};
+	struct packet_mreq mr = {.mr_ifindex = p->ifindex, .mr_type = PACKET_MR_PROMISC};
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_ifindex = p->ifindex};
 	int dummy = 0;
 
-	if (take_nothing)
-		return setsockopt(p->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) == 0 ? 0 : -errno;
-	return setsockopt(p->fd, SOL_SOCKET, SO_DETACH_FILTER, &dummy, sizeof(dummy)) == 0 ? 0 : -errno;
+	sll.sll_protocol = htons(on ? ETH_P_ALL : AFP_PROTO_NONE);
+	if (on) {
+		*step = "removing the take-nothing filter";
+		if (setsockopt(p->fd, SOL_SOCKET, SO_DETACH_FILTER, &dummy, sizeof(dummy)) != 0 && errno != ENOENT)
+			return -errno;
+		*step = "promiscuous mode (PACKET_ADD_MEMBERSHIP)";
+		if (setsockopt(p->fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) != 0)
+			return -errno;
+		*step = "binding to every protocol";
+		return bind(p->fd, (struct sockaddr *)&sll, sizeof(sll)) == 0 ? 0 : -errno;
+	}
+	*step = "the take-nothing filter";
+	if (setsockopt(p->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) != 0)
+		return -errno;
+	*step = "binding to no protocol";
+	if (bind(p->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0)
+		return -errno;
+	*step = "leaving promiscuous mode (PACKET_DROP_MEMBERSHIP)";
+	return setsockopt(p->fd, SOL_PACKET, PACKET_DROP_MEMBERSHIP, &mr, sizeof(mr)) == 0 ? 0 : -errno;
 }
 
 static void afp_rx_enable(void *port, bool on)
 {
 	struct afp_port *p = port;
+	const char *step = "";
 	int rc;
 
 	if (on == p->rx_on)
@@ -280,10 +315,10 @@ static void afp_rx_enable(void *port, bool on)
 			block_release(p);
 		}
 	}
-	rc = afp_filter(p, !on);
+	rc = afp_rx_hook(p, on, &step);
 	if (rc != 0) {
-		SD_WARN(COMP, "port %s: interface %s (%s): cannot %s receiving: %s", p->pci, p->ifname, p->where,
-			on ? "start" : "stop", strerror(-rc));
+		SD_WARN(COMP, "port %s: interface %s (%s): cannot %s receiving: %s: %s", p->pci, p->ifname, p->where,
+			on ? "start" : "stop", step, strerror(-rc));
 		return;
 	}
 	p->rx_on = on;
@@ -343,11 +378,11 @@ static unsigned int afp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 		}
 		if (m == 0)
 			break;
-		r = sendmmsg(p->fd, msg, m, MSG_DONTWAIT);
+		r = sendmmsg(p->tx_fd, msg, m, MSG_DONTWAIT);
 		if (SD_UNLIKELY(r < 0) && errno != EAGAIN && errno != ENOBUFS && errno != EINTR)
 			/* a link that went down and up leaves ENETDOWN pending on the socket, reported
 			 * (and cleared) by the next send whatever the link is now: look once more */
-			r = sendmmsg(p->fd, msg, m, MSG_DONTWAIT);
+			r = sendmmsg(p->tx_fd, msg, m, MSG_DONTWAIT);
 		if (r < 0) {
 			int err = errno;
 
@@ -452,7 +487,7 @@ static void *ns_socket_thread(void *arg)
 		s->step = "setns";
 		return NULL;
 	}
-	s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (s->fd < 0) {
 		s->err = errno;
 		s->step = "socket";
@@ -460,7 +495,8 @@ static void *ns_socket_thread(void *arg)
 	return NULL;
 }
 
-/* An AF_PACKET socket in @netns ("" = ours); -errno, logged with the fix. */
+/* An AF_PACKET socket in @netns ("" = ours), of protocol 0 (unbound, it takes no frame in);
+ * -errno, logged with the fix. */
 static int afp_socket(struct afp_port *p, const char *netns)
 {
 	struct ns_socket s = {.nsfd = -1, .fd = -1};
@@ -469,7 +505,7 @@ static int afp_socket(struct afp_port *p, const char *netns)
 	int ret;
 
 	if (netns[0] == '\0') {
-		s.fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+		s.fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 		if (s.fd < 0) {
 			s.err = errno;
 			s.step = "socket";
@@ -510,9 +546,9 @@ static int afp_socket(struct afp_port *p, const char *netns)
 	return -s.err;
 }
 
-static int afp_setopt(struct afp_port *p, int level, int name, const void *val, socklen_t len, const char *what)
+static int afp_setopt(struct afp_port *p, int fd, int level, int name, const void *val, socklen_t len, const char *what)
 {
-	if (setsockopt(p->fd, level, name, val, len) == 0)
+	if (setsockopt(fd, level, name, val, len) == 0)
 		return 0;
 	{
 		int err = errno;
@@ -532,14 +568,14 @@ static uint32_t pow2_at_least(uint32_t x)
 	return v;
 }
 
-/* Binds the socket to the interface and sets up the ring; -errno, logged. */
+/* Sets up both sockets (the ring, the binding; the port receives); -errno, logged. */
 static int afp_setup(struct afp_port *p, uint32_t cap_mtu)
 {
 	struct ifreq ifr;
-	struct packet_mreq mr;
 	struct sockaddr_ll sll;
 	struct tpacket_req3 req;
-	int one = 1, v3 = TPACKET_V3, sndbuf = AFP_SNDBUF, ifindex, ret;
+	int one = 1, v3 = TPACKET_V3, sndbuf = AFP_SNDBUF, ret;
+	const char *step = "";
 	uint32_t ifmtu;
 
 	memset(&ifr, 0, sizeof(ifr));
@@ -551,7 +587,7 @@ static int afp_setup(struct afp_port *p, uint32_t cap_mtu)
 		       p->pci, p->ifname, p->where, strerror(err));
 		return -err;
 	}
-	ifindex = ifr.ifr_ifindex;
+	p->ifindex = ifr.ifr_ifindex;
 	if (ioctl(p->fd, SIOCGIFMTU, &ifr) != 0) {
 		int err = errno;
 
@@ -564,7 +600,25 @@ static int afp_setup(struct afp_port *p, uint32_t cap_mtu)
 		SD_WARN(COMP, "port %s: interface %s (%s) is down: nothing moves until it is up (ip link set %s up)",
 			p->pci, p->ifname, p->where, p->ifname);
 
-	if ((ret = afp_setopt(p, SOL_PACKET, PACKET_VERSION, &v3, sizeof(v3), "TPACKET_V3")) < 0)
+	/* the send socket: protocol 0, so bound, it is never handed a frame */
+	if ((ret = afp_setopt(p, p->tx_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one), "PACKET_QDISC_BYPASS")) <
+	    0)
+		return ret;
+	if (setsockopt(p->tx_fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) != 0)
+		(void)setsockopt(p->tx_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = p->ifindex;
+	if (bind(p->tx_fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
+		int err = errno;
+
+		SD_ERR(COMP, "port %s: cannot bind to interface %s (%s): %s", p->pci, p->ifname, p->where,
+		       strerror(err));
+		return -err;
+	}
+
+	/* the receive socket */
+	if ((ret = afp_setopt(p, p->fd, SOL_PACKET, PACKET_VERSION, &v3, sizeof(v3), "TPACKET_V3")) < 0)
 		return ret;
 	{
 		uint32_t room = pow2_at_least(AFP_FRAMES_PER_BLOCK * (p->mtu + 4 + AFP_HDR_ROOM));
@@ -580,8 +634,8 @@ static int afp_setup(struct afp_port *p, uint32_t cap_mtu)
 	req.tp_frame_size = AFP_FRAME_SIZE;
 	req.tp_frame_nr = p->block_size / AFP_FRAME_SIZE * p->nb_blocks;
 	req.tp_retire_blk_tov = AFP_RETIRE_MS;
-	if ((ret = afp_setopt(p, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req), "the receive ring (PACKET_RX_RING)")) <
-	    0)
+	if ((ret = afp_setopt(p, p->fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req),
+			      "the receive ring (PACKET_RX_RING)")) < 0)
 		return ret;
 	p->ring_len = (size_t)p->block_size * p->nb_blocks;
 	p->ring = mmap(NULL, p->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, p->fd, 0);
@@ -593,29 +647,16 @@ static int afp_setup(struct afp_port *p, uint32_t cap_mtu)
 		       p->ring_len, strerror(err));
 		return -err;
 	}
-	if ((ret = afp_setopt(p, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one), "PACKET_QDISC_BYPASS")) < 0)
-		return ret;
 	/* older kernels lack it: then the ring's sll_pkttype tells outgoing frames apart */
 	(void)setsockopt(p->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
-	if (setsockopt(p->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) != 0)
-		(void)setsockopt(p->fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
-
-	memset(&sll, 0, sizeof(sll));
-	sll.sll_family = AF_PACKET;
-	sll.sll_protocol = htons(ETH_P_ALL);
-	sll.sll_ifindex = ifindex;
-	if (bind(p->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
-		int err = errno;
-
-		SD_ERR(COMP, "port %s: cannot bind to interface %s (%s): %s", p->pci, p->ifname, p->where,
-		       strerror(err));
-		return -err;
+	ret = afp_rx_hook(p, true, &step);
+	if (ret < 0) {
+		SD_ERR(COMP, "port %s: interface %s (%s): %s failed: %s", p->pci, p->ifname, p->where, step,
+		       strerror(-ret));
+		return ret;
 	}
 	p->rx_on = true;
-	memset(&mr, 0, sizeof(mr));
-	mr.mr_ifindex = ifindex;
-	mr.mr_type = PACKET_MR_PROMISC;
-	return afp_setopt(p, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr), "promiscuous mode");
+	return 0;
 }
 
 /* ---- the device backend: one port per open device with medium = afpacket ---- */
@@ -626,6 +667,8 @@ static void afp_free(struct afp_port *p)
 		munmap(p->ring, p->ring_len);
 	if (p->fd >= 0)
 		close(p->fd);
+	if (p->tx_fd >= 0)
+		close(p->tx_fd);
 	nic_pcap_close(p->pcap);
 	free(p->vlan_buf);
 	free(p);
@@ -656,6 +699,7 @@ static doca_error_t afp_open(struct doca_dev *dev, void **priv)
 		return DOCA_ERROR_NO_MEMORY;
 	p->dev = dev;
 	p->fd = -1;
+	p->tx_fd = -1;
 	p->vlan_buf = malloc(NIC_MAX_FRAME + 8);
 	if (p->vlan_buf == NULL) {
 		free(p);
@@ -668,12 +712,14 @@ static doca_error_t afp_open(struct doca_dev *dev, void **priv)
 	else
 		snprintf(p->where, sizeof(p->where), "this process's netns");
 	cap = prof != NULL && prof->eth.max_packet_size < NIC_MAX_FRAME ? prof->eth.max_packet_size : NIC_MAX_FRAME;
-	ret = afp_socket(p, td->netns);
-	if (ret < 0) {
-		err = ret == -EPERM || ret == -EACCES ? DOCA_ERROR_NOT_PERMITTED : DOCA_ERROR_OPERATING_SYSTEM;
-		goto fail;
+	for (int i = 0; i < 2; i++) {
+		ret = afp_socket(p, td->netns);
+		if (ret < 0) {
+			err = ret == -EPERM || ret == -EACCES ? DOCA_ERROR_NOT_PERMITTED : DOCA_ERROR_OPERATING_SYSTEM;
+			goto fail;
+		}
+		*(i == 0 ? &p->fd : &p->tx_fd) = ret;
 	}
-	p->fd = ret;
 	ret = afp_setup(p, cap);
 	if (ret < 0) {
 		/* a missing interface is not NOT_FOUND: to a port's users that means no medium at all */

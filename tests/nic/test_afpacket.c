@@ -17,8 +17,10 @@
  *              threading contract)
  *   flood      frames beyond the receive ring while nobody drains: the excess is counted in
  *              rx_drop_full, the port keeps receiving afterwards
- *   rx_enable  off, the port takes nothing in (no frame, no drop); on again, it receives what
- *              is sent from then on, never what waited in its ring before
+ *   rx_enable  off, the port takes nothing in (no frame, no drop) and the kernel visits none of
+ *              its sockets for a frame (none bound to every protocol, /proc/net/packet) nor is
+ *              the interface promiscuous for it; on again, it receives what is sent from then
+ *              on, never what waited in its ring before
  *   eth        a doca_eth_txq on one end, a doca_eth_rxq on the other, both ways: frames
  *              arrive byte for byte through the DOCA Ethernet API
  *   missing    an interface or a namespace that does not exist: OPERATING_SYSTEM, logged
@@ -26,6 +28,7 @@
  * Needs root (CAP_NET_RAW, CAP_NET_ADMIN, CAP_SYS_ADMIN) and `ip`: skipped (77) otherwise. The
  * veth pair and the namespace are deleted at exit, whatever the outcome.
  */
+#include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -690,6 +693,44 @@ static void test_missing(void)
 
 /* ---- rx_enable: a port that does not receive takes nothing in, and starts afresh ---- */
 
+/* Packet sockets of this namespace bound to interface @ifname with protocol ETH_P_ALL: each
+ * is handed every frame of the interface. */
+static int sockets_taking_all(const char *ifname)
+{
+	unsigned int ifindex = if_nametoindex(ifname);
+	char line[256];
+	int n = 0;
+	FILE *f = fopen("/proc/net/packet", "r");
+
+	CHECK(f != NULL && ifindex != 0);
+	CHECK(fgets(line, sizeof(line), f) != NULL); /* sk RefCnt Type Proto Iface R Rmem User Inode */
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned int proto, iface, running;
+
+		CHECK(sscanf(line, "%*s %*d %*d %x %u %u", &proto, &iface, &running) == 3);
+		if (iface == ifindex && proto == 0x0003 && running)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* The kernel's own flags of @ifname: IFF_PROMISC while any socket asks for it (SIOCGIFFLAGS
+ * shows only what `ip link set promisc` set). */
+static bool promiscuous(const char *ifname)
+{
+	char path[128];
+	unsigned int flags = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", ifname);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	CHECK(fscanf(f, "%x", &flags) == 1);
+	fclose(f);
+	return (flags & IFF_PROMISC) != 0;
+}
+
 static void test_rx_enable(void)
 {
 	const struct nic_port_ops *oa, *ob;
@@ -701,6 +742,18 @@ static void test_rx_enable(void)
 	get_port(PCI_A, &da, &oa, &pa);
 	get_port(PCI_B, &db, &ob, &pb);
 	CHECK(ob->rx_enable != NULL);
+	/* a (this namespace): one socket takes every frame while it receives, none while it does not */
+	CHECK_EQ(sockets_taking_all(if_a), 1);
+	CHECK(promiscuous(if_a));
+	oa->rx_enable(pa, false);
+	CHECK_EQ(sockets_taking_all(if_a), 0);
+	CHECK(!promiscuous(if_a));
+	send_one(oa, pa, f, make_frame(f, 999, 200)); /* the send side does not depend on it */
+	CHECK_EQ(recv_until(ob, pb, 1), 1);
+	CHECK_EQ(got.seq[0], 999);
+	oa->rx_enable(pa, true);
+	CHECK_EQ(sockets_taking_all(if_a), 1);
+	CHECK(promiscuous(if_a));
 	(void)drain(ob, pb, 20);
 	ob->stats(pb, &st0);
 	ob->rx_enable(pb, false);
