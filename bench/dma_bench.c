@@ -7,7 +7,10 @@
  *
  * Every cell is measured in N fresh processes (default 5) and printed as median (min-max):
  * some processes on a noisy VM run small memcpys much slower for their whole life, and the
- * cross-core round trip (printed first) swings any figure that crosses cores.
+ * cross-core round trip (printed first) swings any figure that crosses cores. The engines of a
+ * row run in turn, one process each per round (N rounds), so that they share the machine's
+ * drift; the last column of the main table is the median over rounds of auto's GB/s over the
+ * better of inline's and cpu's in the same round (the target: >= 0.95).
  *
  * hot: the same source/destination pair every time (cache resident for <= 64 KiB).
  * cold: copies walk two arenas of 16x the L3 (capped, see bench_cold_arena_bytes()).
@@ -571,57 +574,119 @@ struct stat3 {
 static int runs = 5;
 static char self_path[4096];
 
-/* Runs one child @runs times (fresh processes) and returns median/min/max of value @col. */
+/* Runs one child (a fresh process, SOFTDOCA_ENGINE=@engine unless NULL): its RESULT line's three
+ * values in @v, false when it failed. */
+static bool run_child(const char *engine, char *const args[], double v[3])
+{
+	int pfd[2];
+	pid_t pid;
+	char line[256] = "";
+	FILE *f;
+	int st;
+
+	if (pipe(pfd) != 0)
+		return false;
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		if (engine != NULL)
+			setenv("SOFTDOCA_ENGINE", engine, 1);
+		execv(self_path, args);
+		_exit(127);
+	}
+	close(pfd[1]);
+	f = fdopen(pfd[0], "r");
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "RESULT", 6) == 0)
+			break;
+	fclose(f);
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 && sscanf(line, "RESULT %lf %lf %lf", &v[0], &v[1], &v[2]) == 3;
+}
+
+/* Median, min and max of @n values (sorted in place). */
+static void stat_of(double *v, int n, struct stat3 *out)
+{
+	out->ok = n > 0;
+	if (n == 0)
+		return;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	out->min = v[0];
+	out->max = v[n - 1];
+	out->med = (n % 2) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Runs one child @runs times (fresh processes) and returns median/min/max of each value. */
 static bool measure(const char *engine, char *const args[], struct stat3 out[3])
 {
-	double v[3][64];
+	double v[3][64], one[3];
 	int n = 0;
 
 	for (int r = 0; r < runs; r++) {
-		int pfd[2];
-		pid_t pid;
-		char line[256] = "";
-		FILE *f;
-		int st;
-
-		if (pipe(pfd) != 0)
-			return false;
-		pid = fork();
-		if (pid == 0) {
-			close(pfd[0]);
-			dup2(pfd[1], 1);
-			if (engine != NULL)
-				setenv("SOFTDOCA_ENGINE", engine, 1);
-			execv(self_path, args);
-			_exit(127);
-		}
-		close(pfd[1]);
-		f = fdopen(pfd[0], "r");
-		while (fgets(line, sizeof(line), f) != NULL)
-			if (strncmp(line, "RESULT", 6) == 0)
-				break;
-		fclose(f);
-		waitpid(pid, &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
-		    sscanf(line, "RESULT %lf %lf %lf", &v[0][n], &v[1][n], &v[2][n]) != 3)
+		if (!run_child(engine, args, one))
 			continue;
+		for (int c = 0; c < 3; c++)
+			v[c][n] = one[c];
 		n++;
 	}
-	for (int c = 0; c < 3; c++) {
-		out[c].ok = n > 0;
-		if (n == 0)
-			continue;
-		for (int i = 1; i < n; i++)
-			for (int j = i; j > 0 && v[c][j - 1] > v[c][j]; j--) {
-				double t = v[c][j];
-				v[c][j] = v[c][j - 1];
-				v[c][j - 1] = t;
-			}
-		out[c].min = v[c][0];
-		out[c].max = v[c][n - 1];
-		out[c].med = (n % 2) ? v[c][n / 2] : (v[c][n / 2 - 1] + v[c][n / 2]) / 2;
-	}
+	for (int c = 0; c < 3; c++)
+		stat_of(v[c], n, &out[c]);
 	return n > 0;
+}
+
+/*
+ * The same child under each engine, @runs rounds, one run of every engine per round (each round
+ * starting one engine later): the rate a virtual machine gets drifts within seconds, and
+ * measuring engines one after the other would give one the fast minute and another the slow
+ * one. @out[e]: engine e's values. @vs_best (may be NULL): the median over rounds of auto's
+ * value @col over the better of inline's and cpu's in the same round (higher is better, ok =
+ * false unless all three engines ran and succeeded in some round).
+ */
+static void measure_engines(const char *const *engines, int nengines, char *const args[], int col,
+			    struct stat3 out[][3], struct stat3 *vs_best)
+{
+	double v[8][3][64], ratio[64], one[8][3];
+	int n[8] = {0}, nr = 0, ia = -1, ii = -1, ic = -1;
+
+	for (int e = 0; e < nengines; e++) {
+		if (strcmp(engines[e], "auto") == 0)
+			ia = e;
+		else if (strcmp(engines[e], "inline") == 0)
+			ii = e;
+		else if (strcmp(engines[e], "cpu") == 0)
+			ic = e;
+	}
+	for (int r = 0; r < runs; r++) {
+		bool ok[8] = {false};
+
+		for (int k = 0; k < nengines; k++) {
+			int e = (k + r) % nengines;
+
+			ok[e] = run_child(engines[e], args, one[e]);
+			if (!ok[e])
+				continue;
+			for (int c = 0; c < 3; c++)
+				v[e][c][n[e]] = one[e][c];
+			n[e]++;
+		}
+		if (ia >= 0 && ii >= 0 && ic >= 0 && ok[ia] && ok[ii] && ok[ic]) {
+			double best = one[ii][col] > one[ic][col] ? one[ii][col] : one[ic][col];
+
+			if (best > 0)
+				ratio[nr++] = one[ia][col] / best;
+		}
+	}
+	for (int e = 0; e < nengines; e++)
+		for (int c = 0; c < 3; c++)
+			stat_of(v[e][c], n[e], &out[e][c]);
+	if (vs_best != NULL)
+		stat_of(ratio, nr, vs_best);
 }
 
 static const char *fmt3(char *buf, size_t len, const struct stat3 *s, const char *f)
@@ -689,15 +754,17 @@ static void xproc_rows(const char *const *engines, int nengines)
 
 		snprintf(sz, sizeof(sz), "%zu", rows[i].size);
 		snprintf(qds, sizeof(qds), "%u", rows[i].qd);
+		char *wait = (char *)(rows[i].size >= (1u << 20) ? "event" : "poll");
+		char *args[] = {self_path, "--child", "doca", sz, qds, (char *)mem, wait, "remote", NULL};
+		struct stat3 rs[8][3];
+
 		measure(NULL, rargs, raw);
+		measure_engines(engines, nengines, args, 1, rs, NULL);
 		for (int e = 0; e < nengines; e++) {
-			char *wait = (char *)(rows[i].size >= (1u << 20) ? "event" : "poll");
-			char *args[] = {self_path, "--child", "doca", sz, qds, (char *)mem, wait, "remote", NULL};
-			struct stat3 r[3];
+			struct stat3 *r = rs[e];
 			double us = 0, ratio = 0;
 			bool met;
 
-			measure(engines[e], args, r);
 			if (r[0].ok)
 				us = 1.0 / r[0].med;
 			if (small)
@@ -741,9 +808,14 @@ int main(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-			runs = atoi(argv[++i]);
-			if (runs < 1 || runs > 64)
-				runs = 5;
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+
+			if (*end != '\0' || n < 1 || n > 64) {
+				fprintf(stderr, "%s: --runs takes 1 to 64, not '%s'\n", argv[0], argv[i]);
+				return 2;
+			}
+			runs = (int)n;
 		} else if (strcmp(argv[i], "--quick") == 0) {
 			quick = true;
 		} else if (strcmp(argv[i], "--xproc") == 0) {
@@ -794,13 +866,13 @@ int main(int argc, char **argv)
 #endif
 	for (int e = 0; e < nengines; e++)
 		printf(" %s Mtasks/s | %s GB/s | x memcpy |%s", engines[e], engines[e], "");
-	printf("\n|---|---|---|---|");
+	printf(" auto x best of inline, cpu |\n|---|---|---|---|");
 #ifdef HAVE_DPDK
 	printf("---|---|");
 #endif
 	for (int e = 0; e < nengines; e++)
 		printf("---|---|---|");
-	printf("\n");
+	printf("---|\n");
 	for (int si = 0; si < nsizes; si++) {
 		size_t size = sizes[si];
 		bool cold = size >= (1u << 20);
@@ -831,17 +903,18 @@ int main(int argc, char **argv)
 				       fmt3(b3, sizeof(b3), &dp[1], "%.2f"));
 			}
 #endif
-			for (int e = 0; e < nengines; e++) {
+			{
 				char *wait = (char *)(size >= (1u << 20) ? "event" : "poll");
 				char *args[] = {self_path, "--child", "doca", sz, qds, (char *)mem, wait, NULL};
-				struct stat3 r[3];
+				struct stat3 r[8][3], best;
 
-				measure(engines[e], args, r);
-				printf(" %s | %s | %.2f |", fmt3(b2, sizeof(b2), &r[0], "%.2f"),
-				       fmt3(b3, sizeof(b3), &r[1], "%.2f"),
-				       (r[1].ok && mc[0].ok) ? r[1].med / mc[0].med : 0.0);
+				measure_engines(engines, nengines, args, 1, r, &best);
+				for (int e = 0; e < nengines; e++)
+					printf(" %s | %s | %.2f |", fmt3(b2, sizeof(b2), &r[e][0], "%.2f"),
+					       fmt3(b3, sizeof(b3), &r[e][1], "%.2f"),
+					       (r[e][1].ok && mc[0].ok) ? r[e][1].med / mc[0].med : 0.0);
+				printf(" %s |\n", best.ok ? fmt3(b2, sizeof(b2), &best, "%.2f") : "-");
 			}
-			printf("\n");
 			fflush(stdout);
 		}
 		if (size == (16u << 20)) {
@@ -855,14 +928,15 @@ int main(int argc, char **argv)
 
 	printf("\nLatency, one 64 B task at queue depth 1, submit -> completion callback (ns)\n\n");
 	printf("| engine | p50 | p99 |\n|---|---|---|\n");
-	for (int e = 0; e < nengines; e++) {
+	{
 		char *args[] = {self_path, "--child", "latency", NULL};
-		struct stat3 r[3];
+		struct stat3 r[8][3];
 		char b1[160], b2[160];
 
-		measure(engines[e], args, r);
-		printf("| %s | %s | %s |\n", engines[e], fmt3(b1, sizeof(b1), &r[0], "%.0f"),
-		       fmt3(b2, sizeof(b2), &r[1], "%.0f"));
+		measure_engines(engines, nengines, args, 0, r, NULL);
+		for (int e = 0; e < nengines; e++)
+			printf("| %s | %s | %s |\n", engines[e], fmt3(b1, sizeof(b1), &r[e][0], "%.0f"),
+			       fmt3(b2, sizeof(b2), &r[e][1], "%.0f"));
 	}
 #ifdef HAVE_DPDK
 	{
@@ -878,33 +952,32 @@ int main(int argc, char **argv)
 	       "doca_pe_progress()\n\n");
 	printf("| engine | GB/s | ms per copy | x inline |\n|---|---|---|---|\n");
 	{
-		struct stat3 inl[3] = {{0}};
+		char *args[] = {self_path, "--child", "doca", "2097152", "1", "hot", "poll", NULL};
+		struct stat3 r[8][3], inl[3] = {{0}};
 
+		measure_engines(engines, nengines, args, 1, r, NULL);
+		for (int e = 0; e < nengines; e++)
+			if (strcmp(engines[e], "inline") == 0)
+				memcpy(inl, r[e], sizeof(inl));
 		for (int e = 0; e < nengines; e++) {
-			char *args[] = {self_path, "--child", "doca", "2097152", "1", "hot", "poll", NULL};
-			struct stat3 r[3];
 			char b1[160];
 
-			measure(engines[e], args, r);
-			if (strcmp(engines[e], "inline") == 0)
-				memcpy(inl, r, sizeof(inl));
-			printf("| %s | %s | %.3f | %.2f |\n", engines[e], fmt3(b1, sizeof(b1), &r[1], "%.2f"),
-			       r[1].ok && r[1].med > 0 ? 2.097152 / r[1].med : 0.0,
-			       r[1].ok && inl[1].ok && inl[1].med > 0 ? r[1].med / inl[1].med : 0.0);
+			printf("| %s | %s | %.3f | %.2f |\n", engines[e], fmt3(b1, sizeof(b1), &r[e][1], "%.2f"),
+			       r[e][1].ok && r[e][1].med > 0 ? 2.097152 / r[e][1].med : 0.0,
+			       r[e][1].ok && inl[1].ok && inl[1].med > 0 ? r[e][1].med / inl[1].med : 0.0);
 		}
 	}
 	printf("\nSubmitting thread CPU time per GB moved, 16 MiB cold copies at qd 16, waiting in epoll\n\n");
 	printf("| engine | CPU s per GB | GB/s |\n|---|---|---|\n");
-	for (int e = 0; e < nengines; e++) {
+	if (!quick) {
 		char *args[] = {self_path, "--child", "doca", "16777216", "16", "cold", "event", NULL};
-		struct stat3 r[3];
+		struct stat3 r[8][3];
 		char b1[160], b2[160];
 
-		if (quick)
-			break;
-		measure(engines[e], args, r);
-		printf("| %s | %s | %s |\n", engines[e], fmt3(b1, sizeof(b1), &r[2], "%.3f"),
-		       fmt3(b2, sizeof(b2), &r[1], "%.2f"));
+		measure_engines(engines, nengines, args, 1, r, NULL);
+		for (int e = 0; e < nengines; e++)
+			printf("| %s | %s | %s |\n", engines[e], fmt3(b1, sizeof(b1), &r[e][2], "%.3f"),
+			       fmt3(b2, sizeof(b2), &r[e][1], "%.2f"));
 	}
 	if (!quick)
 		xproc_rows(engines, nengines);
