@@ -34,6 +34,8 @@
  * (bench/veth_raw.h) before the first row of each frame size and after every row: the "vs raw"
  * column is a row's received packets/s over the mean of the raw runs just before and just after
  * it. The rate a virtual machine gets drifts within seconds; the two neighbours see the same drift.
+ * --rounds N runs all of that N times (every size once per round) and ends with each row's
+ * ratio as median (min-max) over the rounds.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -670,21 +672,58 @@ static void print_raw(uint32_t size, const struct veth_result *r, bool json)
 	fflush(stdout);
 }
 
+/* --rounds: each row's "vs raw" over the rounds, median (min-max). */
+static void print_summary(const uint32_t *sizes, int nb_sizes, int rows[6][2], int nb_rows, int rounds,
+			  double ratios[16][6][32], bool json)
+{
+	if (!json)
+		printf("\n| size | rx | tx | vs raw, median of %d rounds (min-max) |\n|---|---|---|---|\n", rounds);
+	for (int s = 0; s < nb_sizes; s++)
+		for (int r = 0; r < nb_rows; r++) {
+			double v[32];
+
+			for (int i = 0; i < rounds; i++) {
+				int j = i;
+
+				v[i] = ratios[s][r][i];
+				for (; j > 0 && v[j - 1] > v[j]; j--) {
+					double t = v[j];
+
+					v[j] = v[j - 1];
+					v[j - 1] = t;
+				}
+			}
+			double med = rounds % 2 ? v[rounds / 2] : (v[rounds / 2 - 1] + v[rounds / 2]) / 2;
+
+			if (json)
+				printf("{\"size\": %u, \"rx\": \"%s\", \"tx\": \"%s\", \"rounds\": %d, "
+				       "\"vs_raw_median\": %.3f, \"vs_raw_min\": %.3f, \"vs_raw_max\": %.3f}\n",
+				       sizes[s], rx_names[rows[r][0]], tx_names[rows[r][1]], rounds, med, v[0],
+				       v[rounds - 1]);
+			else
+				printf("| %u B | %s | %s | %.2fx (%.2f-%.2f) |\n", sizes[s], rx_names[rows[r][0]],
+				       tx_names[rows[r][1]], med, v[0], v[rounds - 1]);
+		}
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: eth_bench [--duration S] [--sizes N,...] [--rows RX:TX,...] [--json] [--no-pin] "
-		   "[--one-thread] [-s PCI] [-r PCI]\n"
-		   "  --duration S   seconds each row sends (default 1.5)\n"
-		   "  --sizes        frame sizes in bytes, 64..1514 (default 64,1500)\n"
-		   "  --rows         RX in task, managed, batch; TX in single, batch (default: all six)\n"
-		   "  --json         one JSON object per row instead of the table\n"
-		   "  --no-pin       leave the two threads where the scheduler puts them (default: one CPU each)\n"
-		   "  --one-thread   one thread progresses both queues in turn (CPU per frame = send + receive)\n"
-		   "  -s PCI         sending device (default 03:00.1)\n"
-		   "  -r PCI         receiving device (default 03:00.0)\n"
-		   "  --veth         root: over afpacket on a veth pair made for the run, against raw AF_PACKET\n"
-		   "                 on the same pair (sender 03:00.0, receiver 03:00.1 unless -s / -r)\n"
-		   "The medium between them is the topology's (SOFTDOCA_CONFIG).\n");
+	fprintf(f,
+		"usage: eth_bench [--duration S] [--sizes N,...] [--rows RX:TX,...] [--json] [--no-pin] [--rounds N] "
+		"[--one-thread] [-s PCI] [-r PCI]\n"
+		"  --duration S   seconds each row sends (default 1.5)\n"
+		"  --sizes        frame sizes in bytes, 64..1514 (default 64,1500)\n"
+		"  --rows         RX in task, managed, batch; TX in single, batch (default: all six)\n"
+		"  --json         one JSON object per row instead of the table\n"
+		"  --no-pin       leave the two threads where the scheduler puts them (default: one CPU each)\n"
+		"  --one-thread   one thread progresses both queues in turn (CPU per frame = send + receive)\n"
+		"  -s PCI         sending device (default 03:00.1)\n"
+		"  -r PCI         receiving device (default 03:00.0)\n"
+		"  --veth         root: over afpacket on a veth pair made for the run, against raw AF_PACKET\n"
+		"                 on the same pair (sender 03:00.0, receiver 03:00.1 unless -s / -r)\n"
+		"  --rounds N     --veth: every size N times over (1..32, default 1), then each row's\n"
+		"                 \"vs raw\" as median (min-max) of the N\n"
+		"The medium between them is the topology's (SOFTDOCA_CONFIG).\n");
 }
 
 static int parse_rows(const char *arg, int rows[6][2])
@@ -720,15 +759,12 @@ static int parse_rows(const char *arg, int rows[6][2])
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"duration", required_argument, NULL, 'd'},
-					     {"sizes", required_argument, NULL, 'z'},
-					     {"rows", required_argument, NULL, 'w'},
-					     {"json", no_argument, NULL, 'j'},
-					     {"no-pin", no_argument, NULL, 'p'},
-					     {"one-thread", no_argument, NULL, 'o'},
-					     {"veth", no_argument, NULL, 'v'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"duration", required_argument, NULL, 'd'}, {"sizes", required_argument, NULL, 'z'},
+	    {"rows", required_argument, NULL, 'w'},	{"json", no_argument, NULL, 'j'},
+	    {"no-pin", no_argument, NULL, 'p'},		{"one-thread", no_argument, NULL, 'o'},
+	    {"veth", no_argument, NULL, 'v'},		{"rounds", required_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0}};
 	const char *tx_pci = NULL, *rx_pci = NULL;
 	char cfg[] = "/tmp/eth_bench-XXXXXX";
 	static uint8_t raw_frames[TX_BUFS * 1514];
@@ -736,6 +772,8 @@ int main(int argc, char **argv)
 	uint32_t sizes[16] = {64, 1500};
 	int nb_sizes = 2, rows[6][2], nb_rows = 0, c;
 	double duration = 1.5;
+	int rounds = 1;
+	static double ratios[16][6][32]; /* [size][row][round]: vs raw */
 	bool json = false, pin = true, one_thread = false, use_veth = false;
 	struct doca_dev *tx_dev, *rx_dev;
 
@@ -777,6 +815,12 @@ int main(int argc, char **argv)
 		case 'v':
 			use_veth = true;
 			break;
+		case 'n':
+			errno = 0;
+			rounds = (int)strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end != '\0' || rounds < 1 || rounds > 32)
+				DIE("--rounds: '%s' is not a number of rounds in 1..32", optarg);
+			break;
 		case 's':
 			tx_pci = optarg;
 			break;
@@ -802,6 +846,8 @@ int main(int argc, char **argv)
 				rows[nb_rows][1] = tx;
 			}
 	}
+	if (rounds > 1 && !use_veth)
+		DIE("--rounds repeats the comparison with raw AF_PACKET: add --veth");
 	if (use_veth) {
 		if (geteuid() != 0) {
 			fprintf(stderr, "eth_bench: --veth needs root (a veth pair, a namespace, CAP_NET_RAW)\n");
@@ -831,7 +877,8 @@ int main(int argc, char **argv)
 		    tx_pci, rx_pci, use_veth ? " over a veth pair (afpacket)" : "", duration,
 		    one_thread ? "one thread" : "sender and receiver threads", use_veth ? " vs raw |" : "",
 		    use_veth ? "---|" : "");
-	for (int s = 0; s < nb_sizes; s++) {
+	for (int k = 0; k < nb_sizes * rounds; k++) {
+		int s = k % nb_sizes; /* rounds go over every size before repeating one */
 		struct row done[6];
 		struct veth_result raw[7] = {{0}};
 
@@ -854,10 +901,14 @@ int main(int argc, char **argv)
 			veth_raw_run(&veth, raw_frames, TX_BUFS, sizes[s], duration, pin, &raw[r + 1]);
 			double raw_mpps =
 			    (mpps(raw[r].received, raw[r].send_ns) + mpps(raw[r + 1].received, raw[r + 1].send_ns)) / 2;
-			print_row(&done[r], json, raw_mpps > 0 ? mpps(done[r].received, done[r].tx_ns) / raw_mpps : 0);
+			ratios[s][r][k / nb_sizes] =
+			    raw_mpps > 0 ? mpps(done[r].received, done[r].tx_ns) / raw_mpps : 0;
+			print_row(&done[r], json, ratios[s][r][k / nb_sizes]);
 			print_raw(sizes[s], &raw[r + 1], json);
 		}
 	}
+	if (use_veth && rounds > 1)
+		print_summary(sizes, nb_sizes, rows, nb_rows, rounds, ratios, json);
 	OK(doca_dev_close(tx_dev));
 	OK(doca_dev_close(rx_dev));
 	return 0;
