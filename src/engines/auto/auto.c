@@ -55,7 +55,6 @@ struct engine_queue {
 	uint32_t polls;	       /* progress calls while cpu_inflight > 0, since the last decision */
 	uint32_t reaped;       /* worker jobs reaped since the last decision */
 	uint32_t large_inline; /* large jobs run inline since the last probe */
-	uint32_t inflight;     /* jobs in flight on either executor */
 	bool spinning;
 	/* Whether the application works between progress calls (jobs below the split size). */
 	uint32_t win_jobs;  /* such jobs submitted in this window */
@@ -122,7 +121,8 @@ static void window_job(struct engine_queue *q)
 	}
 }
 
-static int auto_submit(struct engine_queue *q, struct engine_job *job)
+/* A job of AUTO_CPU_MIN_BYTES or more: where it runs. */
+static __attribute__((noinline)) int submit_large(struct engine_queue *q, struct engine_job *job)
 {
 	bool to_cpu = false;
 	int rc;
@@ -130,7 +130,7 @@ static int auto_submit(struct engine_queue *q, struct engine_job *job)
 	if (job->len >= ENGINE_CPU_SPLIT_MIN) {
 		/* split over the workers, unless the application spins (looked at again now and then) */
 		to_cpu = !q->spinning || ++q->large_inline >= AUTO_REPROBE;
-	} else if (job->len >= AUTO_CPU_MIN_BYTES) {
+	} else {
 		/* one worker: only where the application has its own work meanwhile */
 		window_job(q);
 		to_cpu = q->overlaps;
@@ -143,19 +143,24 @@ static int auto_submit(struct engine_queue *q, struct engine_job *job)
 
 			if (rc == 0) {
 				q->cpu_inflight++;
-				q->inflight++;
 				q->large_inline = 0;
 			}
 			return rc;
 		}
 	}
-	rc = engine_inline_ops.submit(q->inl, job);
-	if (rc == 0)
-		q->inflight++;
-	return rc;
+	return engine_inline_ops.submit(q->inl, job);
 }
 
-static unsigned int auto_poll(struct engine_queue *q, unsigned int budget)
+static int auto_submit(struct engine_queue *q, struct engine_job *job)
+{
+	/* small jobs, the common case: straight to inline, no frame of auto's own */
+	if (SD_LIKELY(job->len < AUTO_CPU_MIN_BYTES))
+		return engine_inline_ops.submit(q->inl, job);
+	return submit_large(q, job);
+}
+
+/* auto_poll while worker jobs fly or the gaps between calls are measured. */
+static __attribute__((noinline)) unsigned int poll_watched(struct engine_queue *q, unsigned int budget)
 {
 	unsigned int n;
 
@@ -167,15 +172,12 @@ static unsigned int auto_poll(struct engine_queue *q, unsigned int budget)
 	}
 	n = engine_inline_ops.poll(q->inl, budget);
 
-	q->inflight -= n < q->inflight ? n : q->inflight;
-
 	if (q->cpu != NULL && q->cpu_inflight > 0) {
 		unsigned int k = engine_cpu_ops.poll(q->cpu, budget);
 
 		q->polls++;
 		q->reaped += k;
 		q->cpu_inflight -= k;
-		q->inflight -= k < q->inflight ? k : q->inflight;
 		n += k;
 		/* Decide once a few worker jobs came back: spinning between them? */
 		if (q->reaped >= 4 || (q->reaped > 0 && q->cpu_inflight == 0)) {
@@ -184,12 +186,19 @@ static unsigned int auto_poll(struct engine_queue *q, unsigned int budget)
 		}
 	}
 	if (q->last_exit != 0) {
-		if (q->win_jobs == 0 && q->inflight == 0)
-			q->last_exit = 0; /* no such job in flight or in a window: stop measuring */
+		if (q->win_jobs == 0)
+			q->last_exit = 0; /* a window was decided: measure again from the next such job */
 		else
 			q->last_exit = mono_ns();
 	}
 	return n;
+}
+
+static unsigned int auto_poll(struct engine_queue *q, unsigned int budget)
+{
+	if (SD_LIKELY(q->cpu_inflight == 0 && q->last_exit == 0))
+		return engine_inline_ops.poll(q->inl, budget);
+	return poll_watched(q, budget);
 }
 
 static bool auto_pending(const struct engine_queue *q)
@@ -208,7 +217,6 @@ static void auto_cancel(struct engine_queue *q, doca_error_t status)
 	engine_inline_ops.cancel(q->inl, status);
 	if (q->cpu != NULL)
 		engine_cpu_ops.cancel(q->cpu, status);
-	q->inflight = q->cpu_inflight; /* the inline ones completed here; the worker's come back in poll */
 }
 
 /* For tests (tests/engines): whether @q currently runs large jobs inline. */
