@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <doca_error.h>
 #include <doca_log.h>
@@ -37,6 +38,15 @@
 #else
 #define SD_FULL_FENCE(word) ((void)(word), atomic_thread_fence(memory_order_seq_cst))
 #endif
+
+/* CLOCK_MONOTONIC in nanoseconds (vDSO: no system call). */
+static inline uint64_t sd_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /*
  * SDK-world logging. @component names the softdoca module ("mmap", "dma", "argp", ...).

@@ -135,14 +135,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static struct tpacket_block_desc *block_at(const struct afp_port *p, uint32_t b)
 {
 	return (struct tpacket_block_desc *)(p->ring + (size_t)b * p->block_size);
@@ -210,7 +202,7 @@ static unsigned int afp_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void 
 	 * AFP_RETIRE_MS), so after an empty look the ring is left alone for AFP_RX_IDLE_NS, a
 	 * fiftieth of that. rx_rearm (before a sleep on the fd) ends the pause.
 	 */
-	if (p->left == 0 && p->rx_idle_until != 0 && mono_ns() < p->rx_idle_until)
+	if (p->left == 0 && p->rx_idle_until != 0 && sd_mono_ns() < p->rx_idle_until)
 		return 0;
 	p->rx_idle_until = 0;
 	while (k < n) {
@@ -220,7 +212,7 @@ static unsigned int afp_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void 
 		if (p->left == 0) {
 			if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
 				if (k == 0)
-					p->rx_idle_until = mono_ns() + AFP_RX_IDLE_NS;
+					p->rx_idle_until = sd_mono_ns() + AFP_RX_IDLE_NS;
 				break;
 			}
 			p->left = bd->hdr.bh1.num_pkts;
@@ -327,7 +319,7 @@ static void afp_rx_enable(void *port, bool on)
 static void afp_rx_rearm(void *port)
 {
 	struct afp_port *p = port;
-	uint64_t now = mono_ns();
+	uint64_t now = sd_mono_ns();
 
 	p->rx_idle_until = 0; /* the first look after the sleep reads the ring */
 	if (now >= p->err_clear_ns) {

@@ -29,7 +29,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "engine.h"
 
@@ -93,18 +92,10 @@ static void auto_queue_destroy(struct engine_queue *q)
 	free(q);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* A job below the split size is submitted: count it in the window, decide at its end. */
 static void window_job(struct engine_queue *q)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = sd_mono_ns();
 
 	if (q->win_jobs++ == 0) {
 		q->win_start = now;
@@ -167,7 +158,7 @@ static __attribute__((noinline)) unsigned int poll_watched(struct engine_queue *
 	if (q->last_exit != 0) {
 		/* the gap since the last call is the application's own time unless it armed to sleep */
 		if (!q->armed)
-			q->own_ns += mono_ns() - q->last_exit;
+			q->own_ns += sd_mono_ns() - q->last_exit;
 		q->armed = false;
 	}
 	n = engine_inline_ops.poll(q->inl, budget);
@@ -189,7 +180,7 @@ static __attribute__((noinline)) unsigned int poll_watched(struct engine_queue *
 		if (q->win_jobs == 0)
 			q->last_exit = 0; /* a window was decided: measure again from the next such job */
 		else
-			q->last_exit = mono_ns();
+			q->last_exit = sd_mono_ns();
 	}
 	return n;
 }

@@ -137,18 +137,10 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Spins until @cond_fn says there is work, up to CPU_SPIN_NS; false when it timed out. */
 #define SPIN_UNTIL(cond)                                                                                               \
 	({                                                                                                             \
-		uint64_t t0_ = now_ns();                                                                               \
+		uint64_t t0_ = sd_mono_ns();                                                                           \
 		bool ok_ = false;                                                                                      \
 		for (;;) {                                                                                             \
 			if (cond) {                                                                                    \
@@ -156,7 +148,7 @@ static uint64_t now_ns(void)
 				break;                                                                                 \
 			}                                                                                              \
 			cpu_relax();                                                                                   \
-			if (now_ns() - t0_ > CPU_SPIN_NS)                                                              \
+			if (sd_mono_ns() - t0_ > CPU_SPIN_NS)                                                          \
 				break;                                                                                 \
 		}                                                                                                      \
 		ok_;                                                                                                   \
