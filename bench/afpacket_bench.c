@@ -25,6 +25,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -61,10 +62,12 @@ struct run {
 	uint32_t size;
 	const struct nic_port_ops *oa, *ob;
 	void *pa, *pb;
-	/* results */
-	_Atomic bool ready, stop_rx;
+	/* results; each thread's counters in a cache line of its own (a count written per frame
+	 * in a line the other thread writes would move it between the cores on every frame) */
+	alignas(64) _Atomic bool ready, stop_rx;
 	_Atomic uint64_t send_ns;
-	uint64_t sent, tx_full, received, bytes, drops;
+	alignas(64) uint64_t sent, tx_full;	     /* the sender's */
+	alignas(64) uint64_t received, bytes, drops; /* the receiver's */
 };
 
 static uint8_t frame[1514];

@@ -41,6 +41,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -125,13 +126,18 @@ struct bench {
 	struct row *row;
 	struct tx_side tx;
 	struct rx_side rx;
+	/*
+	 * Each thread's counters in a cache line of its own: a count written per frame in a line
+	 * the other thread also writes would move that line between the cores on every frame.
+	 */
 	/* the sender's */
-	uint64_t sent;
+	alignas(64) uint64_t sent;
 	bool tx_stop;
 	uint32_t tx_inflight;
 	/* the receiver's */
-	uint64_t received;
-	_Atomic bool rx_ready, tx_done;
+	alignas(64) uint64_t received;
+	/* the hand-overs */
+	alignas(64) _Atomic bool rx_ready, tx_done;
 };
 
 /* ---- devices and memory ---- */

@@ -146,7 +146,7 @@ static void *tx_thread(void *arg)
 	struct raw_run *r = arg;
 	struct iovec iov[BURST];
 	struct mmsghdr msg[BURST];
-	uint64_t t0, end;
+	uint64_t t0, end, sent = 0, tx_full = 0; /* counted here: no line shared with the receiver */
 	uint32_t next = 0;
 	int fd = raw_socket(r->v->a, NULL);
 
@@ -169,11 +169,13 @@ static void *tx_thread(void *arg)
 		}
 		k = sendmmsg(fd, msg, BURST, MSG_DONTWAIT);
 		n = k > 0 ? (unsigned int)k : 0;
-		r->res.tx_full += BURST - n;
-		r->res.sent += n;
+		tx_full += BURST - n;
+		sent += n;
 		next = (uint32_t)((next + r->nframes - (BURST - n) % r->nframes) % r->nframes); /* resend the refused */
 	}
 	r->res.send_ns = bench_now_ns() - t0;
+	r->res.sent = sent;
+	r->res.tx_full = tx_full;
 	close(fd);
 	return NULL;
 }
@@ -190,7 +192,7 @@ static void *rx_thread(void *arg)
 	socklen_t sl = sizeof(ts);
 	int v3 = TPACKET_V3, fd = raw_socket(r->v->b, r->v->ns);
 	struct pollfd pfd = {.fd = fd, .events = POLLIN};
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, received = 0; /* counted here: no line shared with the sender */
 	uint8_t *ring;
 	uint32_t blk = 0;
 
@@ -220,12 +222,13 @@ static void *rx_thread(void *arg)
 			const struct tpacket3_hdr *t = (const void *)h;
 
 			bytes += t->tp_snaplen + h[t->tp_mac];
-			r->res.received++;
+			received++;
 			h += t->tp_next_offset;
 		}
 		__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
 		blk = (blk + 1) % (RING_BYTES / BLOCK);
 	}
+	r->res.received = received;
 	sl = sizeof(ts);
 	if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ts, &sl) == 0)
 		r->res.drops = ts.tp_drops;
