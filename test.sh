@@ -40,8 +40,16 @@ run() {
 	fi
 	args=""
 	for s in $suites; do args="$args --suite $s"; done
+	# The tests' temporary files go to a directory of this run's own, which must be empty after.
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sd.XXXXXX") || { failed=$((failed + 1)); return; }
 	# shellcheck disable=SC2086
-	meson test -C "$dir" --no-rebuild --print-errorlogs $args >"$out/$name.test.log" 2>&1
+	TMPDIR=$tmp meson test -C "$dir" --no-rebuild --print-errorlogs $args >"$out/$name.test.log" 2>&1
+	left=$(cd "$tmp" && ls -A)
+	rm -rf "$tmp"
+	if [ -n "$left" ]; then
+		echo "   the $name tests left in TMPDIR:" $left
+		failed=$((failed + 1))
+	fi
 	bad='^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) '
 	if grep -qE "$bad" "$out/$name.test.log"; then
 		grep -E "$bad" "$out/$name.test.log" | head -20

@@ -8,7 +8,7 @@ src=$1 build=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for shell in sh bash; do
 	command -v $shell >/dev/null 2>&1 || continue
-	t=$(mktemp -d "${TMPDIR:-/tmp}/sd-demo-test.XXXXXX")
+	t=$(mktemp -d "${TMPDIR:-/tmp}/sdd.XXXXXX") # short: socket paths hold 107 bytes
 	rc=0
 	TMPDIR=$t SOFTDOCA_BUILD_DIR=$build $shell "$src/demo.sh" 16 >"$t.log" 2>&1 || rc=$?
 	left=$(ls -A "$t")

@@ -255,6 +255,8 @@ static inline uint64_t sd_now_ms(void)
  * collected there instead, NUL-terminated and cut at @out_len - 1 bytes (the rest is read and
  * dropped, so the child never blocks). Output is flushed first so nothing is printed twice.
  */
+static inline void sd_tmpdir_cleanup(void);
+
 static inline int check_run_child_output(int (*fn)(void *), void *arg, const char *what, char *out, size_t out_len)
 {
 	int fds[2] = {-1, -1};
@@ -280,6 +282,7 @@ static inline int check_run_child_output(int (*fn)(void *), void *arg, const cha
 		rc = fn(arg);
 		fflush(stdout);
 		fflush(stderr);
+		sd_tmpdir_cleanup(); /* a directory the child made itself; _exit() runs no atexit */
 		_exit(rc);
 	}
 	if (out != NULL) {
