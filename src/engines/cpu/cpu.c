@@ -94,14 +94,18 @@ struct slot {
 };
 
 struct engine_queue {
+	/* Set at create and only read after: the workers read these for every slot, so no field
+	 * that changes may share their line (the PE's counters below did, and that line moved
+	 * between the cores on every task). */
+	alignas(SD_CACHELINE) uint32_t mask;
+	int nworkers;
+	struct slot *slots;
+	struct engine_notify *notify;
 	/* PE thread only. */
 	alignas(SD_CACHELINE) uint32_t head_local;
 	uint32_t head_fenced; /* head_local at the last StoreLoad barrier (see the top of the file) */
 	uint32_t reaped;
 	atomic_int fence_word; /* SD_FULL_FENCE's word in TSan builds */
-	uint32_t mask;
-	struct slot *slots;
-	struct engine_notify *notify;
 	/* Written by the owner, read by the PE. */
 	alignas(SD_CACHELINE) atomic_uint done;
 	/* Parking and control. */
@@ -116,7 +120,6 @@ struct engine_queue {
 	atomic_uint nchunks;
 	atomic_int big_status;			/* first failure of a chunk of the current large job */
 	alignas(SD_CACHELINE) atomic_uint left; /* chunks not yet copied */
-	int nworkers;
 	struct worker workers[CPU_MAX_WORKERS];
 	char owner_name[64];
 };
