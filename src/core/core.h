@@ -477,7 +477,14 @@ struct doca_pe {
 	struct doca_graph_instance *graph_done;
 	uint32_t nb_ctxs;
 	bool in_progress;
+	/*
+	 * Engine threads read notify.armed after every batch they finish; the PE writes in_progress
+	 * twice per progress call. A cache line's worth of padding on each side keeps the lines
+	 * apart whatever the allocation's alignment (calloc's is 16).
+	 */
+	char pad_notify_[SD_CACHELINE];
 	struct engine_notify notify;
+	char pad_notify_end_[SD_CACHELINE];
 	bool user_handle;
 	/*
 	 * The notification handle: an epoll set holding notify.efd (written by engines) and every
