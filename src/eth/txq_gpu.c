@@ -143,7 +143,8 @@ struct eth_txq_gpu {
 	uint64_t ev_tail_seen;			   /* the walker's last read of ev_tail */
 	_Alignas(64) atomic_uint_fast64_t ev_head; /* the walker's */
 	_Alignas(64) atomic_uint_fast64_t ev_tail; /* the PE's */
-	uint64_t st_sent, st_failed, st_unheard;
+	_Alignas(64) uint64_t st_sent;		   /* the walker's, per frame */
+	uint64_t st_failed, st_unheard;
 	unsigned int logged;
 	uint8_t frame[NIC_MAX_FRAME];
 };
@@ -568,7 +569,11 @@ doca_error_t eth_txq_gpu_set_datapath(struct eth_txq_gpu **g, const char *name, 
 				 "send queues; use the libdoca_gpunetio of this softdoca",
 				 name, (void *)gpu);
 	if (*g == NULL) {
-		*g = calloc(1, sizeof(**g));
+		/* aligned: the ring indices keep a cache line each (their _Alignas) */
+		if (posix_memalign((void **)g, 64, sizeof(**g)) == 0)
+			memset(*g, 0, sizeof(**g));
+		else
+			*g = NULL;
 		if (*g == NULL)
 			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_set_datapath_on_gpu: %s: out of memory",
 					 name);

@@ -23,6 +23,7 @@
 #define SD_FLOW_INTERNAL_H_
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -226,8 +227,9 @@ struct doca_flow_pipe {
 	void *user_ctx;
 };
 
+/* One cache line each: receivers of different ports count themselves in on every frame. */
 struct flow_slot {
-	atomic_uint epoch;
+	alignas(SD_CACHELINE) atomic_uint epoch;
 	atomic_uint active[2];
 	_Atomic(struct doca_flow_port *) port;
 };
