@@ -248,6 +248,8 @@ static inline uint64_t sd_now_ms(void)
 
 /* ---- child processes ---- */
 
+static inline void sd_tmpdir_cleanup(void); /* temporary files, below */
+
 /*
  * Runs @fn(@arg) in a forked child (settings such as SOFTDOCA_ENGINE are read once per process)
  * and returns its exit status; a child that died of a signal counts as a failure, named with
@@ -255,8 +257,6 @@ static inline uint64_t sd_now_ms(void)
  * collected there instead, NUL-terminated and cut at @out_len - 1 bytes (the rest is read and
  * dropped, so the child never blocks). Output is flushed first so nothing is printed twice.
  */
-static inline void sd_tmpdir_cleanup(void);
-
 static inline int check_run_child_output(int (*fn)(void *), void *arg, const char *what, char *out, size_t out_len)
 {
 	int fds[2] = {-1, -1};
