@@ -13,6 +13,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <doca_error.h>
@@ -38,6 +40,19 @@
 #else
 #define SD_FULL_FENCE(word) ((void)(word), atomic_thread_fence(memory_order_seq_cst))
 #endif
+
+/* @n zeroed elements of @size bytes on a cache-line boundary (free() releases them); NULL when
+ * out of memory or when @n * @size does not fit a size_t. */
+static inline void *sd_calloc_lines(size_t n, size_t size)
+{
+	void *p = NULL;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		return NULL;
+	if (posix_memalign(&p, SD_CACHELINE, n * size) != 0)
+		return NULL;
+	return memset(p, 0, n * size);
+}
 
 /* CLOCK_MONOTONIC in nanoseconds (vDSO: no system call). */
 static inline uint64_t sd_mono_ns(void)

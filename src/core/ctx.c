@@ -172,10 +172,10 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 				 "doca_ctx_start: %s: its data path is on the GPU, where its work is posted; it has no "
 				 "CPU tasks",
 				 priv_doca_ctx_name(ctx));
-	if (posix_memalign((void **)&ctx->pool, SD_CACHELINE, task_size * n) != 0)
+	ctx->pool = sd_calloc_lines(n, task_size);
+	if (ctx->pool == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: cannot allocate %u tasks of %zu bytes",
 				 priv_doca_ctx_name(ctx), n, task_size);
-	memset(ctx->pool, 0, task_size * n);
 	ctx->task_size = task_size;
 	ctx->pool_size = n;
 	ctx->free_tasks = NULL;

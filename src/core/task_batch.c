@@ -91,9 +91,8 @@ SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const 
 	if (pool == NULL)
 		goto nomem;
 	pool->batches = calloc(num_batches, sizeof(*pool->batches));
-	if (pool->batches == NULL || posix_memalign((void **)&pool->tasks, SD_CACHELINE, per_batch * num_batches) != 0)
+	if (pool->batches == NULL || (pool->tasks = sd_calloc_lines(num_batches, per_batch)) == NULL)
 		goto nomem_pool;
-	memset(pool->tasks, 0, per_batch * num_batches);
 	pool->ops = ops;
 	pool->task_size = task_size;
 	pool->max_tasks = max_tasks;

@@ -211,14 +211,11 @@ static void busy_drop(struct eth_rxq_gpu *g)
 /* *@g, allocated on first use (a setter of doca_eth_rxq_gpu_data_path.h or the GPU itself). */
 static doca_error_t gpu_part(struct eth_rxq_gpu **g, const char *call, const char *name)
 {
-	size_t size = (sizeof(**g) + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
-
 	if (*g != NULL)
 		return DOCA_SUCCESS;
-	*g = aligned_alloc(SD_CACHELINE, size);
+	*g = sd_calloc_lines(1, sizeof(**g));
 	if (*g == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: %s: out of memory", call, name);
-	memset(*g, 0, size);
 	atomic_flag_clear(&(*g)->busy);
 	(*g)->mem_type = DOCA_GPU_MEM_TYPE_GPU; /* DOCA's default */
 	return DOCA_SUCCESS;

@@ -569,11 +569,7 @@ doca_error_t eth_txq_gpu_set_datapath(struct eth_txq_gpu **g, const char *name, 
 				 "send queues; use the libdoca_gpunetio of this softdoca",
 				 name, (void *)gpu);
 	if (*g == NULL) {
-		/* aligned: the ring indices keep a cache line each (their _Alignas) */
-		if (posix_memalign((void **)g, 64, sizeof(**g)) == 0)
-			memset(*g, 0, sizeof(**g));
-		else
-			*g = NULL;
+		*g = sd_calloc_lines(1, sizeof(**g)); /* aligned: the ring indices' _Alignas holds */
 		if (*g == NULL)
 			return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "doca_ctx_set_datapath_on_gpu: %s: out of memory",
 					 name);

@@ -425,12 +425,11 @@ DOCA_STABLE doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *
 				what, cfg->name);
 		goto fail;
 	}
-	if (posix_memalign((void **)&p->slab, SD_CACHELINE, (size_t)p->nr_entries_max * sizeof(*p->slab)) != 0) {
-		p->slab = NULL;
+	p->slab = sd_calloc_lines(p->nr_entries_max, sizeof(*p->slab));
+	if (p->slab == NULL) {
 		err = DOCA_ERROR_NO_MEMORY;
 		goto fail;
 	}
-	memset(p->slab, 0, (size_t)p->nr_entries_max * sizeof(*p->slab));
 	for (uint32_t i = p->nr_entries_max; i-- > 0;) {
 		p->slab[i].pipe = p;
 		p->slab[i].free_next = p->free_list;

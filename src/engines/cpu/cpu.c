@@ -446,13 +446,10 @@ static doca_error_t cpu_queue_create(const struct engine_queue_attr *attr, struc
 
 	while (size < attr->depth && size < (1u << 30))
 		size <<= 1;
-	if (posix_memalign((void **)&q, SD_CACHELINE, sizeof(*q)) != 0)
+	q = sd_calloc_lines(1, sizeof(*q));
+	if (q == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	memset(q, 0, sizeof(*q));
-	if (posix_memalign((void **)&q->slots, SD_CACHELINE, (size_t)size * sizeof(*q->slots)) == 0)
-		memset(q->slots, 0, (size_t)size * sizeof(*q->slots));
-	else
-		q->slots = NULL;
+	q->slots = sd_calloc_lines(size, sizeof(*q->slots));
 	if (q->slots == NULL) {
 		free(q);
 		return DOCA_ERROR_NO_MEMORY;
