@@ -22,6 +22,15 @@
  * marked done on the PE's own core. The PE owns `head` and `reaped` and needs no cross-core
  * read to know the ring has room.
  *
+ * A slot's line goes back and forth: the PE writes it, the owner reads it, and the PE's next
+ * write to it (a ring later) must first take it back from the owner's core. That store would
+ * wait a cross-core round trip in the store buffer with every later store of the PE queued
+ * behind it, which bounded a deep queue of small copies by the round trip (12 Mtasks/s at
+ * 500 ns). So while tasks queue up, each submit claims the line of the slot CPU_CLAIM_AHEAD
+ * places further on (PREFETCHW), and the ring has that many spare slots beyond the depth so
+ * the claimed slot is free. At shallow depth the owner waits on the next slot itself, and a
+ * claim would only pull the line away from it.
+ *
  * Idle: a worker spins CPU_SPIN_NS, then parks on a futex; the producer wakes it only when it
  * is parked (one syscall per wake-up, none per task while busy). An idle engine uses no CPU.
  *
@@ -69,6 +78,10 @@
 #define CPU_CHUNK	(1ull << 20)
 #define CPU_SPLIT_MIN	ENGINE_CPU_SPLIT_MIN /* two chunks at least */
 #define CPU_MAX_WORKERS ENGINE_MAX_WORKERS
+/* How many slots ahead of the one it fills the PE claims a slot's line (see the top). Measured
+ * on a 2-vCPU EPYC VM, 64 B copies at depth 256 (Mtasks/s, median of 4-5): no claim 12.3, 2
+ * ahead 16.6, 3 19.5, 4 20.6, 5 19.9, 6 18.6, 8 9.7, 16 11.2. */
+#define CPU_CLAIM_AHEAD 4
 
 struct engine_queue;
 
@@ -125,6 +138,20 @@ struct engine_queue {
 };
 
 _Static_assert(sizeof(struct slot) == SD_CACHELINE, "a ring slot is one cache line");
+
+/*
+ * Claims a cache line for writing ahead of the stores (x86 PREFETCHW): the line of a slot the
+ * PE fills a few tasks later was last read by the owner, and a store to it would wait a
+ * cross-core round trip in the store buffer, holding up every later store of the PE thread.
+ */
+static inline void prefetch_w(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("prefetchw %0" ::"m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1, 3);
+#endif
+}
 
 static long futex(atomic_int *addr, int op, int val)
 {
@@ -444,7 +471,10 @@ static doca_error_t cpu_queue_create(const struct engine_queue_attr *attr, struc
 	struct engine_queue *q;
 	uint32_t size = 1;
 
-	while (size < attr->depth && size < (1u << 30))
+	/* Room for CPU_CLAIM_AHEAD slots beyond the depth: with the queue full, the slot the PE fills
+	 * that many tasks later is still free, so it can claim its line early. */
+	while (size < (attr->depth >= 2 * CPU_CLAIM_AHEAD ? attr->depth + CPU_CLAIM_AHEAD : attr->depth) &&
+	       size < (1u << 30))
 		size <<= 1;
 	q = sd_calloc_lines(1, sizeof(*q));
 	if (q == NULL)
@@ -503,6 +533,8 @@ static int cpu_submit(struct engine_queue *q, struct engine_job *job)
 	}
 	q->head_local = h + 1;
 	atomic_store_explicit(&sl->seq, h + 1, memory_order_release); /* publishes the slot */
+	if (h - q->reaped >= CPU_CLAIM_AHEAD && h + CPU_CLAIM_AHEAD - q->reaped <= q->mask)
+		prefetch_w(&q->slots[(h + CPU_CLAIM_AHEAD) & q->mask]);
 	if (atomic_load_explicit(&q->owner_parked, memory_order_relaxed))
 		publish_barrier(q); /* parked (or parking): the barrier, then the wake-up */
 	return 0;
