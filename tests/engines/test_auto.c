@@ -6,6 +6,9 @@
  * back on the worker after a probe finds it sleeping again; counts, not timings: each decision
  * depends on how many progress calls the application makes while a worker job is in flight.
  * Smaller large jobs: inline unless the application works between progress calls.
+ * Jobs of a few KiB: inline one at a time; with many queued, timed inline and on the worker in
+ * turn (which one wins is the machine's business: the test checks that both were tried, that
+ * every copy lands, and that shallow queues never reach the worker).
  */
 #include <poll.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 
 bool engine_auto_spinning(const struct engine_queue *q);
 bool engine_auto_overlaps(const struct engine_queue *q);
+uint64_t engine_auto_par_cpu_jobs(const struct engine_queue *q, bool *chosen);
 
 #define LEN	(2u << 20)
 #define MAX_LEN (128u << 20)
@@ -72,6 +76,76 @@ static void sleep_wait(const struct engine_ops *ops, struct engine_queue *q)
 		ops->poll(q, 64);
 	}
 	CHECK(atomic_load(&comp.done));
+}
+
+/* Deep queues of 4 KiB jobs (see auto.c): MID_DEPTH queued per round, then polled to the end. */
+#define MID_LEN	  4096u
+#define MID_DEPTH 64u
+
+static struct engine_job mjobs[MID_DEPTH];
+static struct engine_completion mcomps[MID_DEPTH];
+static struct engine_seg ms[MID_DEPTH], md[MID_DEPTH];
+
+/* One round of @n jobs, polled after each submit when @shallow; checks every copy. */
+static void mid_round(const struct engine_ops *ops, struct engine_queue *q, unsigned int n, bool shallow, uint8_t seed)
+{
+	unsigned int left = n;
+	uint64_t t0 = sd_now_ns();
+
+	for (unsigned int i = 0; i < n; i++) {
+		uint8_t *s = src + (size_t)i * MID_LEN, *d = dst + (size_t)i * MID_LEN;
+
+		s[0] = (uint8_t)(seed + i);
+		s[MID_LEN - 1] = (uint8_t)(seed - i);
+		d[0] = d[MID_LEN - 1] = 0;
+		ms[i] = (struct engine_seg){s, MID_LEN};
+		md[i] = (struct engine_seg){d, MID_LEN};
+		mcomps[i] = (struct engine_completion){.notify = &note};
+		mjobs[i] = (struct engine_job){
+		    .src = &ms[i], .dst = &md[i], .nsrc = 1, .ndst = 1, .len = MID_LEN, .comp = &mcomps[i]};
+		CHECK(ops->submit(q, &mjobs[i]) == 0);
+		if (shallow) {
+			while (!atomic_load(&mcomps[i].done))
+				ops->poll(q, 64);
+			left--;
+		}
+	}
+	while (left > 0) {
+		left -= ops->poll(q, 64);
+		CHECK(sd_now_ns() - t0 < 20ull * 1000000000ull);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		CHECK(atomic_load(&mcomps[i].done) && mcomps[i].status == DOCA_SUCCESS);
+		CHECK(dst[(size_t)i * MID_LEN] == (uint8_t)(seed + i));
+		CHECK(dst[(size_t)i * MID_LEN + MID_LEN - 1] == (uint8_t)(seed - i));
+	}
+}
+
+static void test_mid(const struct engine_ops *ops)
+{
+	struct engine_queue_attr attr = {.depth = MID_DEPTH, .notify = &note, .owner = "test-mid"};
+	struct engine_queue *q;
+	uint64_t before;
+	bool chosen;
+
+	CHECK_OK(ops->queue_create(&attr, &q));
+	/* One at a time: never deep, never on the worker. */
+	for (int r = 0; r < 100; r++)
+		mid_round(ops, q, MID_DEPTH, true, (uint8_t)r);
+	CHECK(engine_auto_par_cpu_jobs(q, &chosen) == 0 && !chosen);
+	/* Deep: after eight windows of 4096 (warm-up, two timed, the same on the worker, and two
+	 * more), the worker copied at least the three windows of its turn. */
+	for (int r = 0; r < 8 * 4096 / (int)(MID_DEPTH - 16) + 1; r++)
+		mid_round(ops, q, MID_DEPTH, false, (uint8_t)(r * 3));
+	before = engine_auto_par_cpu_jobs(q, &chosen);
+	printf("deep 4 KiB jobs: %llu on the worker, the worker %s\n", (unsigned long long)before,
+	       chosen ? "chosen" : "not chosen");
+	CHECK(before >= 3 * 4096);
+	/* Shallow again: whatever was chosen, nothing more goes to the worker. */
+	for (int r = 0; r < 20; r++)
+		mid_round(ops, q, MID_DEPTH, true, (uint8_t)(r + 7));
+	CHECK(engine_auto_par_cpu_jobs(q, &chosen) == before);
+	ops->queue_destroy(q);
 }
 
 int main(void)
@@ -166,10 +240,11 @@ int main(void)
 	sleep_wait(ops, q);
 	CHECK_MEM(dst, src, LEN);
 	ops->queue_destroy(q);
+	test_mid(ops);
 	close(note.efd);
 	free(src);
 	free(dst);
 	printf("auto: split jobs on the workers unless the application spins; smaller ones inline unless it "
-	       "works between progress calls\n");
+	       "works between progress calls; deep queues of a few KiB timed on both\n");
 	return T_EXIT_PASS;
 }
