@@ -229,10 +229,10 @@ static void par_window_end(struct engine_queue *q, uint64_t now)
 			return;
 		q->par_cpu = q->par_best * 100 < q->par_inline * (100 - AUTO_PAR_GAIN);
 		/* a choice that holds is looked at less and less often */
-		if (q->par_cpu == was_cpu && q->par_exploit < AUTO_PAR_EXPLOIT_MAX)
-			q->par_exploit *= 2;
-		else if (q->par_cpu != was_cpu)
+		if (q->par_cpu != was_cpu)
 			q->par_exploit = AUTO_PAR_EXPLOIT;
+		else if (q->par_exploit < AUTO_PAR_EXPLOIT_MAX)
+			q->par_exploit *= 2;
 		q->par_phase = PAR_EXPLOIT;
 		q->par_windows = 0;
 		break;

@@ -472,7 +472,9 @@ static doca_error_t cpu_queue_create(const struct engine_queue_attr *attr, struc
 	uint32_t size = 1;
 
 	/* Room for CPU_CLAIM_AHEAD slots beyond the depth: with the queue full, the slot the PE fills
-	 * that many tasks later is still free, so it can claim its line early. */
+	 * that many tasks later is still free, so it can claim its line early. Shallow rings keep
+	 * their size: claims need CPU_CLAIM_AHEAD tasks in flight, and cpu_submit() checks that
+	 * the claimed slot is free in any case. */
 	while (size < (attr->depth >= 2 * CPU_CLAIM_AHEAD ? attr->depth + CPU_CLAIM_AHEAD : attr->depth) &&
 	       size < (1u << 30))
 		size <<= 1;
