@@ -5,7 +5,8 @@
 # posix_fadvise(POSIX_FADV_DONTNEED), through dd iflag=nocache; no root needed). Before every
 # timed copy the previous copies' dirty pages are written back (sync), so that no copy pays
 # for another's writeback. Times are whole-command wall times: two processes, the Comch
-# meeting and the copy for doca_dma_copy.
+# meeting and the copy for doca_dma_copy. Beside each rate, the CPU time (user + system) the
+# command's processes used, summed: it varies less than wall time on a shared machine.
 #   bench/dma_copy_bench.sh <build dir> [SIZES_MIB] [RUNS] [CACHES]
 #   e.g. bench/dma_copy_bench.sh build 256,2048 3 "warm cold"     (defaults: 256, 3, "warm cold")
 set -eu
@@ -27,44 +28,54 @@ prepare() {
 	if [ "$1" = cold ]; then dd if="$2" iflag=nocache count=0 status=none; else cat "$2" > /dev/null; fi
 }
 rate() { echo "$1 $2 $3" | awk '{ print $1 / ($3 - $2) }'; }
+# mark <name>: the CPU time (user + system) of all the children this shell has waited for so
+# far, kept in a file (times must run in this shell, not in a command substitution's)
+mark() { times > "$work/$1"; }
+# cpu: the children's CPU seconds between mark c0 and mark c1
+cpu() {
+	for m in c0 c1; do
+		awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.3f ", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$work/$m"
+	done | awk '{ print $2 - $1 }'
+}
 
 echo "file copy, $runs runs each, GB/s median (min-max), whole command wall time:"
-echo "| size | source | copy | GB/s | x cp |"
-echo "|---|---|---|---|---|"
+echo "| size | source | copy | GB/s | x cp | CPU s |"
+echo "|---|---|---|---|---|---|"
 for size_mib in $(echo "$sizes" | tr ',' ' '); do
 	bytes=$((size_mib * 1048576))
 	rm -f "$work/h/src" "$work/d/src"
 	head -c $bytes /dev/urandom > "$work/h/src"
 	cp "$work/h/src" "$work/d/src"
 	for cache in $caches; do
-		: > "$work/cp"; : > "$work/h2d"; : > "$work/d2h"
+		: > "$work/cp"; : > "$work/h2d"; : > "$work/d2h"; : > "$work/cp.cpu"; : > "$work/h2d.cpu"; : > "$work/d2h.cpu"
 		for i in $(seq "$runs"); do
 			rm -f "$work/h/cp"; prepare $cache "$work/h/src"
-			t0=$(now); cp "$work/h/src" "$work/h/cp"; t1=$(now)
-			rate $bytes $t0 $t1 >> "$work/cp"
+			mark c0; t0=$(now); cp "$work/h/src" "$work/h/cp"; t1=$(now); mark c1
+			rate $bytes $t0 $t1 >> "$work/cp"; cpu >> "$work/cp.cpu"
 			rm -f "$work/h/cp"
 
 			rm -f "$work/d/dst"; prepare $cache "$work/h/src"
-			"$dpu" -q -f "$work/d/dst" >"$work/dpu.log" 2>&1 & dp=$!
-			t0=$(now); "$host" -q -f "$work/h/src" >"$work/host.log" 2>&1; wait $dp; t1=$(now)
+			mark c0; "$dpu" -q -f "$work/d/dst" >"$work/dpu.log" 2>&1 & dp=$!
+			t0=$(now); "$host" -q -f "$work/h/src" >"$work/host.log" 2>&1; wait $dp; t1=$(now); mark c1
 			cmp -s "$work/h/src" "$work/d/dst" || { echo "host -> DPU copy differs"; exit 1; }
-			rate $bytes $t0 $t1 >> "$work/h2d"
+			rate $bytes $t0 $t1 >> "$work/h2d"; cpu >> "$work/h2d.cpu"
 			rm -f "$work/d/dst"
 
 			rm -f "$work/h/dst"; prepare $cache "$work/d/src"
-			"$dpu" -q -f "$work/d/src" >"$work/dpu.log" 2>&1 & dp=$!
-			t0=$(now); "$host" -q -f "$work/h/dst" >"$work/host.log" 2>&1; wait $dp; t1=$(now)
+			mark c0; "$dpu" -q -f "$work/d/src" >"$work/dpu.log" 2>&1 & dp=$!
+			t0=$(now); "$host" -q -f "$work/h/dst" >"$work/host.log" 2>&1; wait $dp; t1=$(now); mark c1
 			cmp -s "$work/d/src" "$work/h/dst" || { echo "DPU -> host copy differs"; exit 1; }
-			rate $bytes $t0 $t1 >> "$work/d2h"
+			rate $bytes $t0 $t1 >> "$work/d2h"; cpu >> "$work/d2h.cpu"
 			rm -f "$work/h/dst"
 		done
 		cpm=$(stats < "$work/cp" | cut -d' ' -f1)
-		printf "| %s MiB | %s | cp | %s | 1.00 |\n" "$size_mib" "$cache" "$(stats < "$work/cp")"
+		printf "| %s MiB | %s | cp | %s | 1.00 | %s |\n" "$size_mib" "$cache" "$(stats < "$work/cp")" \
+			"$(stats < "$work/cp.cpu")"
 		for d in h2d d2h; do
 			m=$(stats < "$work/$d" | cut -d' ' -f1)
-			printf "| %s MiB | %s | doca_dma_copy %s | %s | %.2f |\n" "$size_mib" "$cache" \
+			printf "| %s MiB | %s | doca_dma_copy %s | %s | %.2f | %s |\n" "$size_mib" "$cache" \
 				"$([ $d = h2d ] && echo 'host -> DPU' || echo 'DPU -> host')" "$(stats < "$work/$d")" \
-				"$(echo "$m $cpm" | awk '{ print $1 / $2 }')"
+				"$(echo "$m $cpm" | awk '{ print $1 / $2 }')" "$(stats < "$work/$d.cpu")"
 		done
 	done
 done

@@ -48,10 +48,9 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #endif
 #define DEFAULT_REP_PCI "b1:00.0"
 #define INFLIGHT	16
-#define READ_BUF	(256ull << 10) /* a source is read for its checksum in pieces of this size */
-#define STAGE_CHUNK	(1ull << 20)   /* a chunk of a staging ring (at most): INFLIGHT of them stay in the cache */
-#define HOST_RING	(16ull << 20)  /* a receiving host's staging ring (at most; a power of two) */
-#define SUM_SLICE	(4ull << 20)   /* checksum folded between two progress calls, at most */
+#define STAGE_CHUNK	(512ull << 10) /* a chunk of a staging ring (at most): INFLIGHT of them stay in the cache */
+#define HOST_RING	(4ull << 20)   /* a host's staging ring (at most; a power of two) */
+#define RA_STEP		(4ull << 20)   /* read-ahead is asked for in pieces of this size */
 #define READ_AHEAD	(128ull << 20) /* a source file is asked for this far ahead of its checksum */
 #define INBOX		8
 
@@ -59,7 +58,6 @@ struct file_map {
 	char path[4096];
 	char tmp[4200]; /* destination only: where bytes land until verified */
 	int fd;
-	uint8_t *data;
 	uint64_t size;
 	bool is_dest;
 	bool force; /* the final rename may replace an existing regular file */
@@ -96,12 +94,12 @@ struct app {
 	/* Transfer. */
 	struct file_map fm;
 	/*
-	 * This side's checksum of the file, folded while the bytes move: over fm.data[0, sum_pos),
-	 * up to sum_avail (what is known to be in place: the whole source, or what the DPU side
-	 * reported done). dma_ok() keeps done_bytes the prefix of the file that has landed.
+	 * This side's checksum of the file, folded over its first sum_pos bytes while they pass
+	 * through the staging ring (in the cache). dma_ok() keeps done_bytes the prefix of the file
+	 * that has landed on the DPU side.
 	 */
 	struct dc_sum sum;
-	uint64_t sum_pos, sum_avail, ra_next;
+	uint64_t sum_pos, ra_next;
 	uint64_t size, checksum;	  /* checksum: this side's, once sum_pos == size */
 	doca_notification_handle_t pe_fd; /* -1: poll with short sleeps instead */
 	/* DPU side: chunks of `chunk` bytes; landed[] marks completed ones of the window in flight. */
@@ -110,15 +108,17 @@ struct app {
 	/*
 	 * Staging ring: the bytes of a file offset live at stage[off % stage_len] while they move.
 	 * DPU side: INFLIGHT chunks, read into (a source) or landed in (a destination) by the DMA.
-	 * A receiving host: the ring it exports, HOST_RING bytes at most. A destination drains it
-	 * in order (stage_drain: checksum, pwrite) up to `written`; a source fills it (stage_fill).
+	 * A host: the ring it exports, HOST_RING bytes at most. A destination drains it in order
+	 * (stage_drain: checksum, pwrite) up to `written`; a source fills it (stage_fill), and a
+	 * sending host counts in `written` what it has read into its ring.
 	 */
 	uint8_t *stage;
 	uint64_t stage_len, written;
-	/* DPU side sending to the host: the host's ring and how much of the file it has written
-	 * (CREDIT); the DMA stays within ring_len of that. `reported`: the last PROGRESS. */
+	/* DPU side: the host's ring and the host's last word on it: how much of the file it has
+	 * written out (CREDIT; the DMA stays within ring_len of that) or read in (FILLED; the DMA
+	 * reads no further). `reported`: the last PROGRESS. */
 	uint64_t ring_len, credit, reported;
-	uint64_t credit_sent; /* a receiving host: the last CREDIT sent */
+	uint64_t credit_sent; /* a host: the last CREDIT or FILLED sent */
 	bool credit_inflight;
 	int read_errno;		  /* a source that could not be read (not shrunk) */
 	doca_error_t write_error; /* a destination that could not be written: write_why says why */
@@ -132,12 +132,11 @@ struct app {
 	bool peer_gone, connected;
 	bool peer_refused; /* the other side stopped the copy with an ERROR (already logged) */
 	struct timespec t_start;
-	double last_bar, last_report;
+	double last_bar;
 	bool progress_inflight; /* a PROGRESS message not yet sent */
 };
 
 static volatile sig_atomic_t interrupted;
-static _Alignas(4096) uint8_t read_buf[READ_BUF]; /* a source's checksum reads (sum_fold) */
 
 static void on_signal(int sig)
 {
@@ -267,7 +266,7 @@ static doca_error_t register_params(void)
 /* ---------------------------------------------------------------------------------------- */
 /* Files                                                                                    */
 
-static doca_error_t open_source(struct file_map *fm, const char *path, bool map)
+static doca_error_t open_source(struct file_map *fm, const char *path)
 {
 	struct stat st;
 
@@ -285,17 +284,6 @@ static doca_error_t open_source(struct file_map *fm, const char *path, bool map)
 	}
 	fm->size = (uint64_t)st.st_size;
 	(void)posix_fadvise(fm->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	if (fm->size > 0 && map) {
-		/* What a host exports to the DMA, which reaches it inside the kernel; this process
-		 * never reads it (sum_fold reads the file). Not populated: it streams in as asked. */
-		fm->data = mmap(NULL, fm->size, PROT_READ, MAP_SHARED, fm->fd, 0);
-		if (fm->data == MAP_FAILED) {
-			fm->data = NULL;
-			DOCA_LOG_ERR("cannot map %s: %s", path, strerror(errno));
-			return DOCA_ERROR_IO_FAILED;
-		}
-		(void)madvise(fm->data, fm->size, MADV_SEQUENTIAL);
-	}
 	return DOCA_SUCCESS;
 }
 
@@ -468,12 +456,9 @@ static doca_error_t commit_dest(struct file_map *fm)
 	return place_dest(fm);
 }
 
-/* Releases the mapping; an unverified destination is removed, never left looking complete. */
+/* Closes the file; an unverified destination is removed, never left looking complete. */
 static void close_file(struct file_map *fm)
 {
-	if (fm->data != NULL)
-		munmap(fm->data, fm->size);
-	fm->data = NULL;
 	if (fm->fd > 0)
 		close(fm->fd);
 	fm->fd = -1;
@@ -486,7 +471,7 @@ static void close_file(struct file_map *fm)
 static void read_ahead(struct app *app, uint64_t upto)
 {
 	while (app->ra_next < app->size && app->ra_next < upto + READ_AHEAD) {
-		uint64_t n = app->size - app->ra_next < SUM_SLICE ? app->size - app->ra_next : SUM_SLICE;
+		uint64_t n = app->size - app->ra_next < RA_STEP ? app->size - app->ra_next : RA_STEP;
 
 		(void)posix_fadvise(app->fm.fd, (off_t)app->ra_next, (off_t)n, POSIX_FADV_WILLNEED);
 		app->ra_next += n;
@@ -516,34 +501,8 @@ static bool read_full(struct app *app, uint8_t *buf, uint64_t len, uint64_t off)
 }
 
 /*
- * Folds a host source's checksum up to @upto (by at most SUM_SLICE when @slice, so that a caller
- * between two progress calls stays responsive). The file is read through the page cache into a
- * small buffer that stays in the cache, never through its mapping, which only the DMA uses
- * (inside the kernel): on virtual machines whose page tables are shadowed, the first touch of
- * each freshly mapped page from user space costs more than copying it (docs/performance.md).
- */
-static void sum_fold(struct app *app, uint64_t upto, bool slice)
-{
-	if (slice && upto > app->sum_pos + SUM_SLICE)
-		upto = app->sum_pos + SUM_SLICE;
-	if (upto > app->size)
-		upto = app->size;
-	if (app->fm.is_dest)
-		return; /* folded as it is written (stage_drain) */
-	read_ahead(app, upto);
-	while (upto > app->sum_pos && !app->file_shrank) {
-		uint64_t want = upto - app->sum_pos < READ_BUF ? upto - app->sum_pos : READ_BUF;
-
-		if (!read_full(app, read_buf, want, app->sum_pos))
-			return;
-		dc_sum_update(&app->sum, read_buf, want);
-		app->sum_pos += want;
-	}
-}
-
-/*
- * Whether this side's file shrank during the copy (the checksum met its end, or the DMA failed
- * on it: the kernel's EFAULT): logs one line and fills @why for the other side the first time.
+ * Whether this side's file shrank during the copy (a read into the staging ring met its end, or
+ * its size says so): logs one line and fills @why for the other side the first time.
  */
 static doca_error_t shrink_status(struct app *app, char *why, size_t len)
 {
@@ -571,22 +530,9 @@ static doca_error_t shrink_status(struct app *app, char *why, size_t len)
 	return DOCA_ERROR_IO_FAILED;
 }
 
-/*
- * One slice of work while waiting: a host source's checksum, read ahead of the DMA; false when
- * there is none.
- */
-static bool sum_step(struct app *app)
-{
-	if (app->sum_pos >= app->sum_avail)
-		return false;
-	sum_fold(app, app->sum_avail, true);
-	return true;
-}
-
-/* This side's checksum of the whole file (folding what is left). */
+/* This side's checksum of the whole file: every byte of it passed through the staging ring. */
 static uint64_t sum_finish(struct app *app)
 {
-	sum_fold(app, app->size, false);
 	return dc_sum_final(&app->sum);
 }
 
@@ -616,6 +562,7 @@ static void pe_wait(struct app *app, int ms)
 #define CREDIT_TASK   2 /* a receiving host's CREDIT: at most one in flight too */
 
 static void send_credit(struct app *app);
+static bool host_fill_step(struct app *app);
 
 static void send_done(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
 {
@@ -679,8 +626,9 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 	}
 	if (app == NULL)
 		return;
-	if (ROLE_DPU && msg_is(buf, len, MSG_CREDIT)) {
-		/* The host wrote this much of the file out of its ring: the DMA may refill the room. */
+	if (ROLE_DPU && (msg_is(buf, len, MSG_CREDIT) || msg_is(buf, len, MSG_FILLED))) {
+		/* The host wrote this much of the file out of its ring (the DMA may refill the room),
+		 * or read this much of it into its ring (the DMA may take it). */
 		uint64_t bytes;
 
 		memcpy(&bytes, buf + offsetof(struct msg_status, bytes), sizeof(bytes));
@@ -961,7 +909,9 @@ static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t 
 		if (!unbounded && now_s() > deadline)
 			return DOCA_ERROR_TIME_OUT;
 		send_credit(app);
-		if (doca_pe_progress(app->pe) == 0 && !sum_step(app))
+		if (app->file_shrank)
+			return DOCA_ERROR_IO_FAILED; /* a sending host's file ended early: shrink_status() */
+		if (doca_pe_progress(app->pe) == 0 && !host_fill_step(app))
 			pe_wait(app, 100);
 	}
 	uint32_t n = app->inbox_len[app->inbox_head];
@@ -1028,19 +978,18 @@ static void progress_bar(struct app *app, bool final)
 		(int)eta / 60, (int)eta % 60, final ? "\n" : "");
 }
 
-/* DPU side: tells the host how far the copy is, every 100 ms, so that its bar moves too. */
+/* DPU side: tells the host how much of the file has landed (PROGRESS); its bar moves with it. */
 static void report_progress(struct app *app)
 {
 	struct doca_comch_task_send *task;
 	struct msg_status m;
 	union doca_data ud = {.u64 = PROGRESS_TASK};
-	double t = now_s();
 
 	/* Never more than one in flight: a slow link skips reports instead of filling the send queue.
-	 * A receiving host writes out its ring behind these, so it hears of every landed chunk as
-	 * soon as the last report is out; a sending one only draws its bar from them. */
-	if (app->progress_inflight || app->conn == NULL || app->done_bytes == app->reported ||
-	    (app->file_on_host && t - app->last_report < 0.02))
+	 * The host hears of every landed chunk as soon as the last report is out: a receiving host
+	 * writes out its ring behind these, a sending one refills its ring where they say the DMA
+	 * has taken the bytes out. */
+	if (app->progress_inflight || app->conn == NULL || app->done_bytes == app->reported)
 		return;
 	memset(&m, 0, sizeof(m));
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_PROGRESS, DMA_COPY_VERSION};
@@ -1053,14 +1002,14 @@ static void report_progress(struct app *app)
 		return;
 	}
 	app->progress_inflight = true;
-	app->last_report = t;
 	app->reported = m.bytes;
 }
 
 /*
- * A receiving host: tells the DPU side how much of the file it has written out of its ring
- * (which the DPU may then fill again). One in flight; its completion sends the next, and so
- * does every turn of wait_msg(), should the send queue have been full.
+ * A host's word on its ring: a receiving host tells the DPU side how much of the file it has
+ * written out of it (CREDIT: the DPU may fill that room again), a sending host how much it has
+ * read into it (FILLED: the DPU may take that much out). One in flight; its completion sends the
+ * next, and so does every turn of wait_msg(), should the send queue have been full.
  */
 static void send_credit(struct app *app)
 {
@@ -1070,7 +1019,7 @@ static void send_credit(struct app *app)
 	if (ROLE_DPU || app->credit_inflight || app->conn == NULL || app->written == app->credit_sent)
 		return;
 	memset(&m, 0, sizeof(m));
-	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_CREDIT, DMA_COPY_VERSION};
+	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, app->fm.is_dest ? MSG_CREDIT : MSG_FILLED, DMA_COPY_VERSION};
 	m.bytes = app->written;
 	if (doca_comch_client_task_send_alloc_init(app->client, app->conn, &m, sizeof(m), &task) != DOCA_SUCCESS)
 		return;
@@ -1156,7 +1105,7 @@ static bool stage_drain(struct app *app, uint64_t upto)
 }
 
 /*
- * DPU source: reads the chunk at @off into its place in the staging ring and folds it into the
+ * A source: reads the piece at @off into its place in the staging ring and folds it into the
  * checksum there (in the cache), once: a chunk the engine refused is not read again.
  */
 static bool stage_fill(struct app *app, uint64_t off, uint64_t len)
@@ -1172,8 +1121,35 @@ static bool stage_fill(struct app *app, uint64_t off, uint64_t len)
 }
 
 /*
+ * A sending host, between two looks at the progress engine: reads the next piece of its file
+ * into its ring, where the DPU side's DMA has taken the bytes out already (PROGRESS), and says
+ * how far the ring is filled (FILLED). False when there is nothing to do: the file is all in,
+ * the ring is full, or the file ended early (file_shrank: wait_msg() stops).
+ */
+static bool host_fill_step(struct app *app)
+{
+	uint64_t off = app->written, len = app->size - off, room = app->done_bytes + app->stage_len - off;
+
+	if (ROLE_DPU || app->fm.is_dest || app->stage == NULL || off >= app->size || app->file_shrank ||
+	    off >= app->done_bytes + app->stage_len)
+		return false;
+	if (len > STAGE_CHUNK)
+		len = STAGE_CHUNK;
+	if (len > app->stage_len - off % app->stage_len)
+		len = app->stage_len - off % app->stage_len; /* never across the ring's end */
+	if (len > room)
+		len = room;
+	if (!stage_fill(app, off, len))
+		return false;
+	app->written = off + len;
+	send_credit(app);
+	return true;
+}
+
+/*
  * A chunk landed. done_bytes is the prefix of the file that is complete: chunks may complete
- * in any order within the window in flight (tud: the chunk's offset).
+ * in any order within the window in flight (tud: the chunk's offset). A destination writes it
+ * out in dma_run(), a chunk at a time between submissions, not here.
  */
 static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
 {
@@ -1186,8 +1162,6 @@ static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union
 		app->landed[(app->done_bytes / app->chunk) % INFLIGHT] = false;
 		app->done_bytes += left < app->chunk ? left : app->chunk;
 	}
-	if (app->fm.is_dest && !stage_drain(app, app->done_bytes) && app->dma_error == DOCA_SUCCESS)
-		app->dma_error = app->write_error; /* stops the copy: dma_run() returns it */
 	doca_buf_dec_refcount((struct doca_buf *)doca_dma_task_memcpy_get_src(task), NULL);
 	doca_buf_dec_refcount(doca_dma_task_memcpy_get_dst(task), NULL);
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
@@ -1222,11 +1196,9 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 	/* A power of two, so that a chunk never wraps a ring (the host's is a power of two too). */
 	for (app->chunk = STAGE_CHUNK; app->chunk > max_size && app->chunk > 1;)
 		app->chunk /= 2;
-	if (!app->file_on_host) {
-		app->ring_len = exp->len;
-		if (app->chunk > app->ring_len)
-			app->chunk = app->ring_len;
-	}
+	app->ring_len = exp->len;
+	if (app->chunk > app->ring_len)
+		app->chunk = app->ring_len;
 	/* The staging ring: INFLIGHT chunks that stay in the cache. */
 	ret = stage_alloc(app, INFLIGHT * app->chunk);
 	if (ret != DOCA_SUCCESS)
@@ -1262,22 +1234,27 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 }
 
 /*
- * Moves the whole file in chunks through the staging ring, at most INFLIGHT of them at a time
- * past the landed prefix. Host -> DPU: each chunk lands in the ring straight from the host's
- * file (its mapping, which the DMA reaches inside the kernel) and is written out as the prefix
- * completes (dma_ok). DPU -> host: each chunk is read into the ring and folded just before its
- * DMA into the host's ring, which the host writes out, telling how far (CREDIT); the DMA never
- * runs more than that ring ahead. The queue is refilled on every completion, so the engine
- * never drains while data remains.
+ * Moves the whole file in chunks between the host's ring and this side's, at most INFLIGHT of
+ * them at a time past the landed prefix. Host -> DPU: each chunk the host has read into its
+ * ring (FILLED) lands in this side's ring and is written out as the prefix completes (dma_ok);
+ * PROGRESS tells the host where it may refill. DPU -> host: each chunk is read into this side's
+ * ring and folded just before its DMA into the host's ring, which the host writes out, telling
+ * how far (CREDIT); the DMA never runs more than that ring ahead. The queue is refilled on every
+ * completion, so the engine never drains while data remains.
  */
 static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 {
 	doca_error_t ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
-	while ((app->next_off < app->size || app->inflight > 0) && app->dma_error == DOCA_SUCCESS &&
-	       !app->file_shrank) {
-		while (app->next_off < app->size && app->next_off < app->done_bytes + app->stage_len &&
+	while (
+	    (app->next_off < app->size || app->inflight > 0 || (app->fm.is_dest && app->written < app->done_bytes)) &&
+	    app->dma_error == DOCA_SUCCESS && !app->file_shrank) {
+		/* This side's ring has room where its bytes are out: written to the file (a
+		 * destination) or landed in the host's ring (a source). */
+		uint64_t out = app->fm.is_dest ? app->written : app->done_bytes;
+
+		while (app->next_off < app->size && app->next_off < out + app->stage_len &&
 		       app->dma_error == DOCA_SUCCESS) {
 			uint64_t len = app->size - app->next_off < app->chunk ? app->size - app->next_off : app->chunk;
 			uint8_t *local = app->stage + app->next_off % app->stage_len;
@@ -1285,16 +1262,16 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			struct doca_dma_task_memcpy *task;
 			union doca_data tud = {.u64 = app->next_off};
 
-			if (app->file_on_host) {
-				void *remote = (void *)(uintptr_t)(remote_addr + app->next_off);
+			void *remote = (void *)(uintptr_t)(remote_addr + app->next_off % app->ring_len);
 
+			if (app->file_on_host) {
+				if (app->next_off + len > app->credit)
+					break; /* not in the host's ring yet: wait for its FILLED */
 				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
 				if (ret == DOCA_SUCCESS)
 					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len,
 										 &dst);
 			} else {
-				void *remote = (void *)(uintptr_t)(remote_addr + app->next_off % app->ring_len);
-
 				if (app->next_off + len > app->credit + app->ring_len)
 					break; /* the host's ring is full: wait for its CREDIT */
 				if (!stage_fill(app, app->next_off, len))
@@ -1322,11 +1299,23 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			app->inflight++;
 			app->next_off += len;
 		}
-		/* Nothing completed: sleep until something does (a completion, a CREDIT). */
-		if (doca_pe_progress(app->pe) == 0)
-			pe_wait(app, 10);
-		progress_bar(app, false);
+		int got = doca_pe_progress(app->pe);
+
+		/* The host hears at once what landed (it refills or writes out its ring behind it). */
 		report_progress(app);
+		if (app->fm.is_dest && app->written < app->done_bytes) {
+			/* One chunk into the file: the engine keeps the rest of the window busy meanwhile,
+			 * and the next turn refills the room this write frees. */
+			uint64_t upto =
+			    app->written + app->chunk < app->done_bytes ? app->written + app->chunk : app->done_bytes;
+
+			if (!stage_drain(app, upto))
+				app->dma_error = app->write_error; /* stops the copy: returned below */
+		} else if (got == 0) {
+			/* Nothing completed: sleep until something does (a completion, a CREDIT, FILLED). */
+			pe_wait(app, 10);
+		}
+		progress_bar(app, false);
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN;
 		if (app->inbox_count > 0) {
@@ -1403,7 +1392,7 @@ static doca_error_t run_dpu(struct app *app)
 			send_status(app, MSG_ERROR, ret, why);
 			goto out;
 		}
-		ret = open_source(&app->fm, app->file, false);
+		ret = open_source(&app->fm, app->file);
 		if (ret != DOCA_SUCCESS) {
 			send_status(app, MSG_ERROR, ret, "cannot read the file on the DPU side");
 			goto out;
@@ -1426,12 +1415,7 @@ static doca_error_t run_dpu(struct app *app)
 	if (app->size > 0) {
 		const struct msg_export *exp = (const struct msg_export *)m;
 
-		if (app->file_on_host && exp->len != app->size) {
-			ret = DOCA_ERROR_INVALID_VALUE;
-			send_status(app, MSG_ERROR, ret, "exported length differs from the file size");
-			goto out;
-		}
-		if (!app->file_on_host && (exp->len == 0 || (exp->len & (exp->len - 1)) != 0)) {
+		if (exp->len == 0 || (exp->len & (exp->len - 1)) != 0) {
 			ret = DOCA_ERROR_INVALID_VALUE;
 			DOCA_LOG_ERR("the host's ring of %" PRIu64 " bytes is not a power of two", (uint64_t)exp->len);
 			send_status(app, MSG_ERROR, ret, "the exported ring's length is not a power of two");
@@ -1507,29 +1491,22 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 	uint32_t access = app->file_on_host ? DOCA_ACCESS_FLAG_PCI_READ_ONLY : DOCA_ACCESS_FLAG_PCI_READ_WRITE;
 	doca_error_t ret;
 
-	uint8_t *base = app->fm.data;
-	uint64_t range = app->size;
+	uint64_t ring = 4096;
 
 	*exp = (struct msg_export){.hdr = {DMA_COPY_MAGIC, MSG_EXPORT, DMA_COPY_VERSION}};
 	*len = sizeof(*exp);
 	if (app->size == 0)
 		return DOCA_SUCCESS;
-	if (app->fm.is_dest) {
-		/* A receiving host exports its staging ring: the smallest power of two that holds the
-		 * file, HOST_RING at most. */
-		uint64_t ring = 4096;
-
-		while (ring < app->size && ring < HOST_RING)
-			ring *= 2;
-		ret = stage_alloc(app, ring);
-		if (ret != DOCA_SUCCESS)
-			return ret;
-		base = app->stage;
-		range = app->stage_len;
-	}
+	/* The host exports its staging ring (read-only when it sends the file): the smallest power
+	 * of two that holds the file, HOST_RING at most. */
+	while (ring < app->size && ring < HOST_RING)
+		ring *= 2;
+	ret = stage_alloc(app, ring);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	ret = doca_mmap_create(&app->local_mmap);
 	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(app->local_mmap, base, range);
+		ret = doca_mmap_set_memrange(app->local_mmap, app->stage, app->stage_len);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_set_permissions(app->local_mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | access);
 	if (ret == DOCA_SUCCESS)
@@ -1545,8 +1522,8 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 			     cap);
 		return DOCA_ERROR_TOO_BIG;
 	}
-	exp->addr = (uint64_t)(uintptr_t)base;
-	exp->len = range;
+	exp->addr = (uint64_t)(uintptr_t)app->stage;
+	exp->len = app->stage_len;
 	exp->desc_len = (uint32_t)desc_len;
 	memcpy(exp->desc, desc, desc_len);
 	*len = (uint32_t)(sizeof(*exp) + desc_len);
@@ -1571,7 +1548,7 @@ static doca_error_t run_host(struct app *app)
 		return DOCA_ERROR_NO_MEMORY;
 	app->file_on_host = access(app->file, F_OK) == 0;
 	if (app->file_on_host) {
-		ret = open_source(&app->fm, app->file, true);
+		ret = open_source(&app->fm, app->file);
 		if (ret != DOCA_SUCCESS) {
 			/* The DPU side waits for START: tell it why none comes, instead of vanishing. */
 			snprintf(why, sizeof(why), "the host cannot read %.200s (see the host's log)", app->file);
@@ -1579,7 +1556,6 @@ static doca_error_t run_host(struct app *app)
 			goto out;
 		}
 		app->size = app->fm.size;
-		app->sum_avail = app->size; /* folded while waiting for the DPU side */
 	}
 	start = (struct msg_start){
 	    .hdr = {DMA_COPY_MAGIC, MSG_START, DMA_COPY_VERSION}, .file_on_host = app->file_on_host, .size = app->size};
@@ -1612,9 +1588,10 @@ static doca_error_t run_host(struct app *app)
 	ret = send_msg(app, &m->exp, len);
 	if (ret != DOCA_SUCCESS)
 		goto out;
-	/* The DPU moves the bytes; this side waits (however long the file takes), showing how far
-	 * the DPU says it is and folding its checksum meanwhile: the whole source, or the prefix of
-	 * the destination the DPU reports done. */
+	/* The DPU moves the bytes; this side keeps its ring going (however long the file takes) and
+	 * shows how far the DPU says it is: a sending host reads its file into the ring where the
+	 * DPU has taken the bytes out (host_fill_step(), in wait_msg()), a receiving one writes out
+	 * what the DPU reports landed. Each folds its checksum as the bytes pass. */
 	clock_gettime(CLOCK_MONOTONIC, &app->t_start);
 	for (;;) {
 		ret = wait_msg(app, m, sizeof(*m), &len, true);
@@ -1630,6 +1607,12 @@ static doca_error_t run_host(struct app *app)
 		}
 		send_credit(app);
 		progress_bar(app, false);
+	}
+	if (ret == DOCA_ERROR_IO_FAILED && app->file_shrank) {
+		/* The file ended before its size: the DPU side waits for the rest, tell it why. */
+		(void)shrink_status(app, why, sizeof(why));
+		send_status_flush(app, MSG_ERROR, ret, why);
+		goto out;
 	}
 	if (ret != DOCA_SUCCESS)
 		goto out;

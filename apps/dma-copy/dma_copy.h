@@ -8,9 +8,11 @@
  *   host (Comch client)                               DPU (Comch server)
  *   START {file_on_host, size}            ─────────▶  checks its side (exists? --force? space?)
  *                                         ◀─────────  START {size}  (or ERROR)
- *   export the file (a source) or a ring
+ *   export a staging ring
  *   EXPORT {addr, len, descriptor}        ─────────▶  import; DMA in chunks through a ring of
  *                                                     its own, several in flight, progress bar
+ *   (sending) read the file into the ring
+ *   FILLED {bytes read in}                ─────────▶  (receiving) DMA what the host read in
  *                                         ◀─────────  PROGRESS {bytes landed}
  *   (receiving) write out the ring
  *   CREDIT {bytes written}                ─────────▶  (sending) refill the host's ring
@@ -19,15 +21,16 @@
  *   RESULT {status, checksum}             ─────────▶  compare checksums, rename into place
  *                                         ◀─────────  LANDED {status}  (host -> DPU only)
  *
- * The bytes stream through staging rings that stay in the cache. Host -> DPU: the host exports
- * its file's mapping, the DPU DMAs chunks of it into its ring and writes each out with pwrite()
- * as the landed prefix grows. DPU -> host: the DPU reads each chunk into its ring and DMAs it
- * into the ring the host exports (a power of two of at most 16 MiB, the EXPORT's len); the host
- * writes out what PROGRESS reports landed and answers with CREDIT, and the DPU never runs more
- * than the host's ring ahead of that. A destination is its temporary file, written with
- * pwrite(); nobody reads a file through a mapping. Each side folds its own checksum while the
- * bytes move: a source as it reads its file, a destination as it writes it. DONE carries the
- * DPU side's checksum, RESULT the host's; each side compares both.
+ * The bytes stream through staging rings that stay in the cache; the host exports its ring (a
+ * power of two of at most 4 MiB, the EXPORT's len), read-only when it sends. Host -> DPU: the
+ * host reads its file into its ring and says how far (FILLED), where PROGRESS says the DMA has
+ * taken the bytes out already; the DPU DMAs what was filled into its own ring and writes it out
+ * with pwrite() as the landed prefix grows. DPU -> host: the DPU reads each chunk into its ring
+ * and DMAs it into the host's; the host writes out what PROGRESS reports landed and answers with
+ * CREDIT, and the DPU never runs more than the host's ring ahead of that. Files are read with
+ * pread() and written with pwrite(); nobody maps a file. Each side folds its own checksum while
+ * the bytes pass through its ring: a source as it reads its file, a destination as it writes it.
+ * DONE carries the DPU side's checksum, RESULT the host's; each side compares both.
  *
  * A destination is written under a temporary name and renamed only after the checksums matched,
  * so a failed or interrupted copy never leaves a file that looks complete. Each side exits 0
@@ -44,7 +47,7 @@
 #include <stdint.h>
 
 #define DMA_COPY_MAGIC	     0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION     5
+#define DMA_COPY_VERSION     6
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {
@@ -56,6 +59,7 @@ enum dma_copy_msg_type {
 	MSG_LANDED = 6,	  /* destination side -> a sending host: the verified file is in place (or why not) */
 	MSG_PROGRESS = 7, /* DPU -> host while the bytes move: bytes landed so far */
 	MSG_CREDIT = 8,	  /* receiving host -> DPU: bytes written out of the host's ring so far */
+	MSG_FILLED = 9,	  /* sending host -> DPU: bytes of the file read into the host's ring so far */
 };
 
 struct msg_hdr {

@@ -26,6 +26,7 @@ static uint32_t min_len(uint16_t type)
 	case MSG_LANDED:
 	case MSG_PROGRESS:
 	case MSG_CREDIT:
+	case MSG_FILLED:
 		return sizeof(struct msg_status);
 	default:
 		return 0;

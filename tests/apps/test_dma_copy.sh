@@ -90,17 +90,23 @@ SOFTDOCA_CONFIG=$tmp/small.cfg run_pair chunks -f "$tmp/d/dst" -- -f "$tmp/h/src
 [ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "4 KiB chunks: host $rc_host, dpu $rc_dpu"
 cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "4 KiB chunks: files differ"
 
-# DPU -> host through the host's 16 MiB ring: a file that laps it twice and a half, with the
-# default chunks and with chunks of a max_buf_size that is no power of two (2 KiB chunks).
+# Both directions through the host's 4 MiB ring: a file that laps it ten times and a bit, with
+# the default chunks and with chunks of a max_buf_size that is no power of two (2 KiB chunks).
 printf '[profile default]\nmax_buf_size = 3000\n' > "$tmp/odd.cfg"
 make_file "$tmp/d/src" 41943045
+cp "$tmp/d/src" "$tmp/h/laps"
 for cfg in "" "$tmp/odd.cfg"; do
-	rm -f "$tmp/h/dst"
+	rm -f "$tmp/h/dst" "$tmp/d/laps"
 	if [ -z "$cfg" ]; then run_pair ring -f "$tmp/d/src" -- -f "$tmp/h/dst"
 	else SOFTDOCA_CONFIG=$cfg run_pair ring-odd -f "$tmp/d/src" -- -f "$tmp/h/dst"; fi
 	[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "DPU->host ring laps ${cfg:+(odd chunks)}: host $rc_host, dpu $rc_dpu"
 	cmp -s "$tmp/d/src" "$tmp/h/dst" || fail "DPU->host ring laps ${cfg:+(odd chunks)}: files differ"
+	if [ -z "$cfg" ]; then run_pair ring-h2d -f "$tmp/d/laps" -- -f "$tmp/h/laps"
+	else SOFTDOCA_CONFIG=$cfg run_pair ring-h2d-odd -f "$tmp/d/laps" -- -f "$tmp/h/laps"; fi
+	[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "host->DPU ring laps ${cfg:+(odd chunks)}: host $rc_host, dpu $rc_dpu"
+	cmp -s "$tmp/h/laps" "$tmp/d/laps" || fail "host->DPU ring laps ${cfg:+(odd chunks)}: files differ"
 done
+rm -f "$tmp/h/laps" "$tmp/d/laps"
 
 # A destination whose disk fills during the copy (pwrite fails with ENOSPC past 8 MiB, the
 # shim): both sides fail at once (no hang on a host that stopped handing its ring back), the
@@ -163,8 +169,7 @@ cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "copy after a killed one differs"
 grep -q "removed .*dst.partial" "$tmp/stale.dpu.log" || fail "the clean-up is not reported"
 # A source truncated by another program during the copy: both sides fail (neither dies of a
 # signal), the side that owns the file names the cause, no complete-looking destination remains.
-# host->DPU: the DPU side's DMA from the host's mapping fails (the kernel's EFAULT); DPU->host:
-# the DPU side's read of its file ends early.
+# The source side's read of its file into its ring ends early (the host's or the DPU's).
 for dir in h2d d2h; do
 	if [ $dir = h2d ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; part=$tmp/d; owner=host
 	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; part=$tmp/h; owner=dpu; fi
@@ -187,8 +192,7 @@ for dir in h2d d2h; do
 	rm -f "$src"
 	n=$((n + 1))
 done
-# The same while this side reads the file for its checksum: the shim cuts it just before a
-# piece is read, on each side.
+# The same at a chosen point: the shim cuts the file just before a piece is read, on each side.
 for owner in host dpu; do
 	if [ $owner = host ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; hpre=$shim; dpre=
 	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; hpre=; dpre=$shim; fi

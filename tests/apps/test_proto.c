@@ -69,6 +69,9 @@ int main(void)
 	s.hdr.type = MSG_CREDIT;
 	CHECK_EQ(check(&s, sizeof(s), NULL), MSG_CREDIT);
 	check(&s, sizeof(s) - 1, "message type 8 of");
+	s.hdr.type = MSG_FILLED;
+	CHECK_EQ(check(&s, sizeof(s), NULL), MSG_FILLED);
+	check(&s, sizeof(s) - 1, "message type 9 of");
 	{
 		static const struct {
 			const char *text;

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct msg_status *s = (const struct msg_status *)msg;
 
 		REQUIRE(type == MSG_DONE || type == MSG_RESULT || type == MSG_ERROR || type == MSG_LANDED ||
-			type == MSG_PROGRESS || type == MSG_CREDIT);
+			type == MSG_PROGRESS || type == MSG_CREDIT || type == MSG_FILLED);
 		REQUIRE(size >= sizeof(*s) && strlen(s->text) < sizeof(s->text));
 		REQUIRE(s->status >= 0 && s->status <= 31);
 	}
