@@ -21,11 +21,15 @@
  * the application is seen to overlap: auto measures (CLOCK_MONOTONIC, only while such jobs
  * flow) the time the thread spends between progress calls without arming the notification,
  * that is neither spinning in progress nor asleep waiting for a completion. When that is at
- * least a quarter of the wall time over AUTO_WINDOW such jobs, they go to the worker; below,
+ * least a quarter of the wall time over AUTO_WINDOW such jobs, the worker may help; below,
  * inline. A thread that sleeps on the notification or spins on progress would only wait for
  * the worker, which adds wake-ups and, on 2 cores, copied slower: 1 MiB cold copies at queue
  * depth 1 moved 4.1 GB/s through the worker against 8.0 inline, and 12.9 against 18.0 at depth
- * 256 (docs/performance.md).
+ * 256 (docs/performance.md). Whether the worker does help depends on a free core: where the
+ * application's peer is as busy as it is (doca_dma_copy on 2 vCPUs: 2 GiB DPU -> host in
+ * 0.57-0.63 s on the worker, 0.39-0.54 s inline), it does not. So while the application
+ * overlaps, both are timed on its own stream of jobs, as for deep queues below (windows of
+ * AUTO_BIG_WINDOW, the worker first), and the faster one takes the jobs.
  *
  * Copies of a few KiB with many in flight are the exception: there the copy and the PE's own
  * work per task (submit, completion, callback) take about as long each, and a worker copying
@@ -72,15 +76,34 @@ extern const struct engine_ops engine_cpu_ops;
 #define AUTO_PAR_EXPLOIT_MAX 1024u
 #define AUTO_PAR_GAIN	     5u
 
-/* Phases of the deep-queue timing, in order. A warm-up window before each timing lets the
- * previous executor's jobs drain and the copies' cache lines move to the new copier's core,
- * and the first one covers the program's own start. */
-enum par_phase {
-	PAR_WARM_INLINE, /* a window inline, not timed */
-	PAR_TIME_INLINE, /* AUTO_PAR_TIMED windows inline, timed */
-	PAR_WARM_CPU,	 /* a window on the worker, not timed (its start, caches) */
-	PAR_TIME_CPU,	 /* AUTO_PAR_TIMED windows on the worker, timed; then the choice */
-	PAR_EXPLOIT,	 /* par_exploit windows where the choice says */
+/* Jobs of an overlapping application per timed window (see the top). */
+#define AUTO_BIG_WINDOW 16u
+
+/* Phases of a timing, in order: one executor (A) then the other (B). A warm-up window before
+ * each timing lets the previous executor's jobs drain and the copies' cache lines move to the
+ * new copier's core, and the first one covers the program's own start. */
+enum tm_phase {
+	TM_WARM_A,  /* a window on A, not timed */
+	TM_TIME_A,  /* AUTO_PAR_TIMED windows on A, timed */
+	TM_WARM_B,  /* a window on B, not timed (the worker's start, caches) */
+	TM_TIME_B,  /* AUTO_PAR_TIMED windows on B, timed; then the choice */
+	TM_EXPLOIT, /* `exploit` windows where the choice says */
+};
+
+/* A timing of the two executors on the same stream of jobs (all on the PE thread). */
+struct auto_timing {
+	uint32_t window; /* jobs per window */
+	uint32_t gain;	 /* the worker's lead (percent) needed to take the jobs */
+	bool cpu_first;	 /* A is the worker (B inline); otherwise A is inline */
+	bool cpu;	 /* the choice */
+	enum tm_phase phase;
+	uint32_t jobs;	   /* jobs of the current window */
+	uint32_t windows;  /* windows of the current phase so far */
+	uint32_t exploit;  /* windows of the next TM_EXPLOIT */
+	uint64_t start;	   /* when the window's first job was submitted (ns) */
+	uint64_t best;	   /* ns of the fastest window of the current timing */
+	uint64_t a_ns;	   /* ns of A's fastest timed window */
+	uint64_t cpu_jobs; /* jobs it sent to the worker, ever (tests) */
 };
 
 struct engine_queue {
@@ -94,25 +117,25 @@ struct engine_queue {
 	uint32_t large_inline; /* large jobs run inline since the last probe */
 	bool spinning;
 	/* Whether the application works between progress calls (jobs below the split size). */
-	uint32_t win_jobs;  /* such jobs submitted in this window */
-	uint64_t win_start; /* when the window's first one was submitted (ns, CLOCK_MONOTONIC) */
-	uint64_t own_ns;    /* time between progress calls without an arming, this window */
-	uint64_t last_exit; /* when auto_poll last returned; 0: not measuring */
-	bool armed;	    /* pending() was called since last_exit */
-	bool overlaps;	    /* the last window: such jobs go to the worker */
+	uint32_t win_jobs;	/* such jobs submitted in this window */
+	uint64_t win_start;	/* when the window's first one was submitted (ns, CLOCK_MONOTONIC) */
+	uint64_t own_ns;	/* time between progress calls without an arming, this window */
+	uint64_t last_exit;	/* when auto_poll last returned; 0: not measuring */
+	bool armed;		/* pending() was called since last_exit */
+	bool overlaps;		/* the last window: such jobs go to the worker */
+	struct auto_timing big; /* jobs below the split size while the application overlaps */
 	/* Deep queues of mid-size jobs (all on the PE thread). */
-	uint32_t mid_queued;   /* mid-size jobs submitted inline since the last poll */
-	uint32_t par_jobs;     /* deep jobs of the current window */
-	uint32_t par_windows;  /* windows of the current phase so far */
-	uint32_t par_exploit;  /* windows of the next PAR_EXPLOIT */
-	uint64_t par_start;    /* when the window's first job was submitted (ns) */
-	uint64_t par_best;     /* ns of the fastest window of the current timing */
-	uint64_t par_inline;   /* ns of the fastest timed inline window */
-	uint64_t par_cpu_jobs; /* deep jobs sent to the worker, ever (tests) */
-	enum par_phase par_phase;
-	bool par_cpu;	/* the choice: deep mid-size jobs go to the worker */
+	uint32_t mid_queued; /* mid-size jobs submitted inline since the last poll */
+	struct auto_timing par;
 	char owner[64]; /* attr.owner points here: the creator's string is gone by then */
 };
+
+/* The overlapping application's timing starts afresh, on the worker. */
+static void big_reset(struct engine_queue *q)
+{
+	q->big = (struct auto_timing){
+	    .window = AUTO_BIG_WINDOW, .cpu_first = true, .exploit = AUTO_PAR_EXPLOIT, .cpu_jobs = q->big.cpu_jobs};
+}
 
 static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, struct engine_queue **out)
 {
@@ -124,7 +147,8 @@ static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, stru
 	q->attr = *attr;
 	snprintf(q->owner, sizeof(q->owner), "%s", attr->owner ? attr->owner : "?");
 	q->attr.owner = q->owner;
-	q->par_exploit = AUTO_PAR_EXPLOIT;
+	q->par = (struct auto_timing){.window = AUTO_PAR_WINDOW, .gain = AUTO_PAR_GAIN, .exploit = AUTO_PAR_EXPLOIT};
+	big_reset(q);
 	ret = engine_inline_ops.queue_create(attr, &q->inl);
 	if (ret != DOCA_SUCCESS) {
 		free(q);
@@ -140,6 +164,69 @@ static void auto_queue_destroy(struct engine_queue *q)
 	if (q->cpu != NULL)
 		engine_cpu_ops.queue_destroy(q->cpu);
 	free(q);
+}
+
+/* A timed window ended at @now: the next phase (the choice after B's timing). */
+static void tm_window_end(struct auto_timing *t, uint64_t now)
+{
+	uint64_t ns = now - t->start;
+	bool was_cpu = t->cpu;
+
+	t->jobs = 0;
+	t->windows++;
+	if ((t->phase == TM_TIME_A || t->phase == TM_TIME_B) && (t->windows == 1 || ns < t->best))
+		t->best = ns;
+	switch (t->phase) {
+	case TM_WARM_A:
+	case TM_WARM_B:
+		t->phase++;
+		t->windows = 0;
+		break;
+	case TM_TIME_A:
+		if (t->windows < AUTO_PAR_TIMED)
+			return;
+		t->a_ns = t->best;
+		t->phase = TM_WARM_B;
+		t->windows = 0;
+		break;
+	case TM_TIME_B:
+		if (t->windows < AUTO_PAR_TIMED)
+			return;
+		if (t->cpu_first)
+			t->cpu = t->a_ns * 100 < t->best * (100 - t->gain);
+		else
+			t->cpu = t->best * 100 < t->a_ns * (100 - t->gain);
+		/* a choice that holds is looked at less and less often */
+		if (t->cpu != was_cpu)
+			t->exploit = AUTO_PAR_EXPLOIT;
+		else if (t->exploit < AUTO_PAR_EXPLOIT_MAX)
+			t->exploit *= 2;
+		t->phase = TM_EXPLOIT;
+		t->windows = 0;
+		break;
+	case TM_EXPLOIT:
+		if (t->windows < t->exploit)
+			return;
+		t->phase = TM_WARM_A;
+		t->windows = 0;
+		break;
+	}
+}
+
+/* Counts a job in @t's current window: whether it goes to the worker. */
+static bool tm_job(struct auto_timing *t)
+{
+	bool on_a, to_cpu;
+
+	if (t->jobs++ == 0)
+		t->start = sd_mono_ns();
+	else if (t->jobs >= t->window)
+		tm_window_end(t, sd_mono_ns());
+	on_a = t->phase == TM_WARM_A || t->phase == TM_TIME_A;
+	to_cpu = t->phase == TM_EXPLOIT ? t->cpu : on_a == t->cpu_first;
+	if (to_cpu)
+		t->cpu_jobs++;
+	return to_cpu;
 }
 
 /* A job below the split size is submitted: count it in the window, decide at its end. */
@@ -159,6 +246,8 @@ static void window_job(struct engine_queue *q)
 	if (q->win_jobs >= AUTO_WINDOW) {
 		q->overlaps = q->own_ns * 4 >= now - q->win_start;
 		q->win_jobs = 0;
+		if (!q->overlaps)
+			big_reset(q); /* timed afresh once the application overlaps again */
 	}
 }
 
@@ -189,7 +278,7 @@ static __attribute__((noinline)) int submit_large(struct engine_queue *q, struct
 	} else {
 		/* one worker: only where the application has its own work meanwhile */
 		window_job(q);
-		to_cpu = q->overlaps;
+		to_cpu = q->overlaps && tm_job(&q->big);
 	}
 	if (to_cpu) {
 		rc = submit_cpu(q, job);
@@ -198,51 +287,6 @@ static __attribute__((noinline)) int submit_large(struct engine_queue *q, struct
 		return rc;
 	}
 	return engine_inline_ops.submit(q->inl, job);
-}
-
-/* A deep job's window ended at @now: the next phase (the choice after the worker's timing). */
-static void par_window_end(struct engine_queue *q, uint64_t now)
-{
-	uint64_t ns = now - q->par_start;
-	bool was_cpu = q->par_cpu;
-
-	q->par_jobs = 0;
-	q->par_windows++;
-	if ((q->par_phase == PAR_TIME_INLINE || q->par_phase == PAR_TIME_CPU) &&
-	    (q->par_windows == 1 || ns < q->par_best))
-		q->par_best = ns;
-	switch (q->par_phase) {
-	case PAR_WARM_INLINE:
-	case PAR_WARM_CPU:
-		q->par_phase++;
-		q->par_windows = 0;
-		break;
-	case PAR_TIME_INLINE:
-		if (q->par_windows < AUTO_PAR_TIMED)
-			return;
-		q->par_inline = q->par_best;
-		q->par_phase = PAR_WARM_CPU;
-		q->par_windows = 0;
-		break;
-	case PAR_TIME_CPU:
-		if (q->par_windows < AUTO_PAR_TIMED)
-			return;
-		q->par_cpu = q->par_best * 100 < q->par_inline * (100 - AUTO_PAR_GAIN);
-		/* a choice that holds is looked at less and less often */
-		if (q->par_cpu != was_cpu)
-			q->par_exploit = AUTO_PAR_EXPLOIT;
-		else if (q->par_exploit < AUTO_PAR_EXPLOIT_MAX)
-			q->par_exploit *= 2;
-		q->par_phase = PAR_EXPLOIT;
-		q->par_windows = 0;
-		break;
-	case PAR_EXPLOIT:
-		if (q->par_windows < q->par_exploit)
-			return;
-		q->par_phase = PAR_WARM_INLINE;
-		q->par_windows = 0;
-		break;
-	}
 }
 
 /* A job from AUTO_PAR_MIN below AUTO_CPU_MIN_BYTES (local: transported ones batch inline). */
@@ -254,17 +298,10 @@ static __attribute__((noinline)) int submit_mid(struct engine_queue *q, struct e
 	if (engine_job_xfer(job) || q->mid_queued + q->cpu_inflight < AUTO_DEEP) {
 		to_cpu = false; /* shallow: the hand-off costs more than it can save */
 	} else {
-		if (q->par_jobs++ == 0)
-			q->par_start = sd_mono_ns();
-		else if (q->par_jobs >= AUTO_PAR_WINDOW)
-			par_window_end(q, sd_mono_ns());
-		to_cpu = q->par_phase == PAR_WARM_CPU || q->par_phase == PAR_TIME_CPU ||
-			 (q->par_phase == PAR_EXPLOIT && q->par_cpu);
+		to_cpu = tm_job(&q->par);
 	}
-	if (to_cpu) {
-		q->par_cpu_jobs++;
+	if (to_cpu)
 		return submit_cpu(q, job);
-	}
 	rc = engine_inline_ops.submit(q->inl, job);
 	if (rc == 0)
 		q->mid_queued++;
@@ -356,12 +393,19 @@ bool engine_auto_overlaps(const struct engine_queue *q)
 	return q->overlaps;
 }
 
+/* For tests: jobs of an overlapping application that its timing sent to the worker so far. */
+uint64_t engine_auto_big_cpu_jobs(const struct engine_queue *q);
+uint64_t engine_auto_big_cpu_jobs(const struct engine_queue *q)
+{
+	return q->big.cpu_jobs;
+}
+
 /* For tests: deep mid-size jobs sent to the worker so far, and whether the last timing chose it. */
 uint64_t engine_auto_par_cpu_jobs(const struct engine_queue *q, bool *chosen);
 uint64_t engine_auto_par_cpu_jobs(const struct engine_queue *q, bool *chosen)
 {
-	*chosen = q->par_cpu;
-	return q->par_cpu_jobs;
+	*chosen = q->par.cpu;
+	return q->par.cpu_jobs;
 }
 
 #define AUTO_DESC "small copies inline at progress time, large copies on a cpu worker, deep queues where timed faster"
