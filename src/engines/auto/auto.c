@@ -122,7 +122,7 @@ struct engine_queue {
 	uint64_t own_ns;	/* time between progress calls without an arming, this window */
 	uint64_t last_exit;	/* when auto_poll last returned; 0: not measuring */
 	bool armed;		/* pending() was called since last_exit */
-	bool overlaps;		/* the last window: such jobs go to the worker */
+	bool overlaps;		/* the last window: the worker may take such jobs (timed: big) */
 	struct auto_timing big; /* jobs below the split size while the application overlaps */
 	/* Deep queues of mid-size jobs (all on the PE thread). */
 	uint32_t mid_queued; /* mid-size jobs submitted inline since the last poll */
