@@ -130,7 +130,7 @@ struct engine_queue {
 	char owner[64]; /* attr.owner points here: the creator's string is gone by then */
 };
 
-/* The overlapping application's timing starts afresh, on the worker. */
+/* The overlapping application's timing, from its start: the worker first. */
 static void big_reset(struct engine_queue *q)
 {
 	q->big = (struct auto_timing){
@@ -246,8 +246,6 @@ static void window_job(struct engine_queue *q)
 	if (q->win_jobs >= AUTO_WINDOW) {
 		q->overlaps = q->own_ns * 4 >= now - q->win_start;
 		q->win_jobs = 0;
-		if (!q->overlaps)
-			big_reset(q); /* timed afresh once the application overlaps again */
 	}
 }
 
