@@ -216,6 +216,7 @@ int main(void)
 		CHECK(dst[LEN / 2 - 1] == (uint8_t)(20 + i));
 	}
 	CHECK(!engine_auto_overlaps(q));
+	uint64_t big = engine_auto_big_cpu_jobs(q);
 	for (int i = 0; i < 40 && !engine_auto_overlaps(q); i++) {
 		submit_len(ops, q, (uint8_t)(60 + i), LEN / 2);
 		usleep(5000); /* the application's own work: no progress call, no arming */
@@ -223,7 +224,6 @@ int main(void)
 		CHECK_MEM(dst, src, LEN / 2);
 	}
 	CHECK(engine_auto_overlaps(q));
-	uint64_t big = engine_auto_big_cpu_jobs(q);
 	submit_len(ops, q, 1, LEN / 2);
 	CHECK(!atomic_load(&comp.done)); /* on the worker now: only poll marks it done */
 	sleep_wait(ops, q);
@@ -242,9 +242,12 @@ int main(void)
 	CHECK(engine_auto_overlaps(q));
 	printf("an overlapping application's timing: %" PRIu64 " jobs on the worker\n",
 	       engine_auto_big_cpu_jobs(q) - big);
-	/* 97 jobs: 47 on the worker (a window's last job opens the next phase), 48 inline, and two
-	 * where the choice says */
-	CHECK(engine_auto_big_cpu_jobs(q) - big >= 47 && engine_auto_big_cpu_jobs(q) - big <= 49);
+	/*
+	 * 98 jobs timed (the one that showed the overlap, the one above, 96 here): 47 on the
+	 * worker (a window's last job opens the next phase), 48 inline, and 3 where the choice
+	 * says, all on the worker or all inline.
+	 */
+	CHECK(engine_auto_big_cpu_jobs(q) - big == 47 || engine_auto_big_cpu_jobs(q) - big == 50);
 	for (int i = 0; i < 40 && engine_auto_overlaps(q); i++) {
 		submit_len(ops, q, (uint8_t)(100 + i), LEN / 2);
 		sleep_wait(ops, q);
