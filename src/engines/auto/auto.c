@@ -130,13 +130,6 @@ struct engine_queue {
 	char owner[64]; /* attr.owner points here: the creator's string is gone by then */
 };
 
-/* The overlapping application's timing, from its start: the worker first. */
-static void big_reset(struct engine_queue *q)
-{
-	q->big = (struct auto_timing){
-	    .window = AUTO_BIG_WINDOW, .cpu_first = true, .exploit = AUTO_PAR_EXPLOIT, .cpu_jobs = q->big.cpu_jobs};
-}
-
 static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, struct engine_queue **out)
 {
 	struct engine_queue *q = calloc(1, sizeof(*q));
@@ -148,7 +141,8 @@ static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, stru
 	snprintf(q->owner, sizeof(q->owner), "%s", attr->owner ? attr->owner : "?");
 	q->attr.owner = q->owner;
 	q->par = (struct auto_timing){.window = AUTO_PAR_WINDOW, .gain = AUTO_PAR_GAIN, .exploit = AUTO_PAR_EXPLOIT};
-	big_reset(q);
+	/* an overlapping application's jobs: the worker first */
+	q->big = (struct auto_timing){.window = AUTO_BIG_WINDOW, .cpu_first = true, .exploit = AUTO_PAR_EXPLOIT};
 	ret = engine_inline_ops.queue_create(attr, &q->inl);
 	if (ret != DOCA_SUCCESS) {
 		free(q);
