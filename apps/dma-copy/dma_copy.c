@@ -530,12 +530,6 @@ static doca_error_t shrink_status(struct app *app, char *why, size_t len)
 	return DOCA_ERROR_IO_FAILED;
 }
 
-/* This side's checksum of the whole file: every byte of it passed through the staging ring. */
-static uint64_t sum_finish(struct app *app)
-{
-	return dc_sum_final(&app->sum);
-}
-
 /*
  * Sleeps until the progress engine has something (a completion, a Comch message) or @ms pass.
  * Sleeping instead of spinning leaves the cores to the copy: the engine's worker thread, the
@@ -1444,7 +1438,7 @@ static doca_error_t run_dpu(struct app *app)
 	}
 	/* This side's checksum, folded during the DMA; the host compares it with its own and sends
 	 * that back in RESULT, which this side checks too. */
-	app->checksum = sum_finish(app);
+	app->checksum = dc_sum_final(&app->sum); /* every byte passed through the ring */
 	ret = shrink_status(app, why, sizeof(why));
 	if (ret != DOCA_SUCCESS) {
 		send_status(app, MSG_ERROR, ret, why);
@@ -1628,7 +1622,7 @@ static doca_error_t run_host(struct app *app)
 	}
 	if (app->size > 0)
 		progress_bar(app, true);
-	app->checksum = sum_finish(app);
+	app->checksum = dc_sum_final(&app->sum); /* every byte passed through the ring */
 	ret = shrink_status(app, why, sizeof(why));
 	if (ret != DOCA_SUCCESS) {
 		send_status(app, MSG_RESULT, ret, why);
