@@ -41,6 +41,16 @@
 #define SD_FULL_FENCE(word) ((void)(word), atomic_thread_fence(memory_order_seq_cst))
 #endif
 
+/* Tells the core that this thread is spinning on a word (pause on x86, yield on Arm). */
+static inline void sd_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 /* @n zeroed elements of @size bytes on a cache-line boundary (free() releases them); NULL when
  * out of memory or when @n * @size does not fit a size_t. */
 static inline void *sd_calloc_lines(size_t n, size_t size)

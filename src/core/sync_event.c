@@ -1239,15 +1239,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_set(struct doca_sync_event
 	return DOCA_SUCCESS;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* Looks this many times (spinning, or yielding) before sleeping in the kernel until seq moves. */
 #define SE_SPINS  4096
 #define SE_YIELDS 64
@@ -1274,7 +1265,7 @@ static doca_error_t se_wait(struct doca_sync_event *se, int kind, uint64_t value
 			if (yield)
 				sched_yield();
 			else
-				cpu_relax();
+				sd_cpu_relax();
 			continue;
 		}
 		atomic_fetch_add(se->sleepers, 1);

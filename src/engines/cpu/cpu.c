@@ -158,15 +158,6 @@ static long futex(atomic_int *addr, int op, int val)
 	return syscall(SYS_futex, (int *)addr, op, val, NULL, NULL, 0);
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* Spins until @cond_fn says there is work, up to CPU_SPIN_NS; false when it timed out. */
 #define SPIN_UNTIL(cond)                                                                                               \
 	({                                                                                                             \
@@ -177,7 +168,7 @@ static inline void cpu_relax(void)
 				ok_ = true;                                                                            \
 				break;                                                                                 \
 			}                                                                                              \
-			cpu_relax();                                                                                   \
+			sd_cpu_relax();                                                                                \
 			if (sd_mono_ns() - t0_ > CPU_SPIN_NS)                                                          \
 				break;                                                                                 \
 		}                                                                                                      \
@@ -265,7 +256,7 @@ static doca_error_t copy_big(struct engine_queue *q, struct engine_job *job)
 		futex((atomic_int *)&q->gen, FUTEX_WAKE_PRIVATE, INT_MAX);
 	help_with(q, g, job, n);
 	while (atomic_load_explicit(&q->left, memory_order_acquire) != 0)
-		cpu_relax();
+		sd_cpu_relax();
 	atomic_store_explicit(&q->big, NULL, memory_order_relaxed);
 	/* The acquire on `left` above orders every helper's status store before this load. */
 	return (doca_error_t)atomic_load_explicit(&q->big_status, memory_order_relaxed);
