@@ -41,8 +41,8 @@
  * is not timed (the worker's last jobs drain, the buffers' lines come back), two timed, one on
  * the worker not timed (it starts or wakes up), two timed; the faster window of each counts,
  * and the worker takes the jobs only when it was AUTO_PAR_GAIN faster. The choice holds for
- * the next AUTO_PAR_EXPLOIT windows, twice as many each time it is confirmed (up to
- * AUTO_PAR_EXPLOIT_MAX), then both are timed again. One clock read per window; at shallow
+ * the next AUTO_TM_EXPLOIT windows, twice as many each time it is confirmed (up to
+ * AUTO_TM_EXPLOIT_MAX), then both are timed again. One clock read per window; at shallow
  * depth nothing changes. Below 4 KiB the timing itself cost more than it found on this VM
  * (2 KiB: 28 GB/s through auto against 38 inline and 35 on the worker), so those stay inline.
  */
@@ -64,17 +64,17 @@ extern const struct engine_ops engine_cpu_ops;
 /* Jobs below the split size per decision on whether the application overlaps. */
 #define AUTO_WINDOW 16
 /* Deep queues of mid-size jobs (see the top): the smallest job timed, the depth from which a
- * job counts, jobs per window, timed windows per executor (the faster one counts: a window
- * that an interrupt or another process slowed says nothing), windows between two timings
- * (doubling while the choice holds, up to the maximum), and the worker's lead (in percent)
- * needed to take the jobs. */
-#define AUTO_PAR_MIN	     4096u
-#define AUTO_DEEP	     16u
-#define AUTO_PAR_WINDOW	     4096u
-#define AUTO_PAR_TIMED	     2u
-#define AUTO_PAR_EXPLOIT     32u
-#define AUTO_PAR_EXPLOIT_MAX 1024u
-#define AUTO_PAR_GAIN	     5u
+ * job counts, jobs per window, and the worker's lead (in percent) needed to take the jobs. */
+#define AUTO_PAR_MIN	4096u
+#define AUTO_DEEP	16u
+#define AUTO_PAR_WINDOW 4096u
+#define AUTO_PAR_GAIN	5u
+/* Every timing: timed windows per executor (the faster one counts: a window that an interrupt
+ * or another process slowed says nothing), and windows between two timings (doubling while the
+ * choice holds, up to the maximum). */
+#define AUTO_TM_TIMED	    2u
+#define AUTO_TM_EXPLOIT	    32u
+#define AUTO_TM_EXPLOIT_MAX 1024u
 
 /* Jobs of an overlapping application per timed window (see the top). */
 #define AUTO_BIG_WINDOW 16u
@@ -84,9 +84,9 @@ extern const struct engine_ops engine_cpu_ops;
  * new copier's core, and the first one covers the program's own start. */
 enum tm_phase {
 	TM_WARM_A,  /* a window on A, not timed */
-	TM_TIME_A,  /* AUTO_PAR_TIMED windows on A, timed */
+	TM_TIME_A,  /* AUTO_TM_TIMED windows on A, timed */
 	TM_WARM_B,  /* a window on B, not timed (the worker's start, caches) */
-	TM_TIME_B,  /* AUTO_PAR_TIMED windows on B, timed; then the choice */
+	TM_TIME_B,  /* AUTO_TM_TIMED windows on B, timed; then the choice */
 	TM_EXPLOIT, /* `exploit` windows where the choice says */
 };
 
@@ -140,9 +140,9 @@ static doca_error_t auto_queue_create(const struct engine_queue_attr *attr, stru
 	q->attr = *attr;
 	snprintf(q->owner, sizeof(q->owner), "%s", attr->owner ? attr->owner : "?");
 	q->attr.owner = q->owner;
-	q->par = (struct auto_timing){.window = AUTO_PAR_WINDOW, .gain = AUTO_PAR_GAIN, .exploit = AUTO_PAR_EXPLOIT};
+	q->par = (struct auto_timing){.window = AUTO_PAR_WINDOW, .gain = AUTO_PAR_GAIN, .exploit = AUTO_TM_EXPLOIT};
 	/* an overlapping application's jobs: the worker first */
-	q->big = (struct auto_timing){.window = AUTO_BIG_WINDOW, .cpu_first = true, .exploit = AUTO_PAR_EXPLOIT};
+	q->big = (struct auto_timing){.window = AUTO_BIG_WINDOW, .cpu_first = true, .exploit = AUTO_TM_EXPLOIT};
 	ret = engine_inline_ops.queue_create(attr, &q->inl);
 	if (ret != DOCA_SUCCESS) {
 		free(q);
@@ -177,14 +177,14 @@ static void tm_window_end(struct auto_timing *t, uint64_t now)
 		t->windows = 0;
 		break;
 	case TM_TIME_A:
-		if (t->windows < AUTO_PAR_TIMED)
+		if (t->windows < AUTO_TM_TIMED)
 			return;
 		t->a_ns = t->best;
 		t->phase = TM_WARM_B;
 		t->windows = 0;
 		break;
 	case TM_TIME_B:
-		if (t->windows < AUTO_PAR_TIMED)
+		if (t->windows < AUTO_TM_TIMED)
 			return;
 		if (t->cpu_first)
 			t->cpu = t->a_ns * 100 < t->best * (100 - t->gain);
@@ -192,8 +192,8 @@ static void tm_window_end(struct auto_timing *t, uint64_t now)
 			t->cpu = t->best * 100 < t->a_ns * (100 - t->gain);
 		/* a choice that holds is looked at less and less often */
 		if (t->cpu != was_cpu)
-			t->exploit = AUTO_PAR_EXPLOIT;
-		else if (t->exploit < AUTO_PAR_EXPLOIT_MAX)
+			t->exploit = AUTO_TM_EXPLOIT;
+		else if (t->exploit < AUTO_TM_EXPLOIT_MAX)
 			t->exploit *= 2;
 		t->phase = TM_EXPLOIT;
 		t->windows = 0;
