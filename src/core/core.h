@@ -142,6 +142,12 @@ struct doca_mmap {
 	uint64_t read_devs;
 	uint64_t write_devs;
 	/*
+	 * The same bits while the memory is this process's own (domain local), zero otherwise: the
+	 * DMA fast path's one check for "a CPU copy in this process may read / write this map".
+	 */
+	uint64_t cpu_read_devs;
+	uint64_t cpu_write_devs;
+	/*
 	 * Where the memory lives: &mem_domain_local, the exporter (mmap_remote.domain), or gpu_dom
 	 * while a started local map covers GPU-only memory (gpu_mem.c).
 	 */
@@ -228,15 +234,18 @@ static inline bool priv_doca_mmap_local_writable(const struct doca_mmap *mmap)
 	return (mmap->access & MMAP_LOCAL_WRITE_FLAGS) != 0;
 }
 
-/* True when the started local @mmap may be read / written by @dev (one load, no lock). */
-static inline bool priv_doca_mmap_dev_reads(const struct doca_mmap *mmap, const struct doca_dev *dev)
+/*
+ * True when @dev may read / write the started @mmap and its memory is this process's own, not
+ * GPU-only memory (one load, no lock).
+ */
+static inline bool priv_doca_mmap_cpu_reads(const struct doca_mmap *mmap, const struct doca_dev *dev)
 {
-	return (mmap->read_devs >> (dev->info.index & 63u)) & 1u;
+	return (mmap->cpu_read_devs >> (dev->info.index & 63u)) & 1u;
 }
 
-static inline bool priv_doca_mmap_dev_writes(const struct doca_mmap *mmap, const struct doca_dev *dev)
+static inline bool priv_doca_mmap_cpu_writes(const struct doca_mmap *mmap, const struct doca_dev *dev)
 {
-	return (mmap->write_devs >> (dev->info.index & 63u)) & 1u;
+	return (mmap->cpu_write_devs >> (dev->info.index & 63u)) & 1u;
 }
 
 /* True when @dev was added to @mmap (from-export maps: the importing device). */

@@ -354,6 +354,8 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 		if (priv_doca_mmap_local_writable(mmap))
 			mmap->write_devs |= bit;
 	}
+	mmap->cpu_read_devs = mmap->domain->kind == MEM_DOMAIN_LOCAL ? mmap->read_devs : 0;
+	mmap->cpu_write_devs = mmap->domain->kind == MEM_DOMAIN_LOCAL ? mmap->write_devs : 0;
 	mmap->started = true;
 	mkey_register(mmap);
 	return DOCA_SUCCESS;
@@ -389,6 +391,7 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	mmap->started = false;
 	mmap->domain = &mem_domain_local;
 	mmap->read_devs = mmap->write_devs = 0;
+	mmap->cpu_read_devs = mmap->cpu_write_devs = 0;
 	/* Importers' tasks fail from now on (export.h); the descriptors handed out are freed. */
 	export_revoke(mmap);
 	return DOCA_SUCCESS;

@@ -425,10 +425,8 @@ static inline bool prepare_single(struct doca_dma *dma, struct doca_dma_task_mem
 		return false;
 	if (s->next != NULL || d->next != NULL || !s->is_head || !d->is_head)
 		return false;
-	/* Only started local maps have device bits; GPU-only memory takes the full walk. */
-	if (!priv_doca_mmap_dev_reads(s->mmap, dev) || !priv_doca_mmap_dev_writes(d->mmap, dev))
-		return false;
-	if (SD_UNLIKELY(s->mmap->domain->kind != MEM_DOMAIN_LOCAL || d->mmap->domain->kind != MEM_DOMAIN_LOCAL))
+	/* Only started maps of this process's memory have these bits; the rest take the full walk. */
+	if (!priv_doca_mmap_cpu_reads(s->mmap, dev) || !priv_doca_mmap_cpu_writes(d->mmap, dev))
 		return false;
 	len = s->data_len;
 	room = (uint64_t)(d->head + d->len - d->data);
