@@ -554,22 +554,40 @@ SD_PRIV void priv_doca_pe_kick(struct doca_pe *pe);
 /* The rejection behind priv_doca_task_alloc(): logs why and returns the error. */
 SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx);
 
-/* Takes a task from the pool; NO_MEMORY when empty, BAD_STATE unless RUNNING. Hot path. */
-static inline doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doca_task **task)
+/* SOFTDOCA_TRACE's record of an allocation (ctx->traced); returns DOCA_SUCCESS. */
+SD_PRIV doca_error_t priv_doca_task_alloc_traced(struct doca_ctx *ctx, struct doca_task *task);
+
+/*
+ * Takes a task from the pool: NULL when it is empty or the context is not RUNNING (then
+ * priv_doca_task_alloc_fail() says why). A caller that fills the task in calls
+ * priv_doca_task_alloc_traced() last when ctx->traced, in tail position, so that the hot path
+ * keeps nothing in registers across a call.
+ */
+static inline struct doca_task *priv_doca_task_take(struct doca_ctx *ctx)
 {
 	struct doca_task *t = ctx->free_tasks;
 
 	if (SD_UNLIKELY(t == NULL || ctx->state != DOCA_CTX_STATE_RUNNING))
-		return priv_doca_task_alloc_fail(ctx);
+		return NULL;
 	ctx->free_tasks = t->next;
 	t->next = NULL;
 	t->state = TASK_ALLOCATED;
 	t->status = DOCA_SUCCESS;
 	t->free_after = false;
 	ctx->nb_allocated++;
+	return t;
+}
+
+/* Takes a task from the pool; NO_MEMORY when empty, BAD_STATE unless RUNNING. */
+static inline doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, struct doca_task **task)
+{
+	struct doca_task *t = priv_doca_task_take(ctx);
+
+	if (SD_UNLIKELY(t == NULL))
+		return priv_doca_task_alloc_fail(ctx);
 	*task = t;
 	if (SD_UNLIKELY(ctx->traced))
-		priv_doca_trace(TR_ALLOC, ctx, (uint64_t)(uintptr_t)t, 0, 0);
+		return priv_doca_task_alloc_traced(ctx, t);
 	return DOCA_SUCCESS;
 }
 /* "IDLE", "STARTING", "RUNNING", "STOPPING". */

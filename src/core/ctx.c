@@ -403,6 +403,12 @@ DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 
 /* ---- tasks ---- */
 
+SD_PRIV doca_error_t priv_doca_task_alloc_traced(struct doca_ctx *ctx, struct doca_task *task)
+{
+	priv_doca_trace(TR_ALLOC, ctx, (uint64_t)(uintptr_t)task, 0, 0);
+	return DOCA_SUCCESS;
+}
+
 SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx)
 {
 	if (ctx->datapath_external)
@@ -421,13 +427,11 @@ SD_PRIV doca_error_t priv_doca_task_alloc_fail(struct doca_ctx *ctx)
 			 priv_doca_ctx_name(ctx), ctx->pool_size);
 }
 
-DOCA_STABLE void doca_task_free(struct doca_task *task)
+/* doca_task_free() of a task that is not ALLOCATED: in flight, or freed already. */
+static __attribute__((noinline, cold)) void task_free_unallocated(struct doca_task *task)
 {
-	struct doca_ctx *ctx;
+	struct doca_ctx *ctx = task->ctx;
 
-	if (task == NULL)
-		return;
-	ctx = task->ctx;
 	if (task->state == TASK_SUBMITTED) {
 		/*
 		 * Applications free the tasks they left posted once they are done (secure_channel's
@@ -442,20 +446,36 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 				(void *)task, priv_doca_ctx_name(ctx));
 		return;
 	}
-	if (task->state != TASK_ALLOCATED) {
-		SD_ERR(COMP, "doca_task_free: task %p of %s is already free; free a task once", (void *)task,
-		       priv_doca_ctx_name(ctx));
+	SD_ERR(COMP, "doca_task_free: task %p of %s is already free; free a task once", (void *)task,
+	       priv_doca_ctx_name(ctx));
+}
+
+/* After a free: SOFTDOCA_TRACE's record, and a stopping context's last free lets it reach IDLE. */
+static __attribute__((noinline)) void task_freed_hooks(struct doca_ctx *ctx, struct doca_task *task)
+{
+	if (ctx->traced)
+		priv_doca_trace(TR_FREE, ctx, (uint64_t)(uintptr_t)task, 0, 0);
+	if (ctx->state == DOCA_CTX_STATE_STOPPING)
+		priv_doca_pe_kick(ctx->pe);
+}
+
+DOCA_STABLE void doca_task_free(struct doca_task *task)
+{
+	struct doca_ctx *ctx;
+
+	if (task == NULL)
+		return;
+	if (SD_UNLIKELY(task->state != TASK_ALLOCATED)) {
+		task_free_unallocated(task);
 		return;
 	}
+	ctx = task->ctx;
 	task->state = TASK_FREE;
 	task->next = ctx->free_tasks;
 	ctx->free_tasks = task;
 	ctx->nb_allocated--;
-	if (SD_UNLIKELY(ctx->traced))
-		priv_doca_trace(TR_FREE, ctx, (uint64_t)(uintptr_t)task, 0, 0);
-	/* The last free of a stopping context lets it reach IDLE. */
-	if (SD_UNLIKELY(ctx->state == DOCA_CTX_STATE_STOPPING))
-		priv_doca_pe_kick(ctx->pe);
+	if (SD_UNLIKELY(ctx->traced || ctx->state == DOCA_CTX_STATE_STOPPING))
+		task_freed_hooks(ctx, task);
 }
 
 static atomic_uint_least64_t trace_seq;
@@ -477,7 +497,7 @@ static __attribute__((noinline)) void trace_number(struct doca_task *task)
 	task->comp.trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
 }
 
-static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
+static inline __attribute__((always_inline)) void fifo_push(struct doca_ctx *ctx, struct doca_task *task, bool instr)
 {
 	task->next = NULL;
 	if (ctx->fifo_tail != NULL)
@@ -488,32 +508,23 @@ static void fifo_push(struct doca_ctx *ctx, struct doca_task *task)
 	task->state = TASK_SUBMITTED;
 	if (++ctx->inflight > ctx->st_inflight_hwm)
 		ctx->st_inflight_hwm = ctx->inflight;
-	if (SD_UNLIKELY(ctx->instrumented))
+	if (instr)
 		instrument_submit(ctx, task);
 }
 
-static inline __attribute__((always_inline)) doca_error_t submit_common(struct doca_task *task, bool strict)
+/*
+ * A validated task of a RUNNING context into the data path. @instr: SOFTDOCA_FAULT or
+ * SOFTDOCA_TRACE is on for the context (ctx->instrumented), a constant in each copy of this body,
+ * so that the common copy checks neither.
+ */
+static inline __attribute__((always_inline)) doca_error_t submit_body(struct doca_ctx *ctx, struct doca_task *task,
+								      bool strict, bool instr)
 {
 	const char *call = strict ? "doca_task_try_submit" : "doca_task_submit";
-	struct doca_ctx *ctx;
 	doca_error_t ret;
 	int rc;
 
-	if (SD_UNLIKELY(task == NULL))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL task", call);
-	ctx = task->ctx;
-	if (SD_UNLIKELY(task->state != TASK_ALLOCATED))
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "%s: task %p of %s is %s; submit an allocated task once, and again "
-				 "only from its callback",
-				 call, (void *)task, priv_doca_ctx_name(ctx),
-				 task->state == TASK_FREE ? "freed" : "already submitted");
-	if (SD_UNLIKELY(ctx->state != DOCA_CTX_STATE_RUNNING))
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "%s: %s is %s; submit tasks only while the context is RUNNING "
-				 "(after doca_ctx_start, before doca_ctx_stop)",
-				 call, priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
-	if (SD_UNLIKELY(ctx->fault) && fault_submit_again()) {
+	if (instr && ctx->fault && fault_submit_again()) {
 		ctx->st_again++;
 		return DOCA_ERROR_AGAIN;
 	}
@@ -525,14 +536,14 @@ static inline __attribute__((always_inline)) doca_error_t submit_common(struct d
 		task->status = ret;
 		task->in_engine = false;
 		atomic_store_explicit(&task->comp.done, 1, memory_order_relaxed);
-		fifo_push(ctx, task);
+		fifo_push(ctx, task, instr);
 		priv_doca_pe_kick(ctx->pe);
 		return DOCA_SUCCESS;
 	}
 	task->status = DOCA_SUCCESS;
 	task->in_engine = true;
 	atomic_store_explicit(&task->comp.done, 0, memory_order_relaxed);
-	if (SD_UNLIKELY(ctx->traced))
+	if (instr && ctx->traced)
 		trace_number(task);
 	rc = ctx->dp->submit(ctx->queue, task);
 	if (SD_UNLIKELY(rc != 0)) {
@@ -551,11 +562,42 @@ static inline __attribute__((always_inline)) doca_error_t submit_common(struct d
 		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: %s refused the task (%s)", priv_doca_ctx_name(ctx),
 				 ctx_dp_describe(ctx), strerror(-rc));
 	}
-	fifo_push(ctx, task);
+	fifo_push(ctx, task, instr);
 	/* An engine that copies inside progress writes no handle: wake an armed application. */
 	if (SD_UNLIKELY(atomic_load_explicit(&ctx->pe->notify.armed, memory_order_relaxed)))
 		priv_doca_pe_kick(ctx->pe);
 	return DOCA_SUCCESS;
+}
+
+/* Submission with SOFTDOCA_FAULT and/or SOFTDOCA_TRACE on: off the common path. */
+static __attribute__((noinline)) doca_error_t submit_instrumented(struct doca_ctx *ctx, struct doca_task *task,
+								  bool strict)
+{
+	return submit_body(ctx, task, strict, true);
+}
+
+static inline __attribute__((always_inline)) doca_error_t submit_common(struct doca_task *task, bool strict)
+{
+	const char *call = strict ? "doca_task_try_submit" : "doca_task_submit";
+	struct doca_ctx *ctx;
+
+	if (SD_UNLIKELY(task == NULL))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL task", call);
+	ctx = task->ctx;
+	if (SD_UNLIKELY(task->state != TASK_ALLOCATED))
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: task %p of %s is %s; submit an allocated task once, and again "
+				 "only from its callback",
+				 call, (void *)task, priv_doca_ctx_name(ctx),
+				 task->state == TASK_FREE ? "freed" : "already submitted");
+	if (SD_UNLIKELY(ctx->state != DOCA_CTX_STATE_RUNNING))
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
+				 "%s: %s is %s; submit tasks only while the context is RUNNING "
+				 "(after doca_ctx_start, before doca_ctx_stop)",
+				 call, priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	if (SD_UNLIKELY(ctx->instrumented))
+		return submit_instrumented(ctx, task, strict);
+	return submit_body(ctx, task, strict, false);
 }
 
 DOCA_STABLE doca_error_t doca_task_submit(struct doca_task *task)

@@ -651,8 +651,7 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma, c
 							 struct doca_buf *dst, union doca_data user_data,
 							 struct doca_dma_task_memcpy **task)
 {
-	struct doca_task *t = NULL;
-	doca_error_t ret;
+	struct doca_task *t;
 
 	if (SD_UNLIKELY(dma == NULL || task == NULL))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_dma_task_memcpy_alloc_init: NULL %s",
@@ -662,13 +661,15 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma, c
 				 "doca_dma_task_memcpy_alloc_init: %s has no memcpy task configuration; call "
 				 "doca_dma_task_memcpy_set_conf() before doca_ctx_start()",
 				 priv_doca_ctx_name(&dma->ctx));
-	ret = priv_doca_task_alloc(&dma->ctx, &t);
-	if (SD_UNLIKELY(ret != DOCA_SUCCESS))
-		return ret;
+	t = priv_doca_task_take(&dma->ctx);
+	if (SD_UNLIKELY(t == NULL))
+		return priv_doca_task_alloc_fail(&dma->ctx);
 	t->user_data = user_data;
 	((struct doca_dma_task_memcpy *)t)->src = src;
 	((struct doca_dma_task_memcpy *)t)->dst = dst;
 	*task = (struct doca_dma_task_memcpy *)t;
+	if (SD_UNLIKELY(dma->ctx.traced))
+		return priv_doca_task_alloc_traced(&dma->ctx, t);
 	return DOCA_SUCCESS;
 }
 
