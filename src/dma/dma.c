@@ -530,14 +530,16 @@ static doca_error_t dma_prepare(struct doca_task *task)
 static void dma_finish(struct doca_task *task)
 {
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
-	uint32_t max = dma_of(task->ctx)->max_list;
 	struct doca_buf *b = t->dst;
+	uint32_t max;
 
-	/* Each written destination element's data_len = bytes written into it. */
+	/* Each written destination element's data_len = bytes written into it: all of them when
+	 * one element took the copy. */
 	if (SD_LIKELY(t->ndst == 1 && b->next == NULL)) {
-		b->data_len = t->segs[max].len;
+		b->data_len = task->bytes;
 		return;
 	}
+	max = dma_of(task->ctx)->max_list;
 	for (uint32_t i = 0; b != NULL; i++, b = b->next)
 		b->data_len = i < t->ndst ? t->segs[max + i].len : 0;
 }
