@@ -45,7 +45,7 @@ static void inline_queue_destroy(struct engine_queue *q)
 	free(q);
 }
 
-static int inline_submit(struct engine_queue *q, struct engine_job *job)
+int engine_inline_submit(struct engine_queue *q, struct engine_job *job)
 {
 	if (q->count == q->depth)
 		return -EAGAIN;
@@ -88,7 +88,7 @@ static __attribute__((noinline)) unsigned int poll_xfer(struct engine_queue *q, 
 	return n;
 }
 
-static unsigned int inline_poll(struct engine_queue *q, unsigned int budget)
+unsigned int engine_inline_poll(struct engine_queue *q, unsigned int budget)
 {
 	unsigned int n = 0;
 
@@ -137,8 +137,8 @@ const struct engine_ops engine_inline_ops = {
     .desc = inline_ops_desc,
     .queue_create = inline_queue_create,
     .queue_destroy = inline_queue_destroy,
-    .submit = inline_submit,
-    .poll = inline_poll,
+    .submit = engine_inline_submit,
+    .poll = engine_inline_poll,
     .pending = inline_pending,
     .cancel = inline_cancel,
 };
