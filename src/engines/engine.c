@@ -304,15 +304,6 @@ void engine_copy_range(const struct engine_job *job, uint64_t off, uint64_t len)
 	}
 }
 
-void engine_copy_local(const struct engine_job *job)
-{
-	if (SD_LIKELY(job->nsrc == 1 && job->ndst == 1)) {
-		memcpy(job->dst[0].addr, job->src[0].addr, job->len);
-		return;
-	}
-	engine_copy_range(job, 0, job->len);
-}
-
 unsigned int engine_nop_poll(struct engine_queue *q, unsigned int budget)
 {
 	(void)q;

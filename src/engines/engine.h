@@ -32,6 +32,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -236,10 +237,19 @@ static inline void engine_task_complete_pe(struct engine_job *job, doca_error_t 
 	engine_complete_pe(job->comp, status);
 }
 
-/* Copies a local job (xfer NULL) with memcpy, segment by segment. */
-void engine_copy_local(const struct engine_job *job);
 /* Copies bytes [off, off+len) of a local job's stream; used to split a job into chunks. */
 void engine_copy_range(const struct engine_job *job, uint64_t off, uint64_t len);
+
+/* Copies a local job (xfer NULL) with memcpy, segment by segment; inline, so that the common
+ * one-segment copy is a memcpy call in the executor's own loop. */
+static inline void engine_copy_local(const struct engine_job *job)
+{
+	if (SD_LIKELY(job->nsrc == 1 && job->ndst == 1)) {
+		memcpy(job->dst[0].addr, job->src[0].addr, job->len);
+		return;
+	}
+	engine_copy_range(job, 0, job->len);
+}
 
 /* True when @job goes through a transport (one side is not in this process). */
 static inline bool engine_job_xfer(const struct engine_job *job)
