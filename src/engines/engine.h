@@ -213,6 +213,11 @@ struct engine_ops {
 	void (*cancel)(struct engine_queue *q, doca_error_t status);
 };
 
+/* The inline executor's submit and poll (its ops' own), which auto calls directly for small jobs:
+ * a direct jump costs less than a load from the table and an indirect one. */
+int engine_inline_submit(struct engine_queue *q, struct engine_job *job);
+unsigned int engine_inline_poll(struct engine_queue *q, unsigned int budget);
+
 /* Writes @c's result. Any thread; once per submission; the task is the core's again. */
 void engine_complete(struct engine_completion *c, doca_error_t status);
 

@@ -51,13 +51,10 @@
 
 #include "engine.h"
 
-/* The two executors auto combines (src/engines/inline, src/engines/cpu). The inline one's
- * submit and poll are called directly, not through its table: small jobs take them on every
- * task, and a direct jump costs less than a load and an indirect one. */
+/* The two executors auto combines (src/engines/inline, src/engines/cpu); the inline one's
+ * submit and poll are called directly (engine.h). */
 extern const struct engine_ops engine_inline_ops;
 extern const struct engine_ops engine_cpu_ops;
-int engine_inline_submit(struct engine_queue *q, struct engine_job *job);
-unsigned int engine_inline_poll(struct engine_queue *q, unsigned int budget);
 
 /* Jobs of at least this many bytes may go to the cpu worker (below: always inline). */
 #define AUTO_CPU_MIN_BYTES (256u * 1024u)
