@@ -47,7 +47,7 @@
 #include <stdint.h>
 
 #define DMA_COPY_MAGIC	     0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION     6
+#define DMA_COPY_VERSION     7
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {
@@ -102,18 +102,23 @@ struct msg_status {
  */
 int dc_msg_check(const void *msg, uint32_t len, char *why, size_t why_len);
 
-/* 64-bit checksum of a byte range (eight independent lanes, one multiply per 8 bytes). */
+/* 64-bit checksum of a byte range (32 independent lanes, one multiply per 8 bytes). */
 uint64_t dma_copy_checksum(const void *data, size_t len);
 
 /* The same checksum computed piece by piece, in order. */
+#define DC_SUM_LANES 32
 struct dc_sum {
-	uint64_t v[8];
+	uint64_t v[DC_SUM_LANES];
 	uint64_t total;
-	unsigned char buf[64]; /* a partial stripe */
+	unsigned char buf[DC_SUM_LANES * 8]; /* a partial block */
 	size_t pending;
 };
 void dc_sum_init(struct dc_sum *s);
 void dc_sum_update(struct dc_sum *s, const void *data, size_t len);
 uint64_t dc_sum_final(const struct dc_sum *s);
+/* The vector code the checksum may use, at most (default: the best this CPU has); returns the
+ * level it will use. Every level gives the same result. */
+enum { DC_SIMD_NONE, DC_SIMD_AVX2, DC_SIMD_AVX512 };
+int dc_sum_simd(int max_level);
 
 #endif /* DMA_COPY_H_ */

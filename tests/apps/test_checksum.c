@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_checksum.c - doca_dma_copy's end-to-end checksum (apps/dma-copy/checksum.c): folded in
- * pieces of any size it equals the one-shot value (both sides fold chunks as they come), and it
- * changes with a flipped bit anywhere, two flips in the same lane, swapped stripes, a truncated
- * or extended file.
+ * pieces of any size it equals the one-shot value (both sides fold chunks as they come), the
+ * vector code (where the CPU has it) gives the portable code's result, and it changes with a
+ * flipped bit anywhere, two flips in the same lane, swapped stripes or blocks, a truncated or
+ * extended file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,31 @@ int main(void)
 		CHECK_EQ(dc_sum_final(&s), whole);
 	}
 
+	/* The vector code against the portable code: every length up to a few blocks, at every
+	 * alignment of a 64-byte line, then the whole buffer in one go. */
+	for (int level = dc_sum_simd(DC_SIMD_AVX512); level > DC_SIMD_NONE; level--) {
+		size_t checked = 0;
+
+		for (size_t len = 0; len <= 1100; len += (len < 600 ? 1 : 37)) {
+			for (size_t at = 0; at < 64; at += (len < 600 ? 9 : 1)) {
+				uint64_t v;
+
+				CHECK_EQ(dc_sum_simd(level), level);
+				v = dma_copy_checksum(b + at, len);
+				dc_sum_simd(DC_SIMD_NONE);
+				CHECK_EQ(dma_copy_checksum(b + at, len), v);
+				checked++;
+			}
+		}
+		dc_sum_simd(level);
+		CHECK_EQ(dma_copy_checksum(b, LEN), whole);
+		printf("checksum: %s code gave the portable result %zu times\n",
+		       level == DC_SIMD_AVX512 ? "the AVX-512" : "the AVX2", checked);
+	}
+	dc_sum_simd(DC_SIMD_NONE);
+	CHECK_EQ(dma_copy_checksum(b, LEN), whole);
+	dc_sum_simd(DC_SIMD_AVX512);
+
 	/* One flipped bit, in a sample of positions over the whole range and in the tail. */
 	for (size_t i = 0; i < LEN; i += (i < LEN - 64) ? 4093 : 1) {
 		for (int bit = 0; bit < 8; bit++) {
@@ -58,12 +84,23 @@ int main(void)
 			b[i] ^= (unsigned char)(1u << bit);
 		}
 	}
-	/* Two flips of the top bit of words in the same lane (64 bytes apart). */
+	/* Two flips of the top bit of words in the same lane (a block, 256 bytes, apart). */
 	b[7] ^= 0x80;
-	b[71] ^= 0x80;
+	b[263] ^= 0x80;
 	CHECK(dma_copy_checksum(b, LEN) != whole);
 	b[7] ^= 0x80;
-	b[71] ^= 0x80;
+	b[263] ^= 0x80;
+	/* Two whole blocks swapped: the same words reach the same lanes, in another order. */
+	{
+		unsigned char t[256];
+
+		memcpy(t, b + 512, 256);
+		memcpy(b + 512, b + 8192, 256);
+		memcpy(b + 8192, t, 256);
+		CHECK(dma_copy_checksum(b, LEN) != whole);
+		memcpy(b + 8192, b + 512, 256);
+		memcpy(b + 512, t, 256);
+	}
 	/* Two 64-byte stripes swapped. */
 	{
 		unsigned char t[64];
