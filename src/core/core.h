@@ -467,6 +467,9 @@ struct doca_ctx {
 	bool fault;	   /* fault injection on (fixed at start) */
 	bool traced;	   /* SOFTDOCA_TRACE on (fixed at start) */
 	bool instrumented; /* fault || traced: one check on the hot path */
+	/* Events, unordered delivery, batches or instrumentation: progress takes its general path
+	 * (ctx_progress_path() keeps it, wherever one of them changes). */
+	bool progress_slow;
 
 	/* The module's data path (NULL until the pool exists). */
 	const struct ctx_dp_ops *dp;
@@ -626,6 +629,11 @@ unsigned int graph_progress(struct doca_pe *pe);
 
 /* Progress-engine side of a context (ctx.c), called by pe.c. */
 unsigned int ctx_progress(struct doca_ctx *ctx);
+
+static inline void ctx_progress_path(struct doca_ctx *ctx)
+{
+	ctx->progress_slow = ctx->ops->events != NULL || ctx->unordered || ctx->batches != NULL || ctx->instrumented;
+}
 bool ctx_has_work(const struct doca_ctx *ctx);
 /* When the context's next completion, held back by an injected delay, becomes deliverable
  * (fault_now_ns clock); 0 when none is held back. */

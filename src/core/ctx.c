@@ -71,6 +71,7 @@ SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops,
 	ctx->ops = ops;
 	ctx->dev = dev;
 	ctx->state = DOCA_CTX_STATE_IDLE;
+	ctx_progress_path(ctx);
 }
 
 static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
@@ -210,6 +211,7 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 	ctx->fault = fault_enabled();
 	ctx->traced = priv_doca_trace_on;
 	ctx->instrumented = ctx->fault || ctx->traced;
+	ctx_progress_path(ctx);
 	ctx->st_tasks = ctx->st_bytes = ctx->st_errors = ctx->st_again = ctx->st_late_free = 0;
 	ctx->st_inflight_hwm = 0;
 	SD_DBG(COMP, "%s: %u tasks, data path %s, queue depth %u", priv_doca_ctx_name(ctx), n, ctx_dp_describe(ctx),
@@ -739,7 +741,8 @@ static __attribute__((noinline)) void deliver_instrumented(struct doca_ctx *ctx,
 		priv_doca_trace(TR_CB_END, ctx, tid, 0, 0);
 }
 
-static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
+/* What a finished task's callback is told: its own status, the engine's, or flushed. */
+static inline doca_error_t deliver_status(const struct doca_ctx *ctx, const struct doca_task *task)
 {
 	doca_error_t status = task->status;
 
@@ -747,6 +750,13 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
 		status = task->comp.status;
 	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS && !ctx->keep_done_on_stop)
 		status = CTX_FLUSH_STATUS;
+	return status;
+}
+
+static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
+{
+	doca_error_t status = deliver_status(ctx, task);
+
 	if (SD_UNLIKELY(ctx->instrumented))
 		deliver_instrumented(ctx, task, status);
 	else
@@ -785,7 +795,8 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
 	return n;
 }
 
-unsigned int ctx_progress(struct doca_ctx *ctx)
+/* ctx_progress() with events, unordered delivery, batches or instrumentation. */
+static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx *ctx)
 {
 	unsigned int n = 0, ev = 0;
 
@@ -827,4 +838,32 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 		n++;
 	}
 	return n + ev;
+}
+
+unsigned int ctx_progress(struct doca_ctx *ctx)
+{
+	unsigned int n = 0;
+
+	if (SD_UNLIKELY(ctx->progress_slow))
+		return ctx_progress_slow(ctx);
+	if (ctx->queue != NULL)
+		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
+	while (n < CTX_PROGRESS_BUDGET) {
+		struct doca_task *task = ctx->fifo_head;
+
+		if (task == NULL || !atomic_load_explicit(&task->comp.done, memory_order_acquire))
+			break;
+		ctx->fifo_head = task->next;
+		if (ctx->fifo_head == NULL)
+			ctx->fifo_tail = NULL;
+		task->next = NULL;
+		task->in_engine = false;
+		run_callback(ctx, task, deliver_status(ctx, task));
+		n++;
+	}
+	if (SD_UNLIKELY(can_finish_stop(ctx))) {
+		to_idle(ctx);
+		n++;
+	}
+	return n;
 }

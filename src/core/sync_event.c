@@ -611,6 +611,7 @@ static doca_error_t se_alloc(struct doca_sync_event **out)
 		return DOCA_ERROR_NO_MEMORY;
 	priv_doca_ctx_init(&se->ctx, &se_ctx_ops, NULL);
 	se->ctx.unordered = true; /* a wait must not hold back the tasks behind it */
+	ctx_progress_path(&se->ctx);
 	se->memfd = -1;
 	se->owner = getpid();
 	*out = se;

@@ -69,6 +69,7 @@ void task_batch_pool_release(struct doca_ctx *ctx)
 	free(pool->batches);
 	free(pool);
 	ctx->batches = NULL;
+	ctx_progress_path(ctx);
 }
 
 SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const struct task_batch_ops *ops,
@@ -114,6 +115,7 @@ SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const 
 		pool->free = b;
 	}
 	ctx->batches = pool;
+	ctx_progress_path(ctx);
 	return DOCA_SUCCESS;
 
 nomem_pool:
