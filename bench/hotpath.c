@@ -2,10 +2,11 @@
 /*
  * hotpath - a fixed amount of DMA work for instruction counting:
  *
- *   valgrind --tool=callgrind --callgrind-out-file=hot.out ./hotpath 200000 256
+ *   valgrind --tool=callgrind --callgrind-out-file=hot.out ./hotpath 200000 256 [SIZE]
  *   callgrind_annotate hot.out | head -30
  *
- * Runs N 64-byte tasks with Q in flight through the full DOCA API per task (alloc_init,
+ * Runs N tasks of SIZE bytes (64 unless given, at most 64 KiB) with Q in flight through the
+ * full DOCA API per task (alloc_init,
  * submit, completion callback, free), after a warm-up pass. Instruction counts are repeatable
  * where timings are not; divide the total by N for the per-task cost. Prints the count of tasks
  * so runs can be compared.
@@ -54,7 +55,8 @@ int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 200000;
 	unsigned int q = argc > 2 ? (unsigned int)atoi(argv[2]) : 256;
-	static char mem[2 * 1024 * 64];
+	size_t size = argc > 3 ? strtoul(argv[3], NULL, 0) : 64;
+	char *mem;
 	struct doca_devinfo **list;
 	struct doca_dev *dev;
 	struct doca_mmap *m;
@@ -67,17 +69,22 @@ int main(int argc, char **argv)
 
 	if (q < 1 || q > 1024)
 		q = 256;
+	if (size < 1 || size > 65536)
+		size = 64;
+	mem = aligned_alloc(4096, 2 * q * ((size + 4095) & ~(size_t)4095));
+	if (mem == NULL)
+		return 1;
 	TRY(doca_devinfo_create_list(&list, &nd));
 	TRY(doca_dev_open(list[0], &dev));
 	TRY(doca_mmap_create(&m));
-	TRY(doca_mmap_set_memrange(m, mem, sizeof(mem)));
+	TRY(doca_mmap_set_memrange(m, mem, 2 * q * ((size + 4095) & ~(size_t)4095)));
 	TRY(doca_mmap_add_dev(m, dev));
 	TRY(doca_mmap_start(m));
 	TRY(doca_buf_inventory_create(2 * q, &inv));
 	TRY(doca_buf_inventory_start(inv));
 	for (unsigned int i = 0; i < q; i++) {
-		TRY(doca_buf_inventory_buf_get_by_data(inv, m, mem + 64 * i, 64, &s[i]));
-		TRY(doca_buf_inventory_buf_get_by_addr(inv, m, mem + 65536 + 64 * i, 64, &d[i]));
+		TRY(doca_buf_inventory_buf_get_by_data(inv, m, mem + size * i, size, &s[i]));
+		TRY(doca_buf_inventory_buf_get_by_addr(inv, m, mem + size * (q + i), size, &d[i]));
 		free_slots[nfree++] = i;
 	}
 	TRY(doca_pe_create(&pe));
