@@ -306,8 +306,15 @@ static int auto_submit(struct engine_queue *q, struct engine_job *job)
 	/* small jobs, the common case: straight to inline, no frame of auto's own */
 	if (SD_LIKELY(job->len < AUTO_PAR_MIN))
 		return engine_inline_submit(q->inl, job);
-	if (job->len < AUTO_CPU_MIN_BYTES)
+	if (job->len < AUTO_CPU_MIN_BYTES) {
+		if (q->mid_queued + q->cpu_inflight < AUTO_DEEP) {
+			/* shallow, the common case: inline in a tail call, counted first (a job inline
+			 * refuses stays counted until the next poll; inline refuses when full: deep) */
+			q->mid_queued++;
+			return engine_inline_submit(q->inl, job);
+		}
 		return submit_mid(q, job);
+	}
 	return submit_large(q, job);
 }
 
