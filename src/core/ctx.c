@@ -795,29 +795,20 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
 	return n;
 }
 
-/* ctx_progress() with events, unordered delivery, batches or instrumentation. */
-static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx *ctx)
+/*
+ * Delivers the finished tasks at the FIFO head, in submission order. @instr (a constant at each
+ * call, as in fifo_push()): the context may be instrumented (injected latency, traces).
+ */
+static inline __attribute__((always_inline)) unsigned int deliver_fifo(struct doca_ctx *ctx, bool instr)
 {
-	unsigned int n = 0, ev = 0;
+	unsigned int n = 0;
 
-	if (SD_UNLIKELY(ctx->ops->events != NULL))
-		ev = ctx->ops->events(ctx);
-	if (ctx->queue != NULL)
-		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
-	if (SD_UNLIKELY(ctx->unordered)) {
-		n = deliver_unordered(ctx);
-		if (can_finish_stop(ctx)) {
-			to_idle(ctx);
-			n++;
-		}
-		return n + ev;
-	}
 	while (n < CTX_PROGRESS_BUDGET) {
 		struct doca_task *task = ctx->fifo_head;
 
 		if (task == NULL || !atomic_load_explicit(&task->comp.done, memory_order_acquire))
 			break;
-		if (SD_UNLIKELY(ctx->instrumented)) {
+		if (instr && SD_UNLIKELY(ctx->instrumented)) {
 			if (task->fault_due_ns != 0 && fault_now_ns() < task->fault_due_ns)
 				break; /* injected latency: keeps the FIFO order */
 			if (ctx->traced)
@@ -828,42 +819,53 @@ static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx 
 			ctx->fifo_tail = NULL;
 		task->next = NULL;
 		task->in_engine = false;
-		deliver_one(ctx, task);
+		if (instr)
+			deliver_one(ctx, task);
+		else
+			run_callback(ctx, task, deliver_status(ctx, task));
 		n++;
 	}
-	if (SD_UNLIKELY(ctx->batches != NULL))
-		n += task_batch_progress(ctx, CTX_PROGRESS_BUDGET);
-	if (can_finish_stop(ctx)) {
-		to_idle(ctx);
-		n++;
+	return n;
+}
+
+/* A stopping context whose last task is back goes to IDLE: 1 when it did (counts as progress). */
+static inline unsigned int idle_if_stopped(struct doca_ctx *ctx)
+{
+	if (SD_LIKELY(!can_finish_stop(ctx)))
+		return 0;
+	to_idle(ctx);
+	return 1;
+}
+
+/* ctx_progress() with events, unordered delivery, batches or instrumentation. */
+static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx *ctx)
+{
+	unsigned int n, ev = 0;
+
+	if (SD_UNLIKELY(ctx->ops->events != NULL))
+		ev = ctx->ops->events(ctx);
+	if (ctx->queue != NULL)
+		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
+	if (SD_UNLIKELY(ctx->unordered)) {
+		n = deliver_unordered(ctx);
+	} else {
+		n = deliver_fifo(ctx, true);
+		if (SD_UNLIKELY(ctx->batches != NULL))
+			n += task_batch_progress(ctx, CTX_PROGRESS_BUDGET);
 	}
+	/* after delivery: the callbacks may have freed the last tasks */
+	n += idle_if_stopped(ctx);
 	return n + ev;
 }
 
 unsigned int ctx_progress(struct doca_ctx *ctx)
 {
-	unsigned int n = 0;
+	unsigned int n;
 
 	if (SD_UNLIKELY(ctx->progress_slow))
 		return ctx_progress_slow(ctx);
 	if (ctx->queue != NULL)
 		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
-	while (n < CTX_PROGRESS_BUDGET) {
-		struct doca_task *task = ctx->fifo_head;
-
-		if (task == NULL || !atomic_load_explicit(&task->comp.done, memory_order_acquire))
-			break;
-		ctx->fifo_head = task->next;
-		if (ctx->fifo_head == NULL)
-			ctx->fifo_tail = NULL;
-		task->next = NULL;
-		task->in_engine = false;
-		run_callback(ctx, task, deliver_status(ctx, task));
-		n++;
-	}
-	if (SD_UNLIKELY(can_finish_stop(ctx))) {
-		to_idle(ctx);
-		n++;
-	}
-	return n;
+	n = deliver_fifo(ctx, false);
+	return n + idle_if_stopped(ctx); /* after delivery: the callbacks may have freed the last tasks */
 }
