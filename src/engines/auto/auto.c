@@ -282,18 +282,15 @@ static __attribute__((noinline)) int submit_large(struct engine_queue *q, struct
 	return engine_inline_submit(q->inl, job);
 }
 
-/* A job from AUTO_PAR_MIN below AUTO_CPU_MIN_BYTES (local: transported ones batch inline). */
+/*
+ * A job from AUTO_PAR_MIN below AUTO_CPU_MIN_BYTES with a deep queue (auto_submit() takes the
+ * shallow ones inline): timed against the worker, unless transported (those batch inline).
+ */
 static __attribute__((noinline)) int submit_mid(struct engine_queue *q, struct engine_job *job)
 {
-	bool to_cpu;
 	int rc;
 
-	if (engine_job_xfer(job) || q->mid_queued + q->cpu_inflight < AUTO_DEEP) {
-		to_cpu = false; /* shallow: the hand-off costs more than it can save */
-	} else {
-		to_cpu = tm_job(&q->par);
-	}
-	if (to_cpu)
+	if (!engine_job_xfer(job) && tm_job(&q->par))
 		return submit_cpu(q, job);
 	rc = engine_inline_submit(q->inl, job);
 	if (rc == 0)
