@@ -56,6 +56,7 @@ int main(int argc, char **argv)
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 200000;
 	unsigned int q = argc > 2 ? (unsigned int)atoi(argv[2]) : 256;
 	size_t size = argc > 3 ? strtoul(argv[3], NULL, 0) : 64;
+	size_t len;
 	char *mem;
 	struct doca_devinfo **list;
 	struct doca_dev *dev;
@@ -71,13 +72,14 @@ int main(int argc, char **argv)
 		q = 256;
 	if (size < 1 || size > 65536)
 		size = 64;
-	mem = aligned_alloc(4096, 2 * q * ((size + 4095) & ~(size_t)4095));
+	len = (2 * q * size + 4095) & ~(size_t)4095; /* a source and a destination per slot */
+	mem = aligned_alloc(4096, len);
 	if (mem == NULL)
 		return 1;
 	TRY(doca_devinfo_create_list(&list, &nd));
 	TRY(doca_dev_open(list[0], &dev));
 	TRY(doca_mmap_create(&m));
-	TRY(doca_mmap_set_memrange(m, mem, 2 * q * ((size + 4095) & ~(size_t)4095)));
+	TRY(doca_mmap_set_memrange(m, mem, len));
 	TRY(doca_mmap_add_dev(m, dev));
 	TRY(doca_mmap_start(m));
 	TRY(doca_buf_inventory_create(2 * q, &inv));
