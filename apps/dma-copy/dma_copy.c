@@ -1044,15 +1044,34 @@ static bool write_full(int fd, const uint8_t *p, uint64_t len, uint64_t off)
 	return true;
 }
 
-/* The staging ring, @len bytes of page-aligned memory made present now (torn down in teardown()). */
+#define HUGE_PAGE (2ull << 20)
+
+/*
+ * The staging ring, @len bytes of page-aligned memory made present now (torn down in
+ * teardown()). A ring of whole 2 MiB pages is aligned to them and asked for transparent huge
+ * pages: every copy through it (the file's, the DMA's) then misses the TLB once per 2 MiB
+ * instead of once per 4 KiB.
+ */
 static doca_error_t stage_alloc(struct app *app, uint64_t len)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	uint64_t extra = len % HUGE_PAGE == 0 ? HUGE_PAGE : 0;
+	uint8_t *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) {
 		DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring: %s", len, strerror(errno));
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	if (extra != 0) {
+		uint64_t lead = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+
+		if (lead != 0)
+			munmap(p, lead);
+		if (extra - lead != 0)
+			munmap(p + lead + len, extra - lead);
+		p += lead;
+		(void)madvise(p, len, MADV_HUGEPAGE); /* a hint: 4 KiB pages work too */
+	}
+	memset(p, 0, len); /* present now, not at the first copy */
 	app->stage = p;
 	app->stage_len = len;
 	return DOCA_SUCCESS;
