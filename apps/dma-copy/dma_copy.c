@@ -119,6 +119,10 @@ struct app {
 	 * reads no further). `reported`: the last PROGRESS. */
 	uint64_t ring_len, credit, reported;
 	uint64_t credit_sent; /* a host: the last CREDIT or FILLED sent */
+	/* PROGRESS, CREDIT and FILLED wait until they move the ring on by this much (a quarter
+	 * of the host's ring), unless the file is done or the side is about to sleep (flush):
+	 * each message wakes the other process, and a wake-up costs more than the bytes' copy. */
+	uint64_t msg_step;
 	bool credit_inflight;
 	int read_errno;		  /* a source that could not be read (not shrunk) */
 	doca_error_t write_error; /* a destination that could not be written: write_why says why */
@@ -555,7 +559,7 @@ static void pe_wait(struct app *app, int ms)
 #define PROGRESS_TASK 1
 #define CREDIT_TASK   2 /* a receiving host's CREDIT: at most one in flight too */
 
-static void send_credit(struct app *app);
+static void send_credit(struct app *app, bool flush);
 static bool host_fill_step(struct app *app);
 
 static void send_done(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
@@ -567,7 +571,7 @@ static void send_done(struct doca_comch_task_send *task, union doca_data tud, un
 	doca_task_free(doca_comch_task_send_as_task(task));
 	if (tud.u64 == CREDIT_TASK) {
 		app->credit_inflight = false;
-		send_credit(app); /* what was written while this one was out */
+		send_credit(app, false); /* what was written while this one was out */
 	}
 }
 
@@ -902,11 +906,13 @@ static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t 
 			return DOCA_ERROR_CONNECTION_RESET;
 		if (!unbounded && now_s() > deadline)
 			return DOCA_ERROR_TIME_OUT;
-		send_credit(app);
+		send_credit(app, false);
 		if (app->file_shrank)
 			return DOCA_ERROR_IO_FAILED; /* a sending host's file ended early: shrink_status() */
-		if (doca_pe_progress(app->pe) == 0 && !host_fill_step(app))
+		if (doca_pe_progress(app->pe) == 0 && !host_fill_step(app)) {
+			send_credit(app, true); /* whatever is held back goes before this side sleeps */
 			pe_wait(app, 100);
+		}
 	}
 	uint32_t n = app->inbox_len[app->inbox_head];
 
@@ -972,18 +978,21 @@ static void progress_bar(struct app *app, bool final)
 		(int)eta / 60, (int)eta % 60, final ? "\n" : "");
 }
 
-/* DPU side: tells the host how much of the file has landed (PROGRESS); its bar moves with it. */
-static void report_progress(struct app *app)
+/* DPU side: tells the host how much of the file has landed (PROGRESS); its bar moves with it.
+ * @flush: this side is about to sleep, so even a small step goes now. */
+static void report_progress(struct app *app, bool flush)
 {
 	struct doca_comch_task_send *task;
 	struct msg_status m;
 	union doca_data ud = {.u64 = PROGRESS_TASK};
 
 	/* Never more than one in flight: a slow link skips reports instead of filling the send queue.
-	 * The host hears of every landed chunk as soon as the last report is out: a receiving host
-	 * writes out its ring behind these, a sending one refills its ring where they say the DMA
-	 * has taken the bytes out. */
+	 * The host hears of landed chunks a quarter of its ring at a time, and of all of them before
+	 * this side sleeps: a receiving host writes out its ring behind these, a sending one refills
+	 * its ring where they say the DMA has taken the bytes out. */
 	if (app->progress_inflight || app->conn == NULL || app->done_bytes == app->reported)
+		return;
+	if (!flush && app->done_bytes - app->reported < app->msg_step && app->done_bytes < app->size)
 		return;
 	memset(&m, 0, sizeof(m));
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_PROGRESS, DMA_COPY_VERSION};
@@ -1005,13 +1014,15 @@ static void report_progress(struct app *app)
  * read into it (FILLED: the DPU may take that much out). One in flight; its completion sends the
  * next, and so does every turn of wait_msg(), should the send queue have been full.
  */
-static void send_credit(struct app *app)
+static void send_credit(struct app *app, bool flush)
 {
 	struct doca_comch_task_send *task;
 	struct msg_status m;
 
 	if (ROLE_DPU || app->credit_inflight || app->conn == NULL || app->written == app->credit_sent)
 		return;
+	if (!flush && app->written - app->credit_sent < app->msg_step && app->written < app->size)
+		return; /* too little to be worth waking the DPU side for (msg_step) */
 	memset(&m, 0, sizeof(m));
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, app->fm.is_dest ? MSG_CREDIT : MSG_FILLED, DMA_COPY_VERSION};
 	m.bytes = app->written;
@@ -1110,7 +1121,7 @@ static bool stage_drain(struct app *app, uint64_t upto)
 		if (!ROLE_DPU) {
 			/* A receiving host hands the room back piece by piece, so that the DPU refills
 			 * the ring while this side writes the rest (never called from a callback here). */
-			send_credit(app);
+			send_credit(app, false);
 			doca_pe_progress(app->pe);
 		}
 	}
@@ -1155,7 +1166,7 @@ static bool host_fill_step(struct app *app)
 	if (!stage_fill(app, off, len))
 		return false;
 	app->written = off + len;
-	send_credit(app);
+	send_credit(app, false);
 	return true;
 }
 
@@ -1210,6 +1221,7 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 	for (app->chunk = STAGE_CHUNK; app->chunk > max_size && app->chunk > 1;)
 		app->chunk /= 2;
 	app->ring_len = exp->len;
+	app->msg_step = app->ring_len / 4;
 	if (app->chunk > app->ring_len)
 		app->chunk = app->ring_len;
 	/* The staging ring: INFLIGHT chunks that stay in the cache. */
@@ -1315,7 +1327,7 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 		int got = doca_pe_progress(app->pe);
 
 		/* The host hears at once what landed (it refills or writes out its ring behind it). */
-		report_progress(app);
+		report_progress(app, false);
 		if (app->fm.is_dest && app->written < app->done_bytes) {
 			/* One chunk into the file: the engine keeps the rest of the window busy meanwhile,
 			 * and the next turn refills the room this write frees. */
@@ -1325,7 +1337,9 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			if (!stage_drain(app, upto))
 				app->dma_error = app->write_error; /* stops the copy: returned below */
 		} else if (got == 0) {
-			/* Nothing completed: sleep until something does (a completion, a CREDIT, FILLED). */
+			/* Nothing completed: sleep until something does (a completion, a CREDIT, FILLED),
+			 * the host told of everything that landed first. */
+			report_progress(app, true);
 			pe_wait(app, 10);
 		}
 		progress_bar(app, false);
@@ -1517,6 +1531,7 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 	ret = stage_alloc(app, ring);
 	if (ret != DOCA_SUCCESS)
 		return ret;
+	app->msg_step = ring / 4;
 	ret = doca_mmap_create(&app->local_mmap);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_set_memrange(app->local_mmap, app->stage, app->stage_len);
@@ -1618,7 +1633,7 @@ static doca_error_t run_host(struct app *app)
 			send_status_flush(app, MSG_ERROR, ret, app->write_why);
 			goto out;
 		}
-		send_credit(app);
+		send_credit(app, false);
 		progress_bar(app, false);
 	}
 	if (ret == DOCA_ERROR_IO_FAILED && app->file_shrank) {
