@@ -1066,7 +1066,8 @@ static bool write_full(int fd, const uint8_t *p, uint64_t len, uint64_t off)
 static doca_error_t stage_alloc(struct app *app, uint64_t len)
 {
 	uint64_t extra = len % HUGE_PAGE == 0 ? HUGE_PAGE : 0;
-	uint8_t *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | (extra == 0 ? MAP_POPULATE : 0), -1, 0);
 
 	if (p == MAP_FAILED) {
 		DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring: %s", len, strerror(errno));
@@ -1081,8 +1082,8 @@ static doca_error_t stage_alloc(struct app *app, uint64_t len)
 			munmap(p + lead + len, extra - lead);
 		p += lead;
 		(void)madvise(p, len, MADV_HUGEPAGE); /* a hint: 4 KiB pages work too */
+		memset(p, 0, len);		      /* present now, not at the first copy */
 	}
-	memset(p, 0, len); /* present now, not at the first copy */
 	app->stage = p;
 	app->stage_len = len;
 	return DOCA_SUCCESS;
