@@ -50,8 +50,6 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #define INFLIGHT	16
 #define STAGE_CHUNK	(512ull << 10) /* a chunk of a staging ring (at most): INFLIGHT of them stay in the cache */
 #define HOST_RING	(4ull << 20)   /* a host's staging ring (at most; a power of two) */
-#define RA_STEP		(4ull << 20)   /* read-ahead is asked for in pieces of this size */
-#define READ_AHEAD	(128ull << 20) /* a source file is asked for this far ahead of its checksum */
 #define INBOX		8
 
 struct file_map {
@@ -99,7 +97,7 @@ struct app {
 	 * that has landed on the DPU side.
 	 */
 	struct dc_sum sum;
-	uint64_t sum_pos, ra_next;
+	uint64_t sum_pos;
 	uint64_t size, checksum;	  /* checksum: this side's, once sum_pos == size */
 	doca_notification_handle_t pe_fd; /* -1: poll with short sleeps instead */
 	/* DPU side: chunks of `chunk` bytes; landed[] marks completed ones of the window in flight. */
@@ -287,6 +285,8 @@ static doca_error_t open_source(struct file_map *fm, const char *path)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	fm->size = (uint64_t)st.st_size;
+	/* The kernel's own read-ahead, in large page-cache folios, streams a cold file in: asking
+	 * for it ahead with POSIX_FADV_WILLNEED built 4 KiB pages and cost more (docs/performance.md). */
 	(void)posix_fadvise(fm->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	return DOCA_SUCCESS;
 }
@@ -469,17 +469,6 @@ static void close_file(struct file_map *fm)
 	if (fm->is_dest && fm->tmp[0] != '\0')
 		unlink(fm->tmp);
 	fm->tmp[0] = '\0';
-}
-
-/* Asks the kernel to read a source file ahead, READ_AHEAD beyond @upto: a cold file streams in. */
-static void read_ahead(struct app *app, uint64_t upto)
-{
-	while (app->ra_next < app->size && app->ra_next < upto + READ_AHEAD) {
-		uint64_t n = app->size - app->ra_next < RA_STEP ? app->size - app->ra_next : RA_STEP;
-
-		(void)posix_fadvise(app->fm.fd, (off_t)app->ra_next, (off_t)n, POSIX_FADV_WILLNEED);
-		app->ra_next += n;
-	}
 }
 
 /*
@@ -1137,7 +1126,6 @@ static bool stage_fill(struct app *app, uint64_t off, uint64_t len)
 {
 	if (app->sum_pos >= off + len)
 		return true;
-	read_ahead(app, off + len);
 	if (!read_full(app, app->stage + off % app->stage_len, len, off))
 		return false;
 	dc_sum_update(&app->sum, app->stage + off % app->stage_len, len);

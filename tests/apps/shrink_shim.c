@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * shrink_shim.c - LD_PRELOAD helper of test_dma_copy.sh, two faults at points the test controls:
- * - the first time the program asks the kernel to read a file ahead at 8 MiB or beyond
- *   (POSIX_FADV_WILLNEED), the file is cut to 1000000 bytes first, as if another program
- *   truncated it at that moment. doca_dma_copy asks for read-ahead before it reads a piece of
- *   its source, so that read then meets the new end;
+ * - the first time the program reads a file at 8 MiB or beyond (pread()), the file is cut to
+ *   1000000 bytes first, as if another program truncated it at that moment: that read meets
+ *   the new end;
  * - with SHIM_ENOSPC_AT=<bytes> in the environment, every pwrite() that would write past that
  *   offset fails with ENOSPC, as on a disk that another program filled during the copy.
  */
-/* Both symbols are defined here: the header must not rename posix_fadvise to the 64-bit one. */
+/* Both symbols are defined here: the header must not rename pread to the 64-bit one. */
 #undef _FILE_OFFSET_BITS
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT */
@@ -25,11 +24,11 @@
 
 static int shrunk;
 
-static void maybe_shrink(int fd, off_t off, int advice)
+static void maybe_shrink(int fd, off_t off)
 {
 	char path[64];
 
-	if (shrunk || advice != POSIX_FADV_WILLNEED || off < SHRINK_AT)
+	if (shrunk || off < SHRINK_AT)
 		return;
 	shrunk = 1;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd); /* the fd is read-only */
@@ -37,22 +36,23 @@ static void maybe_shrink(int fd, off_t off, int advice)
 		perror("shrink_shim: truncate");
 }
 
-int posix_fadvise(int fd, off_t off, off_t len, int advice);
-__attribute__((visibility("default"))) int posix_fadvise(int fd, off_t off, off_t len, int advice)
+ssize_t pread(int fd, void *buf, size_t n, off_t off);
+__attribute__((visibility("default"))) ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-	int (*real)(int, off_t, off_t, int) = (int (*)(int, off_t, off_t, int))dlsym(RTLD_NEXT, "posix_fadvise");
+	ssize_t (*real)(int, void *, size_t, off_t) = (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
 
-	maybe_shrink(fd, off, advice);
-	return real(fd, off, len, advice);
+	maybe_shrink(fd, off);
+	return real(fd, buf, n, off);
 }
 
-int posix_fadvise64(int fd, off_t off, off_t len, int advice);
-__attribute__((visibility("default"))) int posix_fadvise64(int fd, off_t off, off_t len, int advice)
+ssize_t pread64(int fd, void *buf, size_t n, off_t off);
+__attribute__((visibility("default"))) ssize_t pread64(int fd, void *buf, size_t n, off_t off)
 {
-	int (*real)(int, off_t, off_t, int) = (int (*)(int, off_t, off_t, int))dlsym(RTLD_NEXT, "posix_fadvise64");
+	ssize_t (*real)(int, void *, size_t, off_t) =
+	    (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
 
-	maybe_shrink(fd, off, advice);
-	return real(fd, off, len, advice);
+	maybe_shrink(fd, off);
+	return real(fd, buf, n, off);
 }
 
 /* Whether a write of @n bytes at @off runs past SHIM_ENOSPC_AT (errno set when so). */
@@ -70,7 +70,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
 __attribute__((visibility("default"))) ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
 	ssize_t (*real)(int, const void *, size_t, off_t) =
-	    (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+	    (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
 
 	return full_at(off, n) ? -1 : real(fd, buf, n, off);
 }
@@ -79,7 +79,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off);
 __attribute__((visibility("default"))) ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
 {
 	ssize_t (*real)(int, const void *, size_t, off_t) =
-	    (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
+	    (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
 
 	return full_at(off, n) ? -1 : real(fd, buf, n, off);
 }
