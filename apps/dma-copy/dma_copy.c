@@ -1315,7 +1315,8 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 		}
 		int got = doca_pe_progress(app->pe);
 
-		/* The host hears at once what landed (it refills or writes out its ring behind it). */
+		/* The host hears what landed, a quarter of its ring at a time (it refills or writes
+		 * out its ring behind it). */
 		report_progress(app, false);
 		if (app->fm.is_dest && app->written < app->done_bytes) {
 			/* One chunk into the file: the engine keeps the rest of the window busy meanwhile,
