@@ -551,6 +551,13 @@ static void pe_wait(struct app *app, int ms)
 static void send_credit(struct app *app, bool flush);
 static bool host_fill_step(struct app *app);
 
+/* Whether a message that moves the ring from @sent to @pos is worth waking the other side for
+ * now: a step of msg_step at least, the end of the file, or @flush (this side is about to sleep). */
+static bool msg_due(const struct app *app, uint64_t pos, uint64_t sent, bool flush)
+{
+	return flush || pos - sent >= app->msg_step || pos >= app->size;
+}
+
 static void send_done(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
 {
 	struct app *app = cud.ptr;
@@ -981,7 +988,7 @@ static void report_progress(struct app *app, bool flush)
 	 * its ring where they say the DMA has taken the bytes out. */
 	if (app->progress_inflight || app->conn == NULL || app->done_bytes == app->reported)
 		return;
-	if (!flush && app->done_bytes - app->reported < app->msg_step && app->done_bytes < app->size)
+	if (!msg_due(app, app->done_bytes, app->reported, flush))
 		return;
 	memset(&m, 0, sizeof(m));
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_PROGRESS, DMA_COPY_VERSION};
@@ -1010,8 +1017,8 @@ static void send_credit(struct app *app, bool flush)
 
 	if (ROLE_DPU || app->credit_inflight || app->conn == NULL || app->written == app->credit_sent)
 		return;
-	if (!flush && app->written - app->credit_sent < app->msg_step && app->written < app->size)
-		return; /* too little to be worth waking the DPU side for (msg_step) */
+	if (!msg_due(app, app->written, app->credit_sent, flush))
+		return;
 	memset(&m, 0, sizeof(m));
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, app->fm.is_dest ? MSG_CREDIT : MSG_FILLED, DMA_COPY_VERSION};
 	m.bytes = app->written;
