@@ -6,10 +6,9 @@
  *   callgrind_annotate hot.out | head -30
  *
  * Runs N tasks of SIZE bytes (64 unless given, at most 64 KiB) with Q in flight through the
- * full DOCA API per task (alloc_init,
- * submit, completion callback, free), after a warm-up pass. Instruction counts are repeatable
- * where timings are not; divide the total by N for the per-task cost. Prints the count of tasks
- * so runs can be compared.
+ * full DOCA API per task (alloc_init, submit, completion callback, free), after a warm-up
+ * pass. Instruction counts are repeatable where timings are not; divide the total by N for the
+ * per-task cost. Prints the count of tasks so runs can be compared.
  */
 #include <stdio.h>
 #include <stdlib.h>
