@@ -4,16 +4,19 @@
 # and DPU -> host, warm (source in the page cache) and cold (source dropped from it first with
 # posix_fadvise(POSIX_FADV_DONTNEED), through dd iflag=nocache; no root needed). Before every
 # timed copy the previous copies' dirty pages are written back (sync), so that no copy pays
-# for another's writeback. Times are whole-command wall times: two processes, the Comch
-# meeting and the copy for doca_dma_copy. Beside each rate, the CPU time (user + system) the
-# command's processes used, summed: it varies less than wall time on a shared machine.
+# for another's writeback, and fresh memory is written and freed (<build>/bench/mem_touch),
+# so that no copy's new pages are ones a VM had handed back to its hypervisor. Times are
+# whole-command wall times: two processes, the Comch meeting and the copy for doca_dma_copy.
+# Beside each rate, the CPU time (user + system) the command's processes used, summed: it
+# varies less than wall time on a shared machine.
 #   bench/dma_copy_bench.sh <build dir> [SIZES_MIB] [RUNS] [CACHES]
 #   e.g. bench/dma_copy_bench.sh build 256,2048 3 "warm cold"     (defaults: 256, 3, "warm cold")
 set -eu
 build=$1; sizes=${2:-256}; runs=${3:-3}; caches=${4:-warm cold}
 dpu=$build/apps/dma-copy/dpu/doca_dma_copy
 host=$build/apps/dma-copy/host/doca_dma_copy
-for p in "$dpu" "$host"; do [ -x "$p" ] || { echo "no $p: build first (ninja -C $build)" >&2; exit 1; }; done
+memtouch=$build/bench/mem_touch
+for p in "$dpu" "$host" "$memtouch"; do [ -x "$p" ] || { echo "no $p: build first (ninja -C $build)" >&2; exit 1; }; done
 for c in $caches; do [ "$c" = warm ] || [ "$c" = cold ] || { echo "cache mode $c: warm or cold" >&2; exit 1; }; done
 work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -22,10 +25,13 @@ export XDG_RUNTIME_DIR=$work/run
 
 now() { date +%s%N; }
 stats() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'; }
-# prepare <cache> <source>: written back, then dropped from the page cache (cold) or read into it (warm)
+# prepare <cache> <source>: written back, then dropped from the page cache (cold) or read into
+# it (warm); then twice its size and 64 MiB of fresh memory (a source and a destination in the
+# page cache, rings) written and freed
 prepare() {
 	sync
 	if [ "$1" = cold ]; then dd if="$2" iflag=nocache count=0 status=none; else cat "$2" > /dev/null; fi
+	"$memtouch" $((2 * size_mib + 64))
 }
 rate() { echo "$1 $2 $3" | awk '{ print $1 / ($3 - $2) }'; }
 # mark <name>: the CPU time (user + system) of all the children this shell has waited for so
