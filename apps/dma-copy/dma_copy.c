@@ -50,6 +50,7 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #define INFLIGHT	16
 #define STAGE_CHUNK	(512ull << 10) /* a chunk of a staging ring (at most): INFLIGHT of them stay in the cache */
 #define HOST_RING	(4ull << 20)   /* a host's staging ring (at most; a power of two) */
+#define MSG_STEPS	4	       /* PROGRESS, FILLED, CREDIT: 1/MSG_STEPS of the host's ring at least */
 #define INBOX		8
 
 struct file_map {
@@ -117,8 +118,8 @@ struct app {
 	 * reads no further). `reported`: the last PROGRESS. */
 	uint64_t ring_len, credit, reported;
 	uint64_t credit_sent; /* a host: the last CREDIT or FILLED sent */
-	/* PROGRESS, CREDIT and FILLED wait until they move the ring on by this much (a quarter
-	 * of the host's ring), unless the file is done or the side is about to sleep (flush):
+	/* PROGRESS, CREDIT and FILLED wait until they move the ring on by this much (the host's
+	 * ring / MSG_STEPS), unless the file is done or the side is about to sleep (flush):
 	 * each message wakes the other process, and a wake-up costs more than the bytes' copy. */
 	uint64_t msg_step;
 	bool credit_inflight;
@@ -1217,7 +1218,7 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 	for (app->chunk = STAGE_CHUNK; app->chunk > max_size && app->chunk > 1;)
 		app->chunk /= 2;
 	app->ring_len = exp->len;
-	app->msg_step = app->ring_len / 4;
+	app->msg_step = app->ring_len / MSG_STEPS;
 	if (app->chunk > app->ring_len)
 		app->chunk = app->ring_len;
 	/* The staging ring: INFLIGHT chunks that stay in the cache. */
@@ -1528,7 +1529,7 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 	ret = stage_alloc(app, ring);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	app->msg_step = ring / 4;
+	app->msg_step = ring / MSG_STEPS;
 	ret = doca_mmap_create(&app->local_mmap);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_set_memrange(app->local_mmap, app->stage, app->stage_len);
