@@ -5,7 +5,9 @@
  *   1000000 bytes first, as if another program truncated it at that moment: that read meets
  *   the new end;
  * - with SHIM_ENOSPC_AT=<bytes> in the environment, every pwrite() that would write past that
- *   offset fails with ENOSPC, as on a disk that another program filled during the copy.
+ *   offset fails with ENOSPC, as on a disk that another program filled during the copy;
+ * - with SHIM_FALLOCATE=EOPNOTSUPP or ENOSPC, fallocate() fails with that error, as on a file
+ *   system that reserves nothing ahead, or one that cannot hold the file.
  */
 /* Both symbols are defined here: the header must not rename pread to the 64-bit one. */
 #undef _FILE_OFFSET_BITS
@@ -17,6 +19,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #define SHRINK_AT (8 << 20)
@@ -82,4 +85,31 @@ __attribute__((visibility("default"))) ssize_t pwrite64(int fd, const void *buf,
 	    (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
 
 	return full_at(off, n) ? -1 : real(fd, buf, n, off);
+}
+
+/* -1 with errno set when SHIM_FALLOCATE asks for a failure, 0 to call the real fallocate(). */
+static int fallocate_fault(void)
+{
+	const char *e = getenv("SHIM_FALLOCATE");
+
+	if (e == NULL)
+		return 0;
+	errno = strcmp(e, "ENOSPC") == 0 ? ENOSPC : EOPNOTSUPP;
+	return -1;
+}
+
+int fallocate(int fd, int mode, off_t off, off_t len);
+__attribute__((visibility("default"))) int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	int (*real)(int, int, off_t, off_t) = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT, "fallocate");
+
+	return fallocate_fault() != 0 ? -1 : real(fd, mode, off, len);
+}
+
+int fallocate64(int fd, int mode, off_t off, off_t len);
+__attribute__((visibility("default"))) int fallocate64(int fd, int mode, off_t off, off_t len)
+{
+	int (*real)(int, int, off_t, off_t) = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT, "fallocate64");
+
+	return fallocate_fault() != 0 ? -1 : real(fd, mode, off, len);
 }

@@ -130,6 +130,40 @@ for dir in h2d d2h; do
 	n=$((n + 1))
 done
 
+# The destination's blocks are reserved before the bytes come (fallocate()). A file system that
+# cannot reserve (EOPNOTSUPP, the shim) still gets the file; one that has no room for it
+# (ENOSPC) fails both sides before any byte moves, with the cause named and nothing left behind.
+for dir in h2d d2h; do
+	if [ $dir = h2d ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; dst=$tmp/d/dst; dpre=$shim; hpre=; side=dpu; peer=host
+	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; dst=$tmp/h/dst; dpre=; hpre=$shim; side=host; peer=dpu; fi
+	make_file "$src" 5000003
+	for fault in EOPNOTSUPP ENOSPC; do
+		# tmpfs is never asked to reserve (it would allocate the memory itself): no fault to meet.
+		[ $fault = ENOSPC ] && [ "$(stat -f -c %T "$tmp")" = tmpfs ] && continue
+		rm -f "$tmp/d/dst" "$tmp/h/dst"
+		SHIM_FALLOCATE=$fault LD_PRELOAD=$dpre "$dpu" -t 30 -f "$dpath" >"$tmp/falloc-$dir.dpu.log" 2>&1 &
+		dp=$!; pids="$pids $dp"
+		SHIM_FALLOCATE=$fault LD_PRELOAD=$hpre "$host" -t 30 -f "$hpath" >"$tmp/falloc-$dir.host.log" 2>&1
+		rc_host=$?; wait $dp; rc_dpu=$?
+		if [ $fault = EOPNOTSUPP ]; then
+			[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "$dir, no fallocate: host $rc_host, dpu $rc_dpu"
+			cmp -s "$src" "$dst" || fail "$dir, no fallocate: files differ"
+			continue
+		fi
+		[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "$dir, no room to reserve: host $rc_host, dpu $rc_dpu (both must fail)"
+		grep -q "cannot reserve 5000003 bytes for .*No space left on device" "$tmp/falloc-$dir.$side.log" ||
+			fail "$dir, no room to reserve: the $side side does not name the cause"
+		grep -q "No space left on device" "$tmp/falloc-$dir.$peer.log" ||
+			fail "$dir, no room to reserve: the $peer side does not say why"
+		! grep -q "shrank" "$tmp/falloc-$dir.$side.log" "$tmp/falloc-$dir.$peer.log" ||
+			fail "$dir, no room to reserve: a side blames a truncation"
+		[ ! -e "$dst" ] || fail "$dir, no room to reserve: a destination was put in place"
+	done
+	[ -z "$(ls "$dst".partial.* 2>/dev/null)" ] || fail "$dir, fallocate faults: a partial file was left behind"
+	rm -f "$src" "$dst"
+	n=$((n + 1))
+done
+
 # Killing either side mid-transfer: the other side fails, no complete-looking file remains.
 # 64-byte chunks (half a million tasks), each completing at least 50 us after its submit
 # (SOFTDOCA_FAULT), make the copy last seconds however fast the machine: it is caught in the
