@@ -1103,8 +1103,11 @@ static doca_error_t stage_alloc(struct app *app, uint64_t len)
 
 /*
  * A destination: the bytes of the staging ring up to @upto that are not written yet, in order,
- * into the checksum (still in the cache) and into the file. Their room in the ring is free
- * after. False once a write failed (logged; @app->write_error says how).
+ * into the file and then into the checksum. Their room in the ring is free after. False once a
+ * write failed (logged; @app->write_error says how). The bytes were put in the ring by the
+ * engine, on another core: the kernel's copy in pwrite() fetches them from there faster than
+ * the fold's loads do, and leaves them in this core's cache for the fold (2 GiB host -> DPU,
+ * sixteen copies of each order alternated: 422 ms median against 469 ms with the fold first).
  */
 static bool stage_drain(struct app *app, uint64_t upto)
 {
@@ -1117,8 +1120,6 @@ static bool stage_drain(struct app *app, uint64_t upto)
 			len = app->stage_len - at;
 		if (len > STAGE_CHUNK)
 			len = STAGE_CHUNK;
-		dc_sum_update(&app->sum, p, len);
-		app->sum_pos += len;
 		if (!write_full(app->fm.fd, p, len, app->written)) {
 			int err = errno;
 
@@ -1130,6 +1131,8 @@ static bool stage_drain(struct app *app, uint64_t upto)
 				 app->fm.path, ROLE_DPU ? "DPU" : "host", strerror(err));
 			break;
 		}
+		dc_sum_update(&app->sum, p, len);
+		app->sum_pos += len;
 		app->written += len;
 		if (!ROLE_DPU) {
 			/* A receiving host hands the room back piece by piece, so that the DPU refills
