@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,6 +127,7 @@ struct app {
 	uint64_t msg_step;
 	bool credit_inflight;
 	int read_errno;		  /* a source that could not be read (not shrunk) */
+	bool no_nowait;		  /* the source's file system has no preadv2(RWF_NOWAIT) */
 	doca_error_t write_error; /* a destination that could not be written: write_why says why */
 	char write_why[300];
 	bool file_on_host;
@@ -487,15 +489,36 @@ static void close_file(struct file_map *fm)
 	fm->tmp[0] = '\0';
 }
 
+static void flush_before_block(struct app *app);
+
 /*
  * Reads @len bytes of the source at @off into @buf; false when the file ended early (it shrank)
- * or could not be read, both reported by shrink_status().
+ * or could not be read, both reported by shrink_status(). Bytes not in the page cache yet (the
+ * read would wait for the disk: preadv2(RWF_NOWAIT) says so) are read only after what this side
+ * holds back has gone to the other side, which then moves the bytes it was not told of yet while
+ * this side waits (flush_before_block()).
  */
 static bool read_full(struct app *app, uint8_t *buf, uint64_t len, uint64_t off)
 {
-	while (len > 0) {
-		ssize_t n = pread(app->fm.fd, buf, len, (off_t)off);
+	bool flushed = false;
 
+	while (len > 0) {
+		ssize_t n = -1;
+
+		if (!flushed && !app->no_nowait) {
+			struct iovec iov = {.iov_base = buf, .iov_len = len};
+
+			n = preadv2(app->fm.fd, &iov, 1, (off_t)off, RWF_NOWAIT);
+			if (n < 0 && (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS))
+				app->no_nowait = true; /* this file system (or kernel) cannot say */
+			if (n < 0 && errno != EINTR) {
+				flush_before_block(app);
+				flushed = true;
+				continue;
+			}
+		} else {
+			n = pread(app->fm.fd, buf, len, (off_t)off);
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1047,6 +1070,16 @@ static void send_credit(struct app *app, bool flush)
 	}
 	app->credit_inflight = true;
 	app->credit_sent = m.bytes;
+}
+
+/* A source about to wait for its disk: the word it holds back goes now (FILLED from a host,
+ * PROGRESS from the DPU side), so that the other side is not kept waiting for bytes already in. */
+static void flush_before_block(struct app *app)
+{
+	if (ROLE_DPU)
+		report_progress(app, true);
+	else
+		send_credit(app, true);
 }
 
 /* Writes @len bytes at @off, however many calls it takes; false with errno set on failure. */

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * shrink_shim.c - LD_PRELOAD helper of test_dma_copy.sh, two faults at points the test controls:
- * - the first time the program reads a file at 8 MiB or beyond (pread()), the file is cut to
- *   1000000 bytes first, as if another program truncated it at that moment: that read meets
- *   the new end;
+ * shrink_shim.c - LD_PRELOAD helper of test_dma_copy.sh, faults at points the test controls:
+ * - the first time the program reads a file at 8 MiB or beyond (pread(), preadv2()), the file
+ *   is cut to 1000000 bytes first, as if another program truncated it at that moment: that
+ *   read meets the new end;
  * - with SHIM_ENOSPC_AT=<bytes> in the environment, every pwrite() that would write past that
  *   offset fails with ENOSPC, as on a disk that another program filled during the copy;
  * - with SHIM_FALLOCATE=EOPNOTSUPP or ENOSPC, fallocate() fails with that error, as on a file
  *   system that reserves nothing ahead, or one that cannot hold the file.
  */
-/* Both symbols are defined here: the header must not rename pread to the 64-bit one. */
+/* Both names of each are defined here: the header must not rename pread to the 64-bit one. */
 #undef _FILE_OFFSET_BITS
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT */
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define SHRINK_AT (8 << 20)
@@ -56,6 +57,27 @@ __attribute__((visibility("default"))) ssize_t pread64(int fd, void *buf, size_t
 
 	maybe_shrink(fd, off);
 	return real(fd, buf, n, off);
+}
+
+ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
+__attribute__((visibility("default"))) ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
+	    (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, "preadv2");
+
+	maybe_shrink(fd, off);
+	return real(fd, iov, cnt, off, flags);
+}
+
+ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
+__attribute__((visibility("default"))) ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off,
+							  int flags)
+{
+	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
+	    (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, "preadv64v2");
+
+	maybe_shrink(fd, off);
+	return real(fd, iov, cnt, off, flags);
 }
 
 /* Whether a write of @n bytes at @off runs past SHIM_ENOSPC_AT (errno set when so). */
