@@ -29,11 +29,11 @@
  * and DMAs it into the host's; the host writes out what PROGRESS reports landed and answers with
  * CREDIT, and the DPU never runs more than the host's ring ahead of that. PROGRESS, FILLED
  * and CREDIT each move the ring on by a quarter of it at least, except the last one and the
- * one a side sends before it sleeps, so that neither waits for a word the other holds back.
- * Files are read with pread() and written with pwrite(); nobody maps a file. Each side folds
- * its own checksum while the bytes pass through its ring: a source as it reads its file, a
- * destination as it writes it. DONE carries the DPU side's checksum, RESULT the host's; each
- * side compares both.
+ * one a side sends before it sleeps or waits for its disk, so that neither waits for a word
+ * the other holds back. Files are read with pread() and written with pwrite() into space
+ * reserved first; nobody maps a file. Each side folds its own checksum while the bytes pass
+ * through its ring: a source as it reads its file, a destination as it writes it. DONE carries
+ * the DPU side's checksum, RESULT the host's; each side compares both.
  *
  * A destination is written under a temporary name and renamed only after the checksums matched,
  * so a failed or interrupted copy never leaves a file that looks complete. Each side exits 0
