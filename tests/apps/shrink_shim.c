@@ -7,7 +7,9 @@
  * - with SHIM_ENOSPC_AT=<bytes> in the environment, every pwrite() that would write past that
  *   offset fails with ENOSPC, as on a disk that another program filled during the copy;
  * - with SHIM_FALLOCATE=EOPNOTSUPP or ENOSPC, fallocate() fails with that error, as on a file
- *   system that reserves nothing ahead, or one that cannot hold the file.
+ *   system that reserves nothing ahead, or one that cannot hold the file;
+ * - with SHIM_NOWAIT=EOPNOTSUPP or EAGAIN, preadv2(RWF_NOWAIT) fails with that error, as on a
+ *   file system that cannot say whether a read would wait, or a file never in the page cache.
  */
 /* Both names of each are defined here: the header must not rename pread to the 64-bit one. */
 #undef _FILE_OFFSET_BITS
@@ -59,12 +61,25 @@ __attribute__((visibility("default"))) ssize_t pread64(int fd, void *buf, size_t
 	return real(fd, buf, n, off);
 }
 
+/* -1 with errno set when SHIM_NOWAIT asks a read with RWF_NOWAIT to fail, 0 otherwise. */
+static int nowait_fault(int flags)
+{
+	const char *e = getenv("SHIM_NOWAIT");
+
+	if (e == NULL || !(flags & RWF_NOWAIT))
+		return 0;
+	errno = strcmp(e, "EAGAIN") == 0 ? EAGAIN : EOPNOTSUPP;
+	return -1;
+}
+
 ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
 __attribute__((visibility("default"))) ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
 	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
 	    (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, "preadv2");
 
+	if (nowait_fault(flags) != 0)
+		return -1;
 	maybe_shrink(fd, off);
 	return real(fd, iov, cnt, off, flags);
 }
@@ -76,6 +91,8 @@ __attribute__((visibility("default"))) ssize_t preadv64v2(int fd, const struct i
 	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
 	    (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, "preadv64v2");
 
+	if (nowait_fault(flags) != 0)
+		return -1;
 	maybe_shrink(fd, off);
 	return real(fd, iov, cnt, off, flags);
 }

@@ -164,6 +164,27 @@ for dir in h2d d2h; do
 	n=$((n + 1))
 done
 
+# A source reads with preadv2(RWF_NOWAIT) first and, when that would wait, tells the other
+# side how far it got before a blocking read. Every read refused that way (EAGAIN: as if the
+# file were never in the page cache) or a file system without RWF_NOWAIT (EOPNOTSUPP): the
+# copy is whole both ways.
+for dir in h2d d2h; do
+	if [ $dir = h2d ]; then src=$tmp/h/big; dpath=$tmp/d/dst; hpath=$src; dst=$tmp/d/dst; dpre=; hpre=$shim
+	else src=$tmp/d/big; dpath=$src; hpath=$tmp/h/dst; dst=$tmp/h/dst; dpre=$shim; hpre=; fi
+	make_file "$src" 7340033 # below the 8 MiB where the shim cuts a file
+	for fault in EAGAIN EOPNOTSUPP; do
+		rm -f "$tmp/d/dst" "$tmp/h/dst"
+		SHIM_NOWAIT=$fault LD_PRELOAD=$dpre "$dpu" -t 30 -f "$dpath" >"$tmp/nowait-$dir.dpu.log" 2>&1 &
+		dp=$!; pids="$pids $dp"
+		SHIM_NOWAIT=$fault LD_PRELOAD=$hpre "$host" -t 30 -f "$hpath" >"$tmp/nowait-$dir.host.log" 2>&1
+		rc_host=$?; wait $dp; rc_dpu=$?
+		[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "$dir, preadv2 $fault: host $rc_host, dpu $rc_dpu"
+		cmp -s "$src" "$dst" || fail "$dir, preadv2 $fault: files differ"
+	done
+	rm -f "$src" "$dst"
+	n=$((n + 1))
+done
+
 # Killing either side mid-transfer: the other side fails, no complete-looking file remains.
 # 64-byte chunks (half a million tasks), each completing at least 50 us after its submit
 # (SOFTDOCA_FAULT), make the copy last seconds however fast the machine: it is caught in the
