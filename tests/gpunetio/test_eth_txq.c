@@ -28,6 +28,7 @@
  * Every case uses its own runtime directory, so its cable starts empty.
  */
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -318,6 +319,20 @@ static uint64_t cons_of(const struct txq *q)
 	return doca_gpunetio_hd_load_acquire_u64(&q->h->cons);
 }
 
+/* Waits (at most WAIT_MS) until the NIC has taken @n descriptors: it moves the consumer index
+ * after a frame has left, so a receiver may hold the last frame a moment before it moves. */
+static void cons_wait(const struct txq *q, uint64_t n)
+{
+	uint64_t deadline = sd_now_ms() + WAIT_MS;
+
+	while (cons_of(q) < n) {
+		if (sd_now_ms() >= deadline)
+			fprintf(stderr, "cons_wait: %" PRIu64 " of %" PRIu64 " descriptors taken\n", cons_of(q), n);
+		CHECK(sd_now_ms() < deadline);
+		sched_yield();
+	}
+}
+
 static char *log_text(void)
 {
 	off_t n = lseek(log_fd, 0, SEEK_END);
@@ -477,6 +492,7 @@ static void run_order(enum doca_gpu_mem_type mem, const char *dir)
 		n++;
 	}
 	CHECK_EQ(n, 2u * ORDER_PER_POSTER);
+	cons_wait(&q, 2 * ORDER_PER_POSTER);
 	CHECK_EQ(cons_of(&q), (uint64_t)(2 * ORDER_PER_POSTER)); /* wrapped 1200 / 64 times */
 	{
 		/* The NIC's line for the packet memory's mkey names the way frames leave it. */
