@@ -503,7 +503,7 @@ static bool read_full(struct app *app, uint8_t *buf, uint64_t len, uint64_t off)
 	bool flushed = false;
 
 	while (len > 0) {
-		ssize_t n = -1;
+		ssize_t n;
 
 		if (!flushed && !app->no_nowait) {
 			struct iovec iov = {.iov_base = buf, .iov_len = len};

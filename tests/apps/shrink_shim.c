@@ -72,11 +72,11 @@ static int nowait_fault(int flags)
 	return -1;
 }
 
-ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
-__attribute__((visibility("default"))) ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+/* preadv2() and preadv64v2(), through the real one named @sym. */
+static ssize_t preadv2_via(const char *sym, int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
 	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
-	    (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, "preadv2");
+	    (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, sym);
 
 	if (nowait_fault(flags) != 0)
 		return -1;
@@ -84,17 +84,17 @@ __attribute__((visibility("default"))) ssize_t preadv2(int fd, const struct iove
 	return real(fd, iov, cnt, off, flags);
 }
 
+ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
+__attribute__((visibility("default"))) ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return preadv2_via("preadv2", fd, iov, cnt, off, flags);
+}
+
 ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
 __attribute__((visibility("default"))) ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off,
 							  int flags)
 {
-	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
-	    (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, "preadv64v2");
-
-	if (nowait_fault(flags) != 0)
-		return -1;
-	maybe_shrink(fd, off);
-	return real(fd, iov, cnt, off, flags);
+	return preadv2_via("preadv64v2", fd, iov, cnt, off, flags);
 }
 
 /* Whether a write of @n bytes at @off runs past SHIM_ENOSPC_AT (errno set when so). */
