@@ -141,6 +141,7 @@ struct app {
 	struct timespec t_start;
 	double last_bar;
 	bool progress_inflight; /* a PROGRESS message not yet sent */
+	int sends_inflight;	/* send_msg()'s messages not yet sent */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -586,6 +587,7 @@ static void pe_wait(struct app *app, int ms)
 /* Task user data of a PROGRESS message: at most one is in flight, the others are skipped. */
 #define PROGRESS_TASK 1
 #define CREDIT_TASK   2 /* a receiving host's CREDIT: at most one in flight too */
+#define BUSY_TASK     3 /* an ERROR to a second host while a copy runs */
 
 static void send_credit(struct app *app, bool flush);
 static bool host_fill_step(struct app *app);
@@ -603,6 +605,8 @@ static void send_done(struct doca_comch_task_send *task, union doca_data tud, un
 
 	if (tud.u64 == PROGRESS_TASK)
 		app->progress_inflight = false;
+	if (tud.u64 == 0)
+		app->sends_inflight--;
 	doca_task_free(doca_comch_task_send_as_task(task));
 	if (tud.u64 == CREDIT_TASK) {
 		app->credit_inflight = false;
@@ -618,6 +622,8 @@ static void send_failed(struct doca_comch_task_send *task, union doca_data tud, 
 		app->progress_inflight = false;
 	if (tud.u64 == CREDIT_TASK)
 		app->credit_inflight = false;
+	if (tud.u64 == 0)
+		app->sends_inflight--;
 	DOCA_LOG_ERR("a message to the other side failed: %s",
 		     doca_error_get_descr(doca_task_get_status(doca_comch_task_send_as_task(task))));
 	doca_task_free(doca_comch_task_send_as_task(task));
@@ -641,8 +647,10 @@ static void refuse_busy(struct app *app, struct doca_comch_connection *conn)
 	snprintf(m.text, sizeof(m.text),
 		 "the DPU side is busy with another host's copy; run one copy at a time (or start another "
 		 "doca_dma_copy on the DPU side for this host)");
-	if (doca_comch_server_task_send_alloc_init(app->server, conn, &m, sizeof(m), &task) == DOCA_SUCCESS &&
-	    doca_task_submit(doca_comch_task_send_as_task(task)) != DOCA_SUCCESS)
+	if (doca_comch_server_task_send_alloc_init(app->server, conn, &m, sizeof(m), &task) != DOCA_SUCCESS)
+		return;
+	doca_task_set_user_data(doca_comch_task_send_as_task(task), (union doca_data){.u64 = BUSY_TASK});
+	if (doca_task_submit(doca_comch_task_send_as_task(task)) != DOCA_SUCCESS)
 		doca_task_free(doca_comch_task_send_as_task(task));
 }
 
@@ -751,8 +759,10 @@ static doca_error_t send_msg(struct app *app, const void *msg, uint32_t len)
 		if (ret == DOCA_SUCCESS) {
 			doca_task_set_user_data(doca_comch_task_send_as_task(task), (union doca_data){.u64 = 0});
 			ret = doca_task_submit(doca_comch_task_send_as_task(task));
-			if (ret == DOCA_SUCCESS)
+			if (ret == DOCA_SUCCESS) {
+				app->sends_inflight++;
 				return DOCA_SUCCESS;
+			}
 			doca_task_free(doca_comch_task_send_as_task(task));
 		}
 		if ((ret != DOCA_ERROR_AGAIN && ret != DOCA_ERROR_NO_MEMORY) || now_s() > deadline)
@@ -775,12 +785,17 @@ static void send_status(struct app *app, uint16_t type, doca_error_t status, con
 	(void)send_msg(app, &m, sizeof(m));
 }
 
-/* send_status(), then progress enough for the message to leave before the connection closes. */
+/* send_status(), then progress until every message has left (at most a second), so that none is
+ * lost when the connection closes: what the socket took, the other side reads even after that. */
 static void send_status_flush(struct app *app, uint16_t type, doca_error_t status, const char *text)
 {
+	double deadline = now_s() + 1;
+
 	send_status(app, type, status, text);
-	for (int i = 0; i < 100; i++)
-		doca_pe_progress(app->pe);
+	while ((app->sends_inflight > 0 || app->progress_inflight || app->credit_inflight) && !app->peer_gone &&
+	       now_s() < deadline)
+		if (doca_pe_progress(app->pe) == 0)
+			pe_wait(app, 1);
 }
 
 static doca_error_t open_device(struct app *app)
@@ -912,7 +927,7 @@ static doca_error_t wait_connected(struct app *app)
 			return DOCA_ERROR_TIME_OUT;
 		}
 		if (doca_pe_progress(app->pe) == 0)
-			usleep(1000);
+			pe_wait(app, 10); /* woken by the connection (or the client's retry timer) */
 		if (!ROLE_DPU) {
 			enum doca_ctx_states st;
 
