@@ -959,7 +959,11 @@ static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t 
 		send_credit(app, false);
 		if (app->file_shrank)
 			return DOCA_ERROR_IO_FAILED; /* a sending host's file ended early: shrink_status() */
-		if (doca_pe_progress(app->pe) == 0 && !host_fill_step(app)) {
+		/* One look at the engine and one piece of the file per turn: a message in or out does
+		 * not cost a turn of its own (each look is a system call). */
+		int got = doca_pe_progress(app->pe);
+
+		if (!host_fill_step(app) && got == 0) {
 			send_credit(app, true); /* whatever is held back goes before this side sleeps */
 			pe_wait(app, 100);
 		}
