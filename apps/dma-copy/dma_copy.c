@@ -584,9 +584,10 @@ static void pe_wait(struct app *app, int ms)
 /* ---------------------------------------------------------------------------------------- */
 /* Comch                                                                                    */
 
-/* Task user data of a PROGRESS message: at most one is in flight, the others are skipped. */
-#define PROGRESS_TASK 1
-#define CREDIT_TASK   2 /* a receiving host's CREDIT: at most one in flight too */
+/* Task user data of a send: what kind of message it carries. */
+#define MSG_TASK      0 /* send_msg()'s: counted in sends_inflight */
+#define PROGRESS_TASK 1 /* at most one in flight, the others are skipped */
+#define CREDIT_TASK   2 /* a host's CREDIT or FILLED: at most one in flight too */
 #define BUSY_TASK     3 /* an ERROR to a second host while a copy runs */
 
 static void send_credit(struct app *app, bool flush);
@@ -599,31 +600,32 @@ static bool msg_due(const struct app *app, uint64_t pos, uint64_t sent, bool flu
 	return flush || pos - sent >= app->msg_step || pos >= app->size;
 }
 
+/* A send of kind @kind (its task user data) is over, sent or failed: it is no longer in flight. */
+static void send_settled(struct app *app, uint64_t kind)
+{
+	if (kind == MSG_TASK)
+		app->sends_inflight--;
+	else if (kind == PROGRESS_TASK)
+		app->progress_inflight = false;
+	else if (kind == CREDIT_TASK)
+		app->credit_inflight = false;
+}
+
 static void send_done(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
 {
 	struct app *app = cud.ptr;
 
-	if (tud.u64 == PROGRESS_TASK)
-		app->progress_inflight = false;
-	if (tud.u64 == 0)
-		app->sends_inflight--;
+	send_settled(app, tud.u64);
 	doca_task_free(doca_comch_task_send_as_task(task));
-	if (tud.u64 == CREDIT_TASK) {
-		app->credit_inflight = false;
+	if (tud.u64 == CREDIT_TASK)
 		send_credit(app, false); /* what was written while this one was out */
-	}
 }
 
 static void send_failed(struct doca_comch_task_send *task, union doca_data tud, union doca_data cud)
 {
 	struct app *app = cud.ptr;
 
-	if (tud.u64 == PROGRESS_TASK)
-		app->progress_inflight = false;
-	if (tud.u64 == CREDIT_TASK)
-		app->credit_inflight = false;
-	if (tud.u64 == 0)
-		app->sends_inflight--;
+	send_settled(app, tud.u64);
 	DOCA_LOG_ERR("a message to the other side failed: %s",
 		     doca_error_get_descr(doca_task_get_status(doca_comch_task_send_as_task(task))));
 	doca_task_free(doca_comch_task_send_as_task(task));
@@ -757,7 +759,7 @@ static doca_error_t send_msg(struct app *app, const void *msg, uint32_t len)
 		ret = ROLE_DPU ? doca_comch_server_task_send_alloc_init(app->server, app->conn, msg, len, &task)
 			       : doca_comch_client_task_send_alloc_init(app->client, app->conn, msg, len, &task);
 		if (ret == DOCA_SUCCESS) {
-			doca_task_set_user_data(doca_comch_task_send_as_task(task), (union doca_data){.u64 = 0});
+			doca_task_set_user_data(doca_comch_task_send_as_task(task), (union doca_data){.u64 = MSG_TASK});
 			ret = doca_task_submit(doca_comch_task_send_as_task(task));
 			if (ret == DOCA_SUCCESS) {
 				app->sends_inflight++;
