@@ -15,6 +15,7 @@
  * Exit status: 0 success, 1 the devices could not be read (e.g. a bad SOFTDOCA_CONFIG),
  * 2 bad usage, 3 no device with that PCI address.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -247,22 +248,34 @@ static void print_gpus_text(const struct priv_doca_gpu_report *g)
 /* The libraries softdoca has, and the call that tells whether one works on a device here. */
 static void list_libs(bool json)
 {
-	static const char *const libs[][2] = {
-	    {"doca_common", "devices, memory maps, buffers, contexts, progress engines, graphs, sync events"},
-	    {"doca_dma", "memcpy tasks, in this process and across the host/DPU boundary"},
-	    {"doca_comch", "control path messages, consumers and producers"},
-	    {"doca_argp", "program flags and JSON flag files"},
+	/* name, what it gives, why it does not work here (NULL: it does) */
+	static const char *const libs[][3] = {
+	    {"doca_common", "devices, memory maps, buffers, contexts, progress engines, graphs, sync events", NULL},
+	    {"doca_dma", "memcpy tasks, in this process and across the host/DPU boundary", NULL},
+	    {"doca_comch", "control path messages, consumers and producers", NULL},
+	    {"doca_argp", "program flags and JSON flag files", NULL},
+	    {"doca_eth", "Ethernet send and receive queues on the software NIC's ports", NULL},
+	    {"doca_flow", "steering of received frames to Ethernet queues (a subset of DOCA Flow)", NULL},
+	    {"doca_dpdk_bridge", "DPDK ports and mbufs as DOCA devices and buffers",
+	     "softdoca's devices have no DPDK ports"},
 	};
 
 	if (json)
 		printf("{\"doca_version\": \"%s\", \"libraries\": [", DOCA_VERSION_STRING);
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		if (json) {
-			printf("%s{\"name\": \"%s\", \"supported\": true, \"what\": ", i ? ", " : "", libs[i][0]);
+			printf("%s{\"name\": \"%s\", \"supported\": %s, \"what\": ", i ? ", " : "", libs[i][0],
+			       yes_no(libs[i][2] == NULL));
 			caps_json_str(libs[i][1]);
+			if (libs[i][2] != NULL) {
+				printf(", \"why_not\": ");
+				caps_json_str(libs[i][2]);
+			}
 			printf("}");
-		} else {
+		} else if (libs[i][2] == NULL) {
 			printf("%-20s supported        %s\n", libs[i][0], libs[i][1]);
+		} else {
+			printf("%-20s not supported    %s (%s)\n", libs[i][0], libs[i][1], libs[i][2]);
 		}
 	}
 	{
@@ -301,6 +314,26 @@ static int parse_level(const char *s)
 		if (strcasecmp(s, names[i]) == 0)
 			return 10 * (i + 1);
 	return -1;
+}
+
+/* Whether @s has the shape of @pattern ('x': one hex digit, anything else: itself). */
+static bool pci_shape(const char *s, const char *pattern)
+{
+	for (; *pattern != '\0'; s++, pattern++)
+		if (*pattern == 'x' ? !isxdigit((unsigned char)*s) : *s != *pattern)
+			return false;
+	return *s == '\0';
+}
+
+/* The library's rule for a PCI address: BB:DD.F or DDDD:BB:DD.F, every digit written, hex,
+ * the device at most 1f and the function at most 7. */
+static bool pci_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!pci_shape(s, "xx:xx.x") && !pci_shape(s, "xxxx:xx:xx.x"))
+		return false;
+	return strtoul((char[]){s[n - 4], s[n - 3], '\0'}, NULL, 16) <= 0x1f && s[n - 1] >= '0' && s[n - 1] <= '7';
 }
 
 enum { OPT_LIST_DEVS = 1000, OPT_LIST_REPS, OPT_LIST_LIBS, OPT_JSON_OUT, OPT_SDK_LEVEL };
@@ -481,15 +514,11 @@ int main(int argc, char **argv)
 	}
 	if (a.pci != NULL) {
 		/* A malformed address is bad usage: say it once, before looking at any device. */
-		unsigned int b, d, f, dom;
-		char tail;
-
-		if (!(sscanf(a.pci, "%2x:%2x.%1x%c", &b, &d, &f, &tail) == 3 ||
-		      sscanf(a.pci, "%4x:%2x:%2x.%1x%c", &dom, &b, &d, &f, &tail) == 4) ||
-		    strlen(a.pci) > 12) {
+		if (!pci_valid(a.pci)) {
 			fprintf(
 			    stderr,
-			    "doca_caps: '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex), e.g. 03:00.0\n",
+			    "doca_caps: '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex, device at most "
+			    "1f, function at most 7), e.g. 03:00.0\n",
 			    a.pci);
 			return 2;
 		}

@@ -48,6 +48,10 @@ head -2 "$tmp/blk" | grep -q "ibdev_name" || fail "--list-devs: DOCA's keys must
 awk '/^PCI: 0000:03:00.0$/ { b = 1; next } /^PCI:/ { b = 0 } b' "$tmp/reps" | grep -Eq "representor PCI +0000:b1:00.0" ||
 	fail "--list-rep-devs: 03:00.0's representor"
 "$caps" --list-libs | grep -Eq "^doca_dma +supported" || fail "--list-libs"
+for lib in doca_eth doca_flow; do
+	"$caps" --list-libs | grep -Eq "^$lib +supported" || fail "--list-libs: $lib"
+done
+"$caps" --list-libs | grep -Eq "^doca_dpdk_bridge +not supported .*no DPDK ports" || fail "--list-libs: doca_dpdk_bridge"
 "$caps" --list-devs --list-libs >/dev/null 2>&1; [ $? = 2 ] || fail "two list flags must be bad usage"
 # DOCA's program flags: -l/--log-level, --sdk-log-level, -j/--json FILE.
 "$caps" -l debug --list-libs >/dev/null || fail "-l debug"
@@ -65,6 +69,12 @@ for kv in "softdoca_medium wire" "softdoca_wire_peer 0000:03:00.1"; do
 done
 "$caps" -p 03:00.1 | grep -q "port medium  *wire, peer 0000:03:00.0$" || fail "medium in the capabilities text"
 "$caps" -p 99:00.0 >/dev/null 2>&1; [ $? = 3 ] || fail "unknown device must exit 3"
+# A malformed address is bad usage, said once (the library would refuse it once per device).
+for bad in zz 3:0.0 0000:3:00.0 03:20.0 03:00.8 03:00.0x; do
+	"$caps" -p "$bad" >/dev/null 2>"$tmp/bad.err"; rc=$?
+	[ $rc = 2 ] && [ "$(wc -l < "$tmp/bad.err")" = 1 ] || fail "-p $bad: exit $rc, $(wc -l < "$tmp/bad.err") lines"
+done
+"$caps" -p B1:00.1 >/dev/null || fail "-p with upper-case hex"
 "$caps" --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "bad option must exit 2"
 
 cat > "$tmp/cfg" <<'CFG'
