@@ -137,6 +137,8 @@ struct app {
 	bool file_shrank; /* a read of the source ended before its size, or the DMA failed on it */
 	bool shrink_logged;
 	bool peer_gone, connected;
+	bool told_error;   /* an ERROR went to the other side: it knows why the copy stops */
+	bool stopping;	   /* teardown() stops the contexts */
 	bool peer_refused; /* the other side stopped the copy with an ERROR (already logged) */
 	struct timespec t_start;
 	double last_bar;
@@ -144,12 +146,20 @@ struct app {
 	int sends_inflight;	/* send_msg()'s messages not yet sent */
 };
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted; /* the signal that stops the copy (SIGINT, SIGTERM), or 0 */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
+}
+
+/* What an interrupted side tells the other one, and logs. */
+static const char *interrupted_why(void)
+{
+	if (ROLE_DPU)
+		return interrupted == SIGTERM ? "the DPU side was stopped (SIGTERM)"
+					      : "the DPU side was interrupted (SIGINT)";
+	return interrupted == SIGTERM ? "the host was stopped (SIGTERM)" : "the host was interrupted (SIGINT)";
 }
 
 static double now_s(void)
@@ -188,6 +198,10 @@ static doca_error_t copy_arg(char *dst, size_t cap, const char *src, const char 
 
 static doca_error_t file_cb(void *param, void *config)
 {
+	if (*(const char *)param == '\0') {
+		DOCA_LOG_ERR("-f/--file is empty: give the path of the file to copy or to create");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	return copy_arg(((struct app *)config)->file, sizeof(((struct app *)config)->file), param, "file path");
 }
 
@@ -617,7 +631,7 @@ static void send_done(struct doca_comch_task_send *task, union doca_data tud, un
 
 	send_settled(app, tud.u64);
 	doca_task_free(doca_comch_task_send_as_task(task));
-	if (tud.u64 == CREDIT_TASK)
+	if (tud.u64 == CREDIT_TASK && !app->stopping)
 		send_credit(app, false); /* what was written while this one was out */
 }
 
@@ -784,6 +798,8 @@ static void send_status(struct app *app, uint16_t type, doca_error_t status, con
 	m.checksum = app->checksum;
 	if (text != NULL)
 		snprintf(m.text, sizeof(m.text), "%s", text);
+	if (type == MSG_ERROR)
+		app->told_error = true;
 	(void)send_msg(app, &m, sizeof(m));
 }
 
@@ -916,10 +932,10 @@ static doca_error_t wait_connected(struct app *app)
 		DOCA_LOG_INFO("waiting for the host (doca_dma_copy on the host side, server name '%s')",
 			      DMA_COPY_SERVER_NAME);
 	while (!app->connected) {
-		if (interrupted || app->peer_gone) {
-			DOCA_LOG_ERR(
-			    "%s", interrupted ? "interrupted"
-					      : "the DPU side is not there: start doca_dma_copy on the DPU side first");
+		if (interrupted)
+			return DOCA_ERROR_SHUTDOWN; /* main() says so */
+		if (app->peer_gone) {
+			DOCA_LOG_ERR("the DPU side is not there: start doca_dma_copy on the DPU side first");
 			return DOCA_ERROR_NOT_CONNECTED;
 		}
 		if (now_s() > deadline) {
@@ -997,7 +1013,7 @@ static doca_error_t peer_error(const void *msg, uint32_t len)
 		struct msg_status s; /* a copy: messages arrive at any alignment */
 
 		memcpy(&s, msg, sizeof(s));
-		DOCA_LOG_ERR("the other side refused: %s", s.text);
+		DOCA_LOG_ERR("the other side stopped the copy: %s", s.text);
 		return s.status != 0 ? (doca_error_t)s.status : DOCA_ERROR_UNKNOWN;
 	}
 	if (type == 0)
@@ -1267,7 +1283,7 @@ static void dma_err(struct doca_dma_task_memcpy *task, union doca_data tud, unio
 	doca_error_t st = doca_task_get_status(doca_dma_task_memcpy_as_task(task));
 
 	(void)tud;
-	if (app->dma_error == DOCA_SUCCESS) {
+	if (app->dma_error == DOCA_SUCCESS && !app->stopping) {
 		app->dma_error = st;
 		DOCA_LOG_ERR("DMA of the file failed: %s", doca_error_get_descr(st));
 	}
@@ -1476,12 +1492,14 @@ static doca_error_t run_dpu(struct app *app)
 	} else {
 		if (access(app->file, R_OK) != 0) {
 			if (errno == ENOENT)
-				snprintf(why, sizeof(why), "%.200s exists neither on the host nor on the DPU side",
+				snprintf(why, sizeof(why),
+					 "no file to copy: the host's -f names no file, and %.200s does not exist on "
+					 "the DPU side",
 					 app->file);
 			else
 				snprintf(why, sizeof(why),
-					 "%.200s is not on the host, and the DPU side cannot read it: %s", app->file,
-					 strerror(errno));
+					 "the host's -f names no file, and the DPU side cannot read %.200s: %s",
+					 app->file, strerror(errno));
 			DOCA_LOG_ERR("%s", why);
 			ret = DOCA_ERROR_NOT_FOUND;
 			send_status(app, MSG_ERROR, ret, why);
@@ -1529,6 +1547,8 @@ static doca_error_t run_dpu(struct app *app)
 		if (ret != DOCA_SUCCESS) {
 			if (app->write_error != DOCA_SUCCESS)
 				snprintf(why, sizeof(why), "%s", app->write_why);
+			else if (ret == DOCA_ERROR_SHUTDOWN && interrupted)
+				snprintf(why, sizeof(why), "%s", interrupted_why());
 			else if (shrink_status(app, why, sizeof(why)) == DOCA_SUCCESS)
 				snprintf(why, sizeof(why), "DMA on the DPU side failed: %.200s",
 					 doca_error_get_descr(ret));
@@ -1785,6 +1805,7 @@ static void stop_ctx(struct app *app, struct doca_ctx *ctx)
 
 static void teardown(struct app *app)
 {
+	app->stopping = true; /* tasks still in flight are flushed: nothing to report or send after them */
 	if (app->dma != NULL) {
 		stop_ctx(app, doca_dma_as_ctx(app->dma));
 		doca_dma_destroy(app->dma);
@@ -1835,9 +1856,13 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	if (doca_argp_init(NULL, &app) != DOCA_SUCCESS)
 		return EXIT_FAILURE;
-	if (register_params() != DOCA_SUCCESS || doca_argp_start(argc, argv) != DOCA_SUCCESS) {
+	if (register_params() != DOCA_SUCCESS) {
 		doca_argp_destroy();
 		return EXIT_FAILURE;
+	}
+	if (doca_argp_start(argc, argv) != DOCA_SUCCESS) {
+		doca_argp_destroy();
+		return 2; /* bad usage: doca_argp said why */
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -1850,9 +1875,19 @@ int main(int argc, char **argv)
 		ret = wait_connected(&app);
 	if (ret == DOCA_SUCCESS)
 		ret = ROLE_DPU ? run_dpu(&app) : run_host(&app);
-	if (ret != DOCA_SUCCESS)
+	if (ret == DOCA_ERROR_SHUTDOWN && interrupted) {
+		/* The other side hears it now rather than finding the connection gone. */
+		if (app.connected && !app.peer_gone && !app.told_error)
+			send_status_flush(&app, MSG_ERROR, ret, interrupted_why());
+		DOCA_LOG_ERR("%s: the copy stopped%s", interrupted_why(),
+			     app.fm.is_dest ? "; nothing was put in place" : "");
+	} else if (ret != DOCA_SUCCESS && ret != DOCA_ERROR_SHUTDOWN) {
+		/* (SHUTDOWN here: the other side was interrupted, and peer_error() said so) */
 		DOCA_LOG_ERR("DMA copy failed: %s", doca_error_get_descr(ret));
+	}
 	teardown(&app);
 	doca_argp_destroy();
+	if (ret == DOCA_ERROR_SHUTDOWN && interrupted)
+		return 128 + interrupted; /* as the shell reports a program the signal ended */
 	return ret == DOCA_SUCCESS ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -271,13 +271,50 @@ if [ -n "$(ls "$tmp/d"/dst.partial.* "$tmp/h"/dst.partial.* 2>/dev/null)" ]; the
 fi
 
 # Messages name the real cause.
-# A file on neither side is "exists neither"; one the DPU side cannot read says so instead.
+# A file on neither side says which side looked for what; one the DPU side cannot read says so.
 echo x > "$tmp/d/plain"
 run_pair unreadable -f "$tmp/d/plain/f" -- -f "$tmp/h/plain/f"
 [ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a path nobody can read must fail"
-grep -q "the DPU side cannot read it" "$tmp/unreadable.dpu.log" || fail "unreadable: $(tail -2 "$tmp/unreadable.dpu.log")"
+grep -q "the DPU side cannot read $tmp/d/plain/f" "$tmp/unreadable.dpu.log" ||
+	fail "unreadable: $(tail -2 "$tmp/unreadable.dpu.log")"
 run_pair neither -f "$tmp/d/none" -- -f "$tmp/h/none"
-grep -q "exists neither on the host nor on the DPU side" "$tmp/neither.dpu.log" || fail "absent file message"
+for side in dpu host; do
+	grep -q "the host's -f names no file, and $tmp/d/none does not exist on the DPU side" \
+		"$tmp/neither.$side.log" || fail "absent file message ($side): $(tail -2 "$tmp/neither.$side.log")"
+done
+# Bad usage exits 2 (an empty path included), before any connection.
+for args in "--bogus" "-f" "-t abc -f $tmp/x" "-t 0 -f $tmp/x"; do
+	# shellcheck disable=SC2086
+	"$host" $args >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || fail "host $args: exit $rc, not 2"
+done
+"$dpu" -f "" >"$tmp/empty.log" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "is empty" "$tmp/empty.log" || fail "-f '': exit $rc: $(head -2 "$tmp/empty.log")"
+# An interrupted side stops both, says why once, and the other side names it; nothing lands.
+make_file "$tmp/h/slow" 4000000
+for who in dpu host; do
+	rm -f "$tmp/d/slow"
+	SOFTDOCA_FAULT=delay_us=200000 DOCA_LOG_LEVEL=debug "$dpu" -t 30 -f "$tmp/d/slow" >"$tmp/int-$who.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	SOFTDOCA_FAULT=delay_us=200000 "$host" -t 30 -f "$tmp/h/slow" >"$tmp/int-$who.host.log" 2>&1 &
+	hp=$!; pids="$pids $hp"
+	for i in $(seq 200); do grep -q "imported from" "$tmp/int-$who.dpu.log" 2>/dev/null && break; sleep 0.05; done
+	if [ $who = dpu ]; then kill -INT $dp; else kill -TERM $hp; fi
+	wait $dp; rc_dpu=$?; wait $hp; rc_host=$?
+	if [ $who = dpu ]; then
+		[ $rc_dpu = 130 ] && [ $rc_host = 1 ] || fail "DPU side interrupted: dpu $rc_dpu, host $rc_host"
+		grep -q "the DPU side was interrupted (SIGINT): the copy stopped" "$tmp/int-dpu.dpu.log" || fail "int dpu"
+		grep -q "stopped the copy: the DPU side was interrupted (SIGINT)" "$tmp/int-dpu.host.log" || fail "int dpu: host"
+	else
+		[ $rc_host = 143 ] && [ $rc_dpu = 1 ] || fail "host stopped: dpu $rc_dpu, host $rc_host"
+		grep -q "stopped the copy: the host was stopped (SIGTERM)" "$tmp/int-host.dpu.log" || fail "int host: dpu"
+	fi
+	for f in "$tmp/int-$who.dpu.log" "$tmp/int-$who.host.log"; do
+		! grep -q "Shut down in process\|refused: context is STOPPING\|DMA of the file failed" "$f" ||
+			fail "$f: $(grep ERR "$f")"
+	done
+	[ ! -e "$tmp/d/slow" ] && [ -z "$(ls "$tmp/d"/slow.partial.* 2>/dev/null)" ] || fail "an interrupted copy left a file"
+done
 # A host that cannot read its file tells the DPU side so; the DPU side does not report it "gone".
 mkdir -p "$tmp/h/adir"
 run_pair hostread -f "$tmp/d/x" -- -f "$tmp/h/adir"
