@@ -43,7 +43,7 @@
 struct backend_row {
 	char name[32];
 	bool ok;
-	char why[128];
+	char why[400];
 };
 
 /* Splits a comma-separated list into @rows; returns how many. */
@@ -70,6 +70,7 @@ struct env {
 	struct backend_row engines[MAX_BACKENDS], transports[MAX_BACKENDS];
 	int nb_engines, nb_transports;
 	const char *selected, *selected_from;
+	struct backend_row selected_row; /* whether the selected engine works here, and why not */
 	char cfg_engine[64];
 	const char *config;
 	bool config_ok;
@@ -103,30 +104,54 @@ static void pc_version(const char *module, const char *dir, char *out, size_t le
  */
 static bool engine_works(const char *self, const char *name, bool transport, char *why, size_t len)
 {
-	pid_t pid = fork();
-	int st;
+	char err[1024], *line = err;
+	size_t got = 0;
+	int fds[2], st;
+	pid_t pid;
 
+	if (pipe(fds) != 0) {
+		snprintf(why, len, "could not run the probe");
+		return false;
+	}
+	pid = fork();
 	if (pid == 0) {
+		/* Its first error line says why, e.g. a SOFTDOCA_* value the library refused. */
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
 		if (!transport)
 			setenv("SOFTDOCA_ENGINE", name, 1);
-		setenv("DOCA_LOG_LEVEL", "disable", 1);
+		setenv("DOCA_LOG_LEVEL", "error", 1);
 		execl(self, self, transport ? "--probe-transport" : "--probe-engine", name, (char *)NULL);
 		_exit(127);
 	}
+	close(fds[1]);
+	for (ssize_t r; pid > 0 && got < sizeof(err) - 1 && (r = read(fds[0], err + got, sizeof(err) - 1 - got)) > 0;)
+		got += (size_t)r;
+	close(fds[0]);
+	err[got] = '\0';
 	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
 		snprintf(why, len, "could not run the probe");
 		return false;
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return true;
-	snprintf(why, len, "a test copy failed (exit %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	/* "[time][pid][DOCA][ERR][component] text": the text of the first line. */
+	line[strcspn(line, "\n")] = '\0';
+	for (char *p; (p = strstr(line, "] ")) != NULL && line[0] == '[';)
+		line = p + 2;
+	if (*line != '\0')
+		snprintf(why, len, "a test copy failed: %.360s", line);
+	else
+		snprintf(why, len, "a test copy failed (exit %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	return false;
 }
 
 /* --probe-engine: one small DMA copy with whatever SOFTDOCA_ENGINE says. */
 int probe_engine(void);
-/* --probe-transport: the same copy from an export of this process, imported again. */
-int probe_transport(void);
+/* --probe-transport NAME: the same copy through that transport (cma: from an export of this
+ * process, imported again; cuda: through GPU-only memory). */
+int probe_transport(const char *name);
 
 static void read_config_engine(struct env *e)
 {
@@ -191,10 +216,27 @@ static void collect(struct env *e, const char *self)
 	for (int i = 0; i < e->nb_engines; i++)
 		e->engines[i].ok = e->config_ok && engine_works(self, e->engines[i].name, false, e->engines[i].why,
 								sizeof(e->engines[i].why));
-	for (int i = 0; i < e->nb_transports; i++)
-		e->transports[i].ok = e->config_ok && engine_works(self, e->transports[i].name, true,
-								   e->transports[i].why, sizeof(e->transports[i].why));
+	/* The selected one: a row above, or a name no executor has (refused, say why). */
+	e->selected_row.ok = false;
+	snprintf(e->selected_row.why, sizeof(e->selected_row.why), "the config file is refused");
+	for (int i = 0; i < e->nb_engines; i++)
+		if (strcmp(e->engines[i].name, e->selected) == 0)
+			e->selected_row = e->engines[i];
+	if (e->config_ok && e->selected_row.name[0] == '\0')
+		e->selected_row.ok =
+		    engine_works(self, e->selected, false, e->selected_row.why, sizeof(e->selected_row.why));
 	priv_doca_gpu_report(&e->gpu);
+	for (int i = 0; i < e->nb_transports; i++) {
+		struct backend_row *t = &e->transports[i];
+
+		if (strcmp(t->name, "cuda") == 0 && e->gpu.nb_gpus == 0) {
+			/* GPU memory needs a GPU: say why there is none rather than that a copy failed. */
+			snprintf(t->why, sizeof(t->why), "no GPU: %s", e->gpu.why_none);
+			t->ok = false;
+			continue;
+		}
+		t->ok = e->config_ok && engine_works(self, t->name, true, t->why, sizeof(t->why));
+	}
 
 	e->huge_total = e->huge_free = e->huge_kb = -1;
 	f = fopen("/proc/meminfo", "r");
@@ -339,7 +381,8 @@ static void print_text(const struct env *e)
 		}
 		doca_devinfo_destroy_list(list);
 	}
-	printf("\nengines (selected: %s, from %s):\n", e->selected, e->selected_from);
+	printf("\nengines (selected: %s, from %s%s%s):\n", e->selected, e->selected_from,
+	       e->selected_row.ok ? "" : "; it does not work here: ", e->selected_row.ok ? "" : e->selected_row.why);
 	for (int i = 0; i < e->nb_engines; i++)
 		printf("  %-7s %s\n", e->engines[i].name, e->engines[i].ok ? "works" : e->engines[i].why);
 	printf("transports (memory outside this process):\n");
@@ -398,7 +441,13 @@ static void print_json(const struct env *e)
 	}
 	printf("\n  ],\n  \"engines\": {\"selected\": ");
 	caps_json_str(e->selected);
-	printf(", \"selected_from\": \"%s\", \"available\": [", e->selected_from);
+	printf(", \"selected_from\": \"%s\", \"selected_works\": %s, \"selected_why_not\": ", e->selected_from,
+	       e->selected_row.ok ? "true" : "false");
+	if (e->selected_row.ok)
+		printf("null");
+	else
+		caps_json_str(e->selected_row.why);
+	printf(", \"available\": [");
 	first = true;
 	for (int i = 0; i < e->nb_engines; i++)
 		if (e->engines[i].ok) {
@@ -448,7 +497,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--probe-engine") == 0)
 		return probe_engine();
 	if (argc == 3 && strcmp(argv[1], "--probe-transport") == 0)
-		return probe_transport();
+		return probe_transport(argv[2]);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
 			json = true;
@@ -462,7 +511,9 @@ int main(int argc, char **argv)
 			    "DESCRIPTION\n    Versions and the four-way version check (doca-common.pc, doca-dma.pc,\n"
 			    "    headers, library), devices, engines that work here and why others do not,\n"
 			    "    the config file in use, hugepages and the kernel ptrace policy.\n\n"
-			    "EXIT STATUS\n    0 consistent; 1 a version mismatch or an unusable config; 2 usage\n");
+			    "EXIT STATUS\n    0 consistent; 1 a version mismatch, an unusable config or a selected "
+			    "engine that\n"
+			    "    does not work here (a SOFTDOCA_* value refused, for one); 2 usage\n");
 			return 0;
 		} else {
 			fprintf(stderr, "doca-env: unknown argument '%s'; see doca-env --help\n", argv[i]);
@@ -478,5 +529,5 @@ int main(int argc, char **argv)
 		print_json(&e);
 	else
 		print_text(&e);
-	return e.versions_ok && e.config_ok ? 0 : 1;
+	return e.versions_ok && e.config_ok && e.selected_row.ok ? 0 : 1;
 }

@@ -48,8 +48,12 @@ PY
 # The config validator accepts it; SOFTDOCA_ENGINE picks it (the probe's copy then moves no
 # byte, which the probe notices: its exit code says the bytes did not arrive).
 printf '[engine]\nname = null\n' >"$work/null.conf"
-SOFTDOCA_CONFIG="$work/null.conf" PKG_CONFIG_PATH=$PWD/build/pkgconfig/dpu build/tools/doca-env >"$work/env.txt" || fail "doca-env with name = null"
-grep -q "selected: null, from config file" "$work/env.txt" || fail "config selection: $(cat "$work/env.txt")"
+# doca-env says so, and exits 1: the selected engine does not work here.
+rc=0
+SOFTDOCA_CONFIG="$work/null.conf" PKG_CONFIG_PATH=$PWD/build/pkgconfig/dpu build/tools/doca-env >"$work/env.txt" || rc=$?
+[ "$rc" -eq 1 ] || fail "doca-env with name = null: exit $rc, not 1"
+grep -q "selected: null, from config file; it does not work here: a test copy failed (exit 4)" "$work/env.txt" ||
+	fail "config selection: $(cat "$work/env.txt")"
 rc=0
 SOFTDOCA_ENGINE=null DOCA_LOG_LEVEL=disable build/tools/doca-env --probe-engine null || rc=$?
 [ "$rc" -eq 4 ] || fail "a copy through the null backend should complete without its bytes (exit 4), got $rc"

@@ -20,10 +20,15 @@ v = d["version_check"]
 assert v["verdict"] == "consistent" and v["doca_common_pc"] == v["headers"] == v["library"] == d["doca_version"], v
 assert sorted(d["engines"]["available"]) == ["auto", "cpu", "inline"], d["engines"]
 assert d["engines"]["selected"] == "auto" and d["engines"]["unavailable"] == {}, d["engines"]
+assert d["engines"]["selected_works"] is True and d["engines"]["selected_why_not"] is None, d["engines"]
 g = d["gpus"]
 assert g["dmabuf"] is False and "NOT_SUPPORTED" in g["dmabuf_why"], g
 assert g["devices"] or (g["why_none"] and len(g["why_none"]) > 10), g
-assert d["transports"]["available"] == ["cma", "cuda"] and d["transports"]["unavailable"] == {}, d["transports"]
+t = d["transports"]
+if g["devices"]:  # a machine with a GPU: GPU memory is copied through it
+    assert t["available"] == ["cma", "cuda"] and t["unavailable"] == {}, t
+else:  # none: the cuda transport says why instead of claiming to work
+    assert t["available"] == ["cma"] and t["unavailable"]["cuda"] == "no GPU: " + g["why_none"], t
 assert [x["pci_addr"] for x in d["devices"]] == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"]
 assert d["config"] == {"path": None, "ok": True}
 assert [(x["medium"], x["wire_peer"]) for x in d["devices"]] == [
@@ -43,6 +48,20 @@ SOFTDOCA_CONFIG=$tmp/cfg PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool" --json
 [ $rc = 1 ] || fail "a refused config must exit 1"
 "$py" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['config']['ok'] is False and d['config']['path'].endswith('/cfg')" "$tmp/cfg.json" || fail "refused config not reported"
 
+# A refused SOFTDOCA_* value or an unknown engine: named, and the environment is not usable (1).
+out=$(SOFTDOCA_CPU_WORKERS=0 PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool"); rc=$?
+[ $rc = 1 ] || fail "a refused SOFTDOCA_CPU_WORKERS must exit 1, got $rc"
+echo "$out" | grep -q "^engines (selected: auto, from default; it does not work here: .*SOFTDOCA_CPU_WORKERS='0': out of range" ||
+	fail "refused knob not named: $out"
+echo "$out" | grep -q "^  cpu     a test copy failed: .*SOFTDOCA_CPU_WORKERS='0'" || fail "engine row does not say why: $out"
+out=$(SOFTDOCA_ENGINE=garbage PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool"); rc=$?
+[ $rc = 1 ] || fail "an unknown SOFTDOCA_ENGINE must exit 1, got $rc"
+echo "$out" | grep -q "selected: garbage, from SOFTDOCA_ENGINE; it does not work here: .*unknown engine 'garbage'" ||
+	fail "unknown engine not named: $out"
+SOFTDOCA_FAULT=error_prob=2 PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool" --json > "$tmp/fault.json"; rc=$?
+[ $rc = 1 ] || fail "a refused SOFTDOCA_FAULT must exit 1, got $rc"
+"$py" -c "import json,sys; e=json.load(open(sys.argv[1]))['engines']; assert e['selected_works'] is False and 'SOFTDOCA_FAULT' in e['selected_why_not'], e" "$tmp/fault.json" ||
+	fail "refused SOFTDOCA_FAULT not in the JSON"
 out=$(SOFTDOCA_ENGINE=inline PKG_CONFIG_PATH=$build/pkgconfig/dpu "$env_tool") || fail "text form exit status"
 echo "$out" | grep -q "version check: consistent" || fail "text verdict"
 echo "$out" | grep -q "^  0000:b1:00.0 .* medium wire peer 0000:b1:00.1$" || fail "text device line: medium and peer"
@@ -53,6 +72,8 @@ import json, sys
 g = json.load(open(sys.argv[1]))["gpus"]
 assert g["devices"] == [{"pci_addr": "0000:17:00.0", "compute_capability": "9.0"}], g
 assert g["why_none"] is None and g["runtime_version"] == 13000 and g["driver_version"] == 13000, g
+t = json.load(open(sys.argv[1]))["transports"]
+assert t["available"] == ["cma", "cuda"] and t["unavailable"] == {}, t  # the probe's copy went through GPU memory
 # GPU queues of every device with Ethernet (the default profile has it)
 q = {x["pci_addr"]: x for x in g["queues"]}
 assert sorted(q) == ["0000:03:00.0", "0000:03:00.1", "0000:b1:00.0", "0000:b1:00.1"], q
