@@ -244,17 +244,74 @@ static void install_signal_writers(void)
 	}
 }
 
-static char trace_err[200];
+static char trace_err[600];
+
+/* SOFTDOCA_TRACE with every "%p" replaced by the pid, into trace_path; false when too long. */
+static bool expand_path(const char *path)
+{
+	size_t n = 0;
+
+	for (const char *p = path; *p != '\0'; p++) {
+		int w = p[0] == '%' && p[1] == 'p'
+			    ? snprintf(trace_path + n, sizeof(trace_path) - n, "%d", (int)getpid())
+			    : snprintf(trace_path + n, sizeof(trace_path) - n, "%c", *p);
+
+		if (w < 0 || (size_t)w >= sizeof(trace_path) - n)
+			return false;
+		n += (size_t)w;
+		p += p[0] == '%' && p[1] == 'p';
+	}
+	return true;
+}
+
+/*
+ * Whether the trace can be written at exit: trace_path is a regular file this process may write,
+ * or a new one in a directory it may write to. Checked now, so that a program with a bad path
+ * does not run to its end and then lose its trace; why in @why.
+ */
+static bool path_writable(char *why, size_t len)
+{
+	char dir[sizeof(trace_path)];
+	struct stat st;
+	char *slash;
+
+	if (stat(trace_path, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(why, len, "%.1500s is not a regular file", trace_path);
+			return false;
+		}
+		if (access(trace_path, W_OK) != 0) {
+			snprintf(why, len, "cannot write %.1500s: %s", trace_path, strerror(errno));
+			return false;
+		}
+		return true;
+	}
+	snprintf(dir, sizeof(dir), "%s", trace_path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+		snprintf(why, len, "cannot create %.1500s: %.1500s %s", trace_path, dir,
+			 stat(dir, &st) != 0	? "does not exist"
+			 : !S_ISDIR(st.st_mode) ? "is not a directory"
+						: "is not writable");
+		return false;
+	}
+	return true;
+}
 
 static void trace_setup(void)
 {
 	const char *path = getenv("SOFTDOCA_TRACE");
 	const char *ev = getenv("SOFTDOCA_TRACE_EVENTS");
-	char *pp;
+	char why[sizeof(trace_path) + 64];
 
-	if (path == NULL || *path == '\0')
-		return;
 	ring_size = DEFAULT_EVENTS;
+	/* SOFTDOCA_TRACE_EVENTS is checked even without SOFTDOCA_TRACE: a bad value is never ignored. */
 	if (ev != NULL && *ev != '\0') {
 		uint64_t v;
 		int rc = priv_sd_parse_u64(ev, 16, UINT64_C(1) << 28, &v);
@@ -267,11 +324,19 @@ static void trace_setup(void)
 		}
 		ring_size = v;
 	}
-	pp = strstr(path, "%p");
-	if (pp != NULL)
-		snprintf(trace_path, sizeof(trace_path), "%.*s%d%s", (int)(pp - path), path, (int)getpid(), pp + 2);
-	else
-		snprintf(trace_path, sizeof(trace_path), "%s", path);
+	if (path == NULL || *path == '\0')
+		return;
+	if (!expand_path(path)) {
+		snprintf(trace_err, sizeof(trace_err),
+			 "SOFTDOCA_TRACE='%.64s...': longer than %zu bytes; name a shorter path", path,
+			 sizeof(trace_path) - 1);
+		return;
+	}
+	if (!path_writable(why, sizeof(why))) {
+		snprintf(trace_err, sizeof(trace_err),
+			 "SOFTDOCA_TRACE='%.200s': %.300s; name a regular file (or a new one)", path, why);
+		return;
+	}
 	ring = calloc(ring_size, sizeof(*ring));
 	if (ring == NULL) {
 		SD_ERR(COMP, "SOFTDOCA_TRACE: cannot allocate %" PRIu64 " events; tracing is off", ring_size);

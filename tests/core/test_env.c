@@ -91,8 +91,6 @@ static int start_child(void *arg)
 	struct doca_dma *dma;
 
 	sd_setenv(set->var, set->value);
-	if (strcmp(set->var, "SOFTDOCA_TRACE_EVENTS") == 0) /* read only when tracing; refused: no file */
-		sd_setenv("SOFTDOCA_TRACE", "/nonexistent-dir/trace.json");
 	dev = sd_open_dev("03:00.0");
 	if (doca_pe_create(&pe) != DOCA_SUCCESS || doca_dma_create(dev, &dma) != DOCA_SUCCESS ||
 	    doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)) != DOCA_SUCCESS)
@@ -122,7 +120,10 @@ int main(void)
 	    {"SOFTDOCA_CPU_WORKERS", "3x", DOCA_ERROR_BAD_CONFIG},
 	    {"SOFTDOCA_CPU_WORKERS", "100000", DOCA_ERROR_BAD_CONFIG},
 	    {"SOFTDOCA_CPU_WORKERS", "2", DOCA_SUCCESS},
-	    {"SOFTDOCA_TRACE_EVENTS", "15", DOCA_ERROR_BAD_CONFIG},
+	    {"SOFTDOCA_TRACE_EVENTS", "15", DOCA_ERROR_BAD_CONFIG}, /* refused even without SOFTDOCA_TRACE */
+	    {"SOFTDOCA_TRACE_EVENTS", "64", DOCA_SUCCESS},
+	    {"SOFTDOCA_TRACE", "/nonexistent-dir/trace.json", DOCA_ERROR_BAD_CONFIG}, /* at start, not at exit */
+	    {"SOFTDOCA_TRACE", "/", DOCA_ERROR_BAD_CONFIG},			   /* not a regular file */
 	};
 
 	sd_setenv("SOFTDOCA_CONFIG", NULL);

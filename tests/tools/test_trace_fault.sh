@@ -42,11 +42,19 @@ PY
 	echo "$out" | grep -q "DOCA_SUCCESS  *100" || fail "summary status: $out"
 done
 "$summ" /dev/null >/dev/null 2>&1; [ $? = 1 ] || fail "softdoca-trace must refuse a non-trace"
-# FIFOs named by mistake neither hang the program nor are written or read as files.
+# FIFOs named by mistake neither hang the program nor are written or read as files: a trace
+# that could not be written is refused when the program starts its context, not after its work.
 mkfifo "$tmp/fifo"
 SOFTDOCA_TRACE=$tmp/fifo timeout 20 "$copy" -n 1 >/dev/null 2>"$tmp/fifo.err"; rc=$?
-[ $rc = 0 ] || fail "SOFTDOCA_TRACE naming a FIFO: exit status $rc (124 is a hang)"
-grep -q "SOFTDOCA_TRACE: cannot write" "$tmp/fifo.err" || fail "SOFTDOCA_TRACE naming a FIFO: no explanation"
+[ $rc = 1 ] || fail "SOFTDOCA_TRACE naming a FIFO: exit status $rc (124 is a hang)"
+grep -q "SOFTDOCA_TRACE='$tmp/fifo': $tmp/fifo is not a regular file" "$tmp/fifo.err" ||
+	fail "SOFTDOCA_TRACE naming a FIFO: $(cat "$tmp/fifo.err")"
+SOFTDOCA_TRACE=$tmp/no-dir/t.json "$copy" -n 1 >/dev/null 2>"$tmp/nodir.err"; rc=$?
+[ $rc = 1 ] && grep -q "$tmp/no-dir does not exist" "$tmp/nodir.err" ||
+	fail "SOFTDOCA_TRACE in a missing directory: exit $rc: $(cat "$tmp/nodir.err")"
+# Every %p is the pid.
+SOFTDOCA_TRACE=$tmp/p%p-%p.json "$copy" -n 1 >/dev/null 2>&1 || fail "SOFTDOCA_TRACE with %p"
+ls "$tmp"/p*-*.json | grep -Eq "/p([0-9]+)-\1\.json$" || fail "every %p must be the pid: $(ls "$tmp")"
 timeout 20 "$summ" "$tmp/fifo" >/dev/null 2>&1; rc=$?
 [ $rc = 1 ] || fail "softdoca-trace reading a FIFO: exit status $rc (124 is a hang)"
 # Hostile traces: refused or summarised, never a crash or (under LeakSanitizer) a leak.
