@@ -35,7 +35,7 @@ SD_PRIV int priv_sd_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_
 	return 0;
 }
 
-/* digits [ '.' digits ] [ ('e'|'E') ['+'|'-'] digits ], at least one digit before the exponent. */
+/* digits [ '.' digits ], at least one digit: no sign, no exponent, no spaces. */
 static int is_plain_decimal(const char *s)
 {
 	int digits = 0;
@@ -47,18 +47,23 @@ static int is_plain_decimal(const char *s)
 		while (*s >= '0' && *s <= '9')
 			s++, digits++;
 	}
-	if (digits == 0)
-		return 0;
-	if (*s == 'e' || *s == 'E') {
+	return digits > 0 && *s == '\0';
+}
+
+/* Whether the plain decimal @s is at most 1, read digit by digit (no rounding: 1.0000000000000000001
+ * is more than 1 although it converts to 1.0). */
+static int at_most_one(const char *s)
+{
+	while (*s == '0')
 		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!(*s >= '0' && *s <= '9'))
+	if (*s == '\0' || *s == '.')
+		return 1;
+	if (*s != '1' || (s[1] != '\0' && s[1] != '.'))
+		return 0;
+	for (s += s[1] == '.' ? 2 : 1; *s != '\0'; s++)
+		if (*s != '0')
 			return 0;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	return *s == '\0';
+	return 1;
 }
 
 SD_PRIV int priv_sd_parse_prob(const char *s, double *out)
@@ -72,7 +77,7 @@ SD_PRIV int priv_sd_parse_prob(const char *s, double *out)
 	p = strtod(s, &end);
 	if (*end != '\0' || errno == ERANGE || !isfinite(p))
 		return -EINVAL;
-	if (!(p >= 0.0 && p <= 1.0))
+	if (!(p >= 0.0 && p <= 1.0) || !at_most_one(s))
 		return -ERANGE;
 	*out = p;
 	return 0;

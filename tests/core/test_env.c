@@ -37,7 +37,15 @@ static void test_parsers(void)
 		CHECK(priv_sd_parse_u64(bad_u64[i], 0, UINT64_MAX, &v) == -EINVAL);
 	CHECK(priv_sd_parse_prob("0.25", &p) == 0 && p == 0.25);
 	CHECK(priv_sd_parse_prob("1", &p) == 0 && p == 1.0);
-	CHECK(priv_sd_parse_prob("1e-3", &p) == 0 && p == 1e-3);
+	CHECK(priv_sd_parse_prob("0.001", &p) == 0 && p == 0.001);
+	CHECK(priv_sd_parse_prob("001.000", &p) == 0 && p == 1.0);
+	CHECK(priv_sd_parse_prob("0", &p) == 0 && p == 0.0);
+	CHECK(priv_sd_parse_prob(".5", &p) == 0 && p == 0.5);
+	CHECK(priv_sd_parse_prob("1.", &p) == 0 && p == 1.0);
+	CHECK(priv_sd_parse_prob("1e-3", &p) == -EINVAL); /* plain decimals only */
+	CHECK(priv_sd_parse_prob("1e0", &p) == -EINVAL);
+	CHECK(priv_sd_parse_prob("1.0000000000000000001", &p) == -ERANGE); /* above 1, though it rounds to 1 */
+	CHECK(priv_sd_parse_prob("10", &p) == -ERANGE);
 	CHECK(priv_sd_parse_prob("2", &p) == -ERANGE);
 	CHECK(priv_sd_parse_prob("-0.1", &p) == -EINVAL);
 	CHECK(priv_sd_parse_prob("nan", &p) == -EINVAL);
@@ -52,9 +60,25 @@ static void test_parsers(void)
 static void test_fault_setting(void)
 {
 	static const char *const bad[] = {
-	    "nth=-1", "seed=-7", "stall=-1:5", "stall=1:-5", "stall=1", "delay_us=18446744073709552",
-	    "delay_us=60000001", "error_prob=2", "again=1.5", "again=", "error=NOPE,nth=1", "error=DRIVER",
-	    "nth=1,nth=2", "bogus=1", "nth", ",nth=1", "nth=1,", "nth=1,,seed=2", "nth=0",
+	    "nth=-1",
+	    "seed=-7",
+	    "stall=-1:5",
+	    "stall=1:-5",
+	    "stall=1",
+	    "delay_us=18446744073709552",
+	    "delay_us=60000001",
+	    "error_prob=2",
+	    "again=1.5",
+	    "again=",
+	    "error=NOPE,nth=1",
+	    "error=DRIVER",
+	    "nth=1,nth=2",
+	    "bogus=1",
+	    "nth",
+	    ",nth=1",
+	    "nth=1,",
+	    "nth=1,,seed=2",
+	    "nth=0",
 	};
 	struct fault_config c;
 	unsigned int given;
@@ -123,7 +147,7 @@ int main(void)
 	    {"SOFTDOCA_TRACE_EVENTS", "15", DOCA_ERROR_BAD_CONFIG}, /* refused even without SOFTDOCA_TRACE */
 	    {"SOFTDOCA_TRACE_EVENTS", "64", DOCA_SUCCESS},
 	    {"SOFTDOCA_TRACE", "/nonexistent-dir/trace.json", DOCA_ERROR_BAD_CONFIG}, /* at start, not at exit */
-	    {"SOFTDOCA_TRACE", "/", DOCA_ERROR_BAD_CONFIG},			   /* not a regular file */
+	    {"SOFTDOCA_TRACE", "/", DOCA_ERROR_BAD_CONFIG},			      /* not a regular file */
 	};
 
 	sd_setenv("SOFTDOCA_CONFIG", NULL);
