@@ -214,11 +214,21 @@ SD_PRIV int priv_doca_log_enabled(uint32_t level)
 	return world_admits(WORLD_SDK, level);
 }
 
+/* Error lines this thread has had to say (shown or filtered out): see priv_doca_errors_said(). */
+static _Thread_local uint64_t errors_said;
+
+SD_PRIV uint64_t priv_doca_errors_said(void)
+{
+	return errors_said;
+}
+
 SD_PRIV void priv_doca_vlog(uint32_t level, const char *component, const char *fmt, va_list ap)
 {
 	char line[1024];
 	int n;
 
+	if (level <= DOCA_LOG_LEVEL_ERROR)
+		errors_said++;
 	ensure_init();
 	if (!world_admits(WORLD_SDK, level))
 		return;

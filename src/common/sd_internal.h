@@ -83,6 +83,12 @@ SD_PRIV void priv_doca_log(uint32_t level, const char *component, const char *fm
 SD_PRIV void priv_doca_vlog(uint32_t level, const char *component, const char *fmt, va_list ap);
 /* Whether a message of @level would be written at all (cheap; use to skip formatting). */
 SD_PRIV int priv_doca_log_enabled(uint32_t level);
+/*
+ * How many error lines this thread has said so far (SD_ERR, SD_REJECT; also those the log level
+ * hides). A caller that adds its own line after a failed call compares the count before and
+ * after it: when the callee said why, one line is enough.
+ */
+SD_PRIV uint64_t priv_doca_errors_said(void);
 
 #define SD_ERR(comp, ...)  priv_doca_log(DOCA_LOG_LEVEL_ERROR, comp, __VA_ARGS__)
 #define SD_WARN(comp, ...) priv_doca_log(DOCA_LOG_LEVEL_WARNING, comp, __VA_ARGS__)
@@ -109,7 +115,7 @@ SD_PRIV doca_error_t priv_doca_reject(doca_error_t err, const char *component, c
 /*
  * Strict parsers for SOFTDOCA_* values (env.c). Decimal digits only, no sign or space, no wrap:
  * 0, -EINVAL (not a number) or -ERANGE (outside [min, max] or too large). Probabilities are
- * plain decimals in 0..1 ("0.25", "1e-3"; no "inf", "nan" or hex). @out is written only on 0.
+ * plain decimals in 0..1 ("0.25", ".5", "1"; no exponent, "inf", "nan" or hex). @out is written only on 0.
  */
 SD_PRIV int priv_sd_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 SD_PRIV int priv_sd_parse_prob(const char *s, double *out);

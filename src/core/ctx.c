@@ -149,6 +149,7 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 {
 	struct ctx_dp_attr attr;
 	doca_error_t ret;
+	uint64_t said;
 	char owner[64];
 
 	trace_init(); /* before the data path exists, so its threads see tracing on */
@@ -200,12 +201,15 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 	    .notify = ctx->pe ? &ctx->pe->notify : NULL,
 	    .owner = owner,
 	};
+	said = priv_doca_errors_said();
 	ret = dp->queue_create(&attr, &ctx->queue);
 	if (ret != DOCA_SUCCESS) {
 		ctx->queue = NULL;
 		pool_release(ctx);
-		return SD_REJECT(ret, COMP, "%s: the %s data path could not create its queue", priv_doca_ctx_name(ctx),
-				 dp->name);
+		if (priv_doca_errors_said() != said)
+			return ret; /* the data path said why, in one line */
+		return SD_REJECT(ret, COMP, "%s: the %s data path could not create its queue (%s)",
+				 priv_doca_ctx_name(ctx), dp->name, doca_error_get_name(ret));
 	}
 	ctx->dp = dp;
 	ctx->fault = fault_enabled();

@@ -32,7 +32,7 @@ SD_PRIV void priv_doca_dp_nop_cancel(struct ctx_dp_queue *q, doca_error_t status
 SD_PRIV doca_error_t priv_doca_dp_executor_create(const struct ctx_dp_attr *attr, const struct engine_ops **ops,
 						  struct engine_queue **q)
 {
-	const struct engine_ops *exec = engine_default(); /* logged why when NULL */
+	const struct engine_ops *exec = engine_default();
 	struct engine_queue_attr ea = {
 	    .depth = attr->depth,
 	    .workers = 0,
@@ -47,11 +47,13 @@ SD_PRIV doca_error_t priv_doca_dp_executor_create(const struct ctx_dp_attr *attr
 		return SD_REJECT(DOCA_ERROR_BAD_CONFIG, COMP,
 				 "doca_ctx_start: %s: %s; fix the value or unset the variable",
 				 priv_doca_ctx_name(attr->ctx), bad);
-	if (exec == NULL)
-		return SD_REJECT(DOCA_ERROR_INITIALIZATION, COMP,
-				 "doca_ctx_start: %s: no usable engine; set SOFTDOCA_ENGINE to one of %s (doca-env "
-				 "shows which work here)",
-				 priv_doca_ctx_name(attr->ctx), engine_names());
+	if (exec == NULL) {
+		bool config = false;
+		const char *why = engine_default_error(&config);
+
+		return SD_REJECT(config ? DOCA_ERROR_BAD_CONFIG : DOCA_ERROR_INITIALIZATION, COMP,
+				 "doca_ctx_start: %s: %s", priv_doca_ctx_name(attr->ctx), why);
+	}
 	ret = exec->queue_create(&ea, q);
 	if (ret != DOCA_SUCCESS)
 		return ret;

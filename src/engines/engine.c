@@ -171,6 +171,9 @@ const struct engine_xfer *engine_transport_for(enum mem_domain_kind src, enum me
 
 static const struct engine_ops *default_engine;
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+/* Why there is no default engine (said by the context that needed one); a config problem or not. */
+static char default_err[800];
+static bool default_err_config;
 
 static void pick_default(void)
 {
@@ -197,28 +200,33 @@ static void pick_default(void)
 				b = c;
 		}
 		if (b == NULL) {
-			SD_ERR(COMP, "no executor is usable on this machine (%s); run doca-env to see why",
-			       engine_names());
+			snprintf(default_err, sizeof(default_err),
+				 "no executor is usable on this machine (%s); run doca-env to see why", engine_names());
 			return;
 		}
 	} else {
 		b = engine_backend_find(name);
+		default_err_config = true;
 		if (b == NULL) {
-			SD_ERR(COMP, "unknown engine '%s' (from %s); use one of: %s", name, from, engine_names());
+			snprintf(default_err, sizeof(default_err), "unknown engine '%.64s' (from %s); use one of: %s",
+				 name, from, engine_names());
 			return;
 		}
 		if (b->kind != ENGINE_EXECUTOR) {
-			SD_ERR(COMP,
-			       "engine '%s' (from %s) is a transport, chosen per memory domain by softdoca itself; "
-			       "name an executor: %s",
-			       name, from, engine_names());
+			snprintf(
+			    default_err, sizeof(default_err),
+			    "engine '%.64s' (from %s) is a transport, chosen per memory domain by softdoca itself; "
+			    "name an executor: %s",
+			    name, from, engine_names());
 			return;
 		}
 		if (!engine_backend_usable(b, why, sizeof(why))) {
-			SD_ERR(COMP, "engine '%s' (from %s) does not work on this machine: %s; use one of: %s", name,
-			       from, why, engine_names());
+			snprintf(default_err, sizeof(default_err),
+				 "engine '%.64s' (from %s) does not work on this machine: %s; use one of: %s", name,
+				 from, why, engine_names());
 			return;
 		}
+		default_err_config = false;
 	}
 	default_engine = b->ops;
 	SD_DBG(COMP, "engine '%s' selected (from %s)", b->name, from);
@@ -228,6 +236,14 @@ const struct engine_ops *engine_default(void)
 {
 	pthread_once(&default_once, pick_default);
 	return default_engine;
+}
+
+const char *engine_default_error(bool *config)
+{
+	pthread_once(&default_once, pick_default);
+	if (config != NULL)
+		*config = default_err_config;
+	return default_engine == NULL ? default_err : NULL;
 }
 
 static uint64_t cpu_workers_env;

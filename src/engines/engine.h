@@ -324,10 +324,13 @@ const struct engine_ops *engine_find(const char *name);
 bool engine_backend_usable(const struct engine_backend *b, char *why, size_t len);
 /*
  * The executor for new queues: SOFTDOCA_ENGINE, else the config's [engine] name, else the
- * usable executor of highest priority. NULL (after logging why) when the name is unknown, not
- * an executor, or its probe fails.
+ * usable executor of highest priority. NULL when the name is unknown, not an executor, or its
+ * probe fails: engine_default_error() says why, and the context that needed it logs that.
  */
 const struct engine_ops *engine_default(void);
+/* Why engine_default() is NULL (NULL when it is not); *@config: a SOFTDOCA_ENGINE or config
+ * file choice that cannot be used, rather than a machine where no executor works. */
+const char *engine_default_error(bool *config);
 /*
  * The transport for jobs from domain kind @src to @dst: the usable transport of highest
  * priority that moves the pair. NULL when none does, with the reason in @why. Thread-safe;

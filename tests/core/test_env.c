@@ -148,6 +148,8 @@ int main(void)
 	    {"SOFTDOCA_TRACE_EVENTS", "64", DOCA_SUCCESS},
 	    {"SOFTDOCA_TRACE", "/nonexistent-dir/trace.json", DOCA_ERROR_BAD_CONFIG}, /* at start, not at exit */
 	    {"SOFTDOCA_TRACE", "/", DOCA_ERROR_BAD_CONFIG},			      /* not a regular file */
+	    {"SOFTDOCA_ENGINE", "garbage", DOCA_ERROR_BAD_CONFIG},
+	    {"SOFTDOCA_ENGINE", "cma", DOCA_ERROR_BAD_CONFIG}, /* a transport, not an executor */
 	};
 
 	sd_setenv("SOFTDOCA_CONFIG", NULL);

@@ -35,9 +35,18 @@ static int pick(void *arg)
 	}
 	if (engine_find(env) != NULL) {
 		CHECK(e == engine_find(env));
+		CHECK(engine_default_error(NULL) == NULL);
 		return T_EXIT_PASS;
 	}
-	CHECK(e == NULL); /* unknown, or a transport: refused */
+	CHECK(e == NULL); /* unknown, or a transport: refused, with the reason for the context to say */
+	{
+		bool config = false;
+		const char *why = engine_default_error(&config);
+
+		CHECK(config && why != NULL && strstr(why, env) != NULL &&
+		      strstr(why, "(from SOFTDOCA_ENGINE)") != NULL);
+		CHECK(strstr(why, engine_backend_find(env) != NULL ? "is a transport" : "unknown engine") != NULL);
+	}
 	return T_EXIT_PASS;
 }
 

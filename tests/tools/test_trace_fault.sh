@@ -52,6 +52,12 @@ grep -q "SOFTDOCA_TRACE='$tmp/fifo': $tmp/fifo is not a regular file" "$tmp/fifo
 SOFTDOCA_TRACE=$tmp/no-dir/t.json "$copy" -n 1 >/dev/null 2>"$tmp/nodir.err"; rc=$?
 [ $rc = 1 ] && grep -q "$tmp/no-dir does not exist" "$tmp/nodir.err" ||
 	fail "SOFTDOCA_TRACE in a missing directory: exit $rc: $(cat "$tmp/nodir.err")"
+# One line per refusal: the variable, the value and what is accepted, said by the context.
+for v in SOFTDOCA_ENGINE=garbage SOFTDOCA_TRACE_EVENTS=3 SOFTDOCA_FAULT=again=1e-2; do
+	env "$v" "$copy" -n 1 >/dev/null 2>"$tmp/one.err"; rc=$?
+	[ $rc = 1 ] && [ "$(grep -c "softdoca:" "$tmp/one.err")" = 1 ] && grep -q "softdoca:ctx.*${v%%=*}" "$tmp/one.err" ||
+		fail "$v: exit $rc, not one line naming it: $(cat "$tmp/one.err")"
+done
 # Every %p is the pid.
 SOFTDOCA_TRACE=$tmp/p%p-%p.json "$copy" -n 1 >/dev/null 2>&1 || fail "SOFTDOCA_TRACE with %p"
 ls "$tmp"/p*-*.json | grep -Eq "/p([0-9]+)-\1\.json$" || fail "every %p must be the pid: $(ls "$tmp")"
