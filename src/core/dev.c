@@ -387,6 +387,7 @@ static bool dev_is_open(const struct doca_dev *dev)
 
 SD_PRIV doca_error_t priv_doca_dev_attach(struct doca_dev *dev, const struct dev_backend_ops *ops)
 {
+	uint64_t said;
 	doca_error_t ret = DOCA_SUCCESS;
 	void *priv = NULL;
 	uint32_t n;
@@ -423,10 +424,12 @@ SD_PRIV doca_error_t priv_doca_dev_attach(struct doca_dev *dev, const struct dev
 				priv_doca_dev_name(&dev->info), ops->name, DEV_MAX_BACKENDS);
 		goto out;
 	}
+	said = priv_doca_errors_said();
 	ret = ops->open(dev, &priv);
 	if (ret != DOCA_SUCCESS) {
-		SD_ERR(COMP, "device %s: backend '%s' failed to open: %s; nothing attached",
-		       priv_doca_dev_name(&dev->info), ops->name, doca_error_get_name(ret));
+		if (priv_doca_errors_said() == said) /* else the backend said why */
+			SD_ERR(COMP, "device %s: backend '%s' failed to open: %s; nothing attached",
+			       priv_doca_dev_name(&dev->info), ops->name, doca_error_get_name(ret));
 		goto out;
 	}
 	dev->backends[n].ops = ops;

@@ -32,7 +32,12 @@ doca_error_t eth_port_get(struct doca_dev *dev, const char *call, struct eth_por
 	struct eth_port *p;
 	doca_error_t ret;
 
+	uint64_t said = priv_doca_errors_said();
+
 	ret = priv_doca_nic_port_get(dev, &ops, &port);
+	if (ret != DOCA_SUCCESS && priv_doca_errors_said() != said) /* configured, and said why it failed */
+		return SD_REJECT(ret, COMP, "%s: the port of device %s did not attach (%s): fix the cause said above",
+				 call, priv_doca_dev_name(&dev->info), doca_error_get_name(ret));
 	if (ret != DOCA_SUCCESS)
 		return SD_REJECT(ret, COMP,
 				 "%s: device %s has no port medium (%s); give it one in the topology (a [device] "

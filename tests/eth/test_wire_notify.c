@@ -76,6 +76,20 @@ int main(void)
 	sd_setenv("XDG_RUNTIME_DIR", dir);
 	sd_setenv("SOFTDOCA_CONFIG", NULL);
 	sd_setenv("SOFTDOCA_SIDE", "all");
+	{
+		/* A configured medium that fails to attach (SOFTDOCA_PCAP names no directory) is
+		 * refused with its cause and one line of the call's, not as a device without one. */
+		struct doca_eth_txq *q = NULL;
+		uint64_t said;
+
+		sd_setenv("SOFTDOCA_PCAP", "/nonexistent-softdoca-capture-dir");
+		b = sd_open_dev(DEV_B);
+		said = priv_doca_errors_said();
+		CHECK_ERR(doca_eth_txq_create(b, 16, &q), DOCA_ERROR_BAD_CONFIG);
+		CHECK(priv_doca_errors_said() - said == 2);
+		CHECK_OK(doca_dev_close(b));
+		sd_setenv("SOFTDOCA_PCAP", NULL);
+	}
 	a = sd_open_dev(DEV_A);
 	b = sd_open_dev(DEV_B);
 	rx_pe = sd_pe();
