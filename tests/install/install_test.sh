@@ -54,6 +54,15 @@ if [ -x "$dpu" ] && [ -x "$host" ]; then
 	cmp "$root/h/f.bin" "$root/d/f.bin" || { echo "FAIL: installed doca_dma_copy pair copied wrong bytes"; exit 1; }
 	echo "installed doca_dma_copy pair: 1000000 bytes host -> DPU, verified"
 fi
+# The examples are programs: under libexec, never in the architecture-independent share/.
+if [ -n "$(find "$root$prefix" -path '*/share/softdoca/examples*' 2>/dev/null | head -1)" ]; then
+	echo "FAIL: programs installed under share/softdoca/examples"; exit 1
+fi
+ex=$root$libexecdir/softdoca/examples/dma_local_copy
+if [ -x "$ex" ]; then
+	"$ex" > "$root/ex.log" 2>&1 || { cat "$root/ex.log"; echo "FAIL: installed example dma_local_copy"; exit 1; }
+	echo "installed example dma_local_copy: ran"
+fi
 # Man pages and bash completions land where man and bash-completion look (when python3 built them).
 man1=$(find "$root$prefix" -path '*/man/man1/doca_caps.1' 2>/dev/null | head -1)
 if [ -n "$man1" ]; then
