@@ -805,15 +805,21 @@ static void send_status(struct app *app, uint16_t type, doca_error_t status, con
 
 /* send_status(), then progress until every message has left (at most a second), so that none is
  * lost when the connection closes: what the socket took, the other side reads even after that. */
-static void send_status_flush(struct app *app, uint16_t type, doca_error_t status, const char *text)
+/* Progresses until every message this side sent has left (at most 1 s, or until the peer is gone). */
+static void sends_flush(struct app *app)
 {
 	double deadline = now_s() + 1;
 
-	send_status(app, type, status, text);
 	while ((app->sends_inflight > 0 || app->progress_inflight || app->credit_inflight) && !app->peer_gone &&
 	       now_s() < deadline)
 		if (doca_pe_progress(app->pe) == 0)
 			pe_wait(app, 1);
+}
+
+static void send_status_flush(struct app *app, uint16_t type, doca_error_t status, const char *text)
+{
+	send_status(app, type, status, text);
+	sends_flush(app);
 }
 
 static doca_error_t open_device(struct app *app)
@@ -928,7 +934,7 @@ static doca_error_t wait_connected(struct app *app)
 {
 	double deadline = now_s() + app->timeout_s;
 
-	if (ROLE_DPU)
+	if (ROLE_DPU && !app->quiet) /* --quiet: only the summary */
 		DOCA_LOG_INFO("waiting for the host (doca_dma_copy on the host side, server name '%s')",
 			      DMA_COPY_SERVER_NAME);
 	while (!app->connected) {
@@ -1885,6 +1891,10 @@ int main(int argc, char **argv)
 		/* (SHUTDOWN here: the other side was interrupted, and peer_error() said so) */
 		DOCA_LOG_ERR("DMA copy failed: %s", doca_error_get_descr(ret));
 	}
+	/* An ERROR said just before (on a busy socket it may still be queued) leaves before the
+	 * connection closes: the other side names this side's cause, not its departure. */
+	if (app.told_error && app.connected && !app.peer_gone)
+		sends_flush(&app);
 	teardown(&app);
 	doca_argp_destroy();
 	if (ret == DOCA_ERROR_SHUTDOWN && interrupted)

@@ -47,6 +47,20 @@ for size in 0 1 4095 4097 1048576 3000001; do
 	cmp -s "$tmp/d/src" "$tmp/h/dst" || fail "DPU->host $size bytes: files differ"
 done
 grep -q "verified" "$tmp/h2d-1048576.host.log" || fail "no summary line"
+# Not a terminal: each side prints its summary line and nothing else; --quiet keeps it that way
+# on the DPU side, which otherwise says it is waiting for the host.
+for side in dpu host; do
+	[ "$(wc -l < "$tmp/h2d-1048576.$side.log")" = 1 ] || [ $side = dpu ] ||
+		fail "$side: more than the summary: $(cat "$tmp/h2d-1048576.$side.log")"
+done
+make_file "$tmp/h/src" 4096
+rm -f "$tmp/d/dst"
+run_pair quiet -f "$tmp/d/dst" -q -- -f "$tmp/h/src" --quiet
+[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "--quiet copy: host $rc_host, dpu $rc_dpu"
+for side in dpu host; do
+	[ "$(wc -l < "$tmp/quiet.$side.log")" = 1 ] && grep -q "verified" "$tmp/quiet.$side.log" ||
+		fail "--quiet, $side: not just the summary: $(cat "$tmp/quiet.$side.log")"
+done
 
 # Destination exists: refused without --force, replaced with it.
 make_file "$tmp/h/src" 5000
