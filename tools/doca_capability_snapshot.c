@@ -147,6 +147,7 @@ static const struct entry *find(const struct entry *e, int n, const char *key)
 int main(int argc, char **argv)
 {
 	static struct entry now[MAX_ENTRIES], base[MAX_ENTRIES];
+	char *diff_arg[4] = {NULL};
 	int n, nb, diffs = 0;
 
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
@@ -157,11 +158,22 @@ int main(int argc, char **argv)
 		printf("doca-capability-snapshot %s (DOCA %s)\n", SD_TOOL_VERSION, SD_DOCA_VERSION);
 		return 0;
 	}
+	if (argc == 2 && strncmp(argv[1], "--diff=", 7) == 0 && argv[1][7] != '\0') {
+		/* --diff=FILE, as getopt_long-style tools take it */
+		diff_arg[0] = argv[0];
+		diff_arg[1] = "--diff";
+		diff_arg[2] = argv[1] + 7;
+		argv = diff_arg;
+		argc = 3;
+	}
 	if (argc != 1 && !(argc == 3 && strcmp(argv[1], "--diff") == 0)) {
-		fprintf(stderr, "doca-capability-snapshot: %s; see doca-capability-snapshot --help\n",
-			argc == 2 && strcmp(argv[1], "--diff") == 0	      ? "--diff needs a snapshot file"
-			: argv[1][0] == '-' && strcmp(argv[1], "--diff") != 0 ? "unknown option"
-									      : "unexpected arguments");
+		if (argv[1][0] == '-' && strcmp(argv[1], "--diff") != 0 && strncmp(argv[1], "--diff=", 7) != 0)
+			fprintf(stderr,
+				"doca-capability-snapshot: unknown option '%s'; see doca-capability-snapshot --help\n",
+				argv[1]);
+		else
+			fprintf(stderr, "doca-capability-snapshot: %s; see doca-capability-snapshot --help\n",
+				argc == 2 ? "--diff needs a snapshot file" : "unexpected arguments");
 		return 2;
 	}
 	n = collect(now, MAX_ENTRIES);

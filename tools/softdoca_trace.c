@@ -120,9 +120,12 @@ int main(int argc, char **argv)
 		printf("softdoca-trace %s (DOCA %s)\n", SD_TOOL_VERSION, SD_DOCA_VERSION);
 		return 0;
 	}
-	if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0')) {
-		fprintf(stderr, "softdoca-trace: %s; see softdoca-trace --help\n",
-			argc != 2 ? "give exactly one trace file" : "unknown option");
+	if (argc != 2) {
+		fprintf(stderr, "softdoca-trace: give exactly one trace file; see softdoca-trace --help\n");
+		return 2;
+	}
+	if (argv[1][0] == '-' && argv[1][1] != '\0') {
+		fprintf(stderr, "softdoca-trace: unknown option '%s'; see softdoca-trace --help\n", argv[1]);
 		return 2;
 	}
 	{

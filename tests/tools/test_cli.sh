@@ -23,6 +23,7 @@ for t in "$caps" "$env" "$snap" "$trace" "$@"; do
 	[ $rc = 2 ] || fail "$name with an unknown option exits $rc, not 2"
 	[ "$(wc -l < "$tmp/err")" -le 2 ] || fail "$name prints $(wc -l < "$tmp/err") lines for an unknown option"
 	[ ! -s "$tmp/out" ] || fail "$name prints to stdout on bad usage"
+	grep -q -- "--no-such-option" "$tmp/err" || fail "$name does not name the unknown option: $(cat "$tmp/err")"
 done
 "$caps" -p zz >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] || fail "doca_caps -p zz exits $rc, not 2 (bad usage)"
@@ -31,4 +32,6 @@ done
 [ $rc = 3 ] || fail "doca_caps -p 07:00.0 (no such device) exits $rc, not 3"
 "$trace" a b >/dev/null 2>&1; [ $? = 2 ] || fail "softdoca-trace with two files must be bad usage"
 "$snap" --diff >/dev/null 2>&1; [ $? = 2 ] || fail "doca-capability-snapshot --diff without a file must be bad usage"
+"$snap" > "$tmp/snap.txt" || fail "doca-capability-snapshot"
+"$snap" --diff="$tmp/snap.txt" >/dev/null || fail "doca-capability-snapshot --diff=FILE (exit $?)"
 echo "command-line conventions: all checks passed"
