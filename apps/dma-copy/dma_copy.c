@@ -42,12 +42,15 @@
 
 DOCA_LOG_REGISTER(DMA_COPY);
 
+/* Each build's default device; the help text names both (one manual page serves both builds). */
+#define DPU_DEFAULT_PCI	 "03:00.0"
+#define HOST_DEFAULT_PCI "b1:00.0"
 #ifdef DOCA_ARCH_DPU
 #define ROLE_DPU    1
-#define DEFAULT_PCI "03:00.0"
+#define DEFAULT_PCI DPU_DEFAULT_PCI
 #else
 #define ROLE_DPU    0
-#define DEFAULT_PCI "b1:00.0"
+#define DEFAULT_PCI HOST_DEFAULT_PCI
 #endif
 #define DEFAULT_REP_PCI "b1:00.0"
 #define INFLIGHT	16
@@ -266,7 +269,9 @@ static doca_error_t register_params(void)
 	ret = add_param("f", "file", "file to copy (on the side that has it) or to create (on the other side)",
 			DOCA_ARGP_TYPE_STRING, file_cb, true);
 	if (ret == DOCA_SUCCESS)
-		ret = add_param("p", "pci-addr", "DOCA Comch/DMA device PCI address (default " DEFAULT_PCI ")",
+		ret = add_param("p", "pci-addr",
+				"DOCA Comch/DMA device PCI address (default " DPU_DEFAULT_PCI
+				" on the DPU side, " HOST_DEFAULT_PCI " on the host)",
 				DOCA_ARGP_TYPE_STRING, pci_cb, false);
 	if (ret == DOCA_SUCCESS)
 		ret = add_param("r", "rep-pci",
