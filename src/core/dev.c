@@ -94,7 +94,7 @@ static doca_error_t side_view(int *view, const char **why)
 {
 	const char *env = getenv("SOFTDOCA_SIDE");
 
-	if (env == NULL) {
+	if (env == NULL || *env == '\0') { /* empty: not set, as every SOFTDOCA_* variable */
 		static atomic_flag warned = ATOMIC_FLAG_INIT;
 
 		*view = atomic_load_explicit(&program_side, memory_order_relaxed);

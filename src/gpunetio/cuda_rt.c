@@ -115,7 +115,7 @@ static void load(void)
 	void *h = NULL;
 	const char *path = NULL;
 
-	if (env != NULL) {
+	if (env != NULL && *env != '\0') { /* empty: not set, as every SOFTDOCA_* variable */
 		load_named(env);
 		return;
 	}

@@ -62,7 +62,6 @@ int main(int argc, char **argv)
 
 	const struct env_case refused[] = {
 	    {"libfakecudart.so", DOCA_ERROR_NOT_FOUND, "must be an absolute path"},
-	    {"", DOCA_ERROR_NOT_FOUND, "must be an absolute path"},
 	    {"/nonexistent/libcudart.so.13", DOCA_ERROR_NOT_FOUND, "no regular file there"},
 	    {"/tmp", DOCA_ERROR_NOT_FOUND, "no regular file there"},
 	    {regular, DOCA_ERROR_NOT_FOUND, "SOFTDOCA_CUDART="},
@@ -102,6 +101,15 @@ int main(int argc, char **argv)
 			return T_EXIT_FAIL;
 		}
 		printf("system CUDA: %s", out);
+	}
+
+	/* Empty is not set, as for every SOFTDOCA_* variable: the system's CUDA again, not a refusal. */
+	const struct env_case empty = {"", DOCA_ERROR_NOT_FOUND, ""};
+
+	rc = check_run_child_output(run_case, (void *)&empty, "empty", out, sizeof(out));
+	if (rc != T_EXIT_PASS || strstr(out, "SOFTDOCA_CUDART") != NULL) {
+		fprintf(stderr, "SOFTDOCA_CUDART=\"\": want the system's CUDA, got rc %d:\n%s\n", rc, out);
+		return T_EXIT_FAIL;
 	}
 	return T_EXIT_PASS;
 }
