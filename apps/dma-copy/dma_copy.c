@@ -15,6 +15,7 @@
 #include <linux/magic.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,8 @@ struct file_map {
 	int fd;
 	uint64_t size;
 	bool is_dest;
-	bool force; /* the final rename may replace an existing regular file */
+	bool force;    /* the final rename may replace an existing regular file */
+	char why[300]; /* why the destination could not be put in place (told to the other side) */
 };
 
 struct app {
@@ -451,6 +453,21 @@ static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t si
  * Moves the verified temporary file to its final name. Without --force nothing that appeared
  * there during the copy is replaced (RENAME_NOREPLACE); with it, only a regular file is.
  */
+/* A destination that cannot be put in place: says why (logged and kept for the other side). */
+static doca_error_t dest_refused(struct file_map *fm, doca_error_t err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static doca_error_t dest_refused(struct file_map *fm, doca_error_t err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fm->why, sizeof(fm->why), fmt, ap);
+	va_end(ap);
+	DOCA_LOG_ERR("%s", fm->why);
+	return err;
+}
+
 static doca_error_t place_dest(struct file_map *fm)
 {
 	struct stat st;
@@ -458,41 +475,33 @@ static doca_error_t place_dest(struct file_map *fm)
 	if (!fm->force) {
 		if (renameat2(AT_FDCWD, fm->tmp, AT_FDCWD, fm->path, RENAME_NOREPLACE) == 0)
 			goto placed;
-		if (errno == EEXIST) {
-			DOCA_LOG_ERR(
-			    "%s appeared during the copy; not replaced (pass --force to replace a regular file)",
-			    fm->path);
-			return DOCA_ERROR_ALREADY_EXIST;
-		}
-		if (errno != EINVAL && errno != ENOSYS) {
-			DOCA_LOG_ERR("cannot rename %s to %s: %s", fm->tmp, fm->path, strerror(errno));
-			return DOCA_ERROR_IO_FAILED;
-		}
+		if (errno == EEXIST)
+			return dest_refused(fm, DOCA_ERROR_ALREADY_EXIST,
+					    "%.200s appeared during the copy; not replaced (pass --force to replace a "
+					    "regular file)",
+					    fm->path);
+		if (errno != EINVAL && errno != ENOSYS)
+			return dest_refused(fm, DOCA_ERROR_IO_FAILED, "cannot rename %.100s to %.100s: %s", fm->tmp,
+					    fm->path, strerror(errno));
 		/* A file system without RENAME_NOREPLACE: a link() fails if the name exists. */
-		if (link(fm->tmp, fm->path) != 0) {
-			DOCA_LOG_ERR("cannot move %s to %s: %s", fm->tmp, fm->path, strerror(errno));
-			return errno == EEXIST ? DOCA_ERROR_ALREADY_EXIST : DOCA_ERROR_IO_FAILED;
-		}
+		if (link(fm->tmp, fm->path) != 0)
+			return dest_refused(fm, errno == EEXIST ? DOCA_ERROR_ALREADY_EXIST : DOCA_ERROR_IO_FAILED,
+					    "cannot move %.100s to %.100s: %s", fm->tmp, fm->path, strerror(errno));
 		unlink(fm->tmp);
 		goto placed;
 	}
-	if (lstat(fm->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		DOCA_LOG_ERR("%s is not a regular file; it is never replaced, not even with --force", fm->path);
-		return DOCA_ERROR_ALREADY_EXIST;
-	}
-	if (rename(fm->tmp, fm->path) != 0) {
-		DOCA_LOG_ERR("cannot rename %s to %s: %s", fm->tmp, fm->path, strerror(errno));
-		return DOCA_ERROR_IO_FAILED;
-	}
+	if (lstat(fm->path, &st) == 0 && !S_ISREG(st.st_mode))
+		return dest_refused(fm, DOCA_ERROR_ALREADY_EXIST,
+				    "%.200s is not a regular file; it is never replaced, not even with --force",
+				    fm->path);
+	if (rename(fm->tmp, fm->path) != 0)
+		return dest_refused(fm, DOCA_ERROR_IO_FAILED, "cannot rename %.100s to %.100s: %s", fm->tmp, fm->path,
+				    strerror(errno));
 placed:
 	fm->tmp[0] = '\0';
 	return DOCA_SUCCESS;
 }
 
-/*
- * Verified destination: move it into place. Like cp, the data is left to the page cache (no
- * msync, no fsync): the copy is complete and verified, durability is the file system's.
- */
 static doca_error_t commit_dest(struct file_map *fm)
 {
 	return place_dest(fm);
@@ -1597,9 +1606,7 @@ static doca_error_t run_dpu(struct app *app)
 	if (ret == DOCA_SUCCESS && app->fm.is_dest) {
 		/* Success means the file landed: the sending host waits for this answer. */
 		ret = commit_dest(&app->fm);
-		send_status_flush(app, MSG_LANDED, ret,
-				  ret == DOCA_SUCCESS ? NULL
-						      : "the DPU side could not put the file in place (see its log)");
+		send_status_flush(app, MSG_LANDED, ret, ret == DOCA_SUCCESS ? NULL : app->fm.why);
 	}
 	if (ret == DOCA_SUCCESS)
 		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
@@ -1770,7 +1777,7 @@ static doca_error_t run_host(struct app *app)
 	if (app->fm.is_dest)
 		ret = commit_dest(&app->fm);
 	app->done_bytes = app->size;
-	send_status_flush(app, MSG_RESULT, ret, ret == DOCA_SUCCESS ? NULL : "the host could not write the file");
+	send_status_flush(app, MSG_RESULT, ret, ret == DOCA_SUCCESS ? NULL : app->fm.why);
 	if (ret == DOCA_SUCCESS && !app->fm.is_dest) {
 		/* The host sent the file: it succeeds only once the DPU side put it in place. */
 		ret = wait_msg(app, m, sizeof(*m), &len, false);

@@ -91,6 +91,23 @@ run_pair dest-fifo-host -f "$tmp/d/src" -- -f "$tmp/h/fifo" --force
 [ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a FIFO as host destination: host $rc_host, dpu $rc_dpu"
 [ -p "$tmp/h/fifo" ] || fail "--force replaced a FIFO on the host"
 
+# A destination name taken during the copy is not replaced (no --force), and the sending host
+# is told the DPU side's own words, not to look at its log.
+make_file "$tmp/h/slow2" 2000000
+rm -f "$tmp/d/late"
+SOFTDOCA_FAULT=delay_us=100000 DOCA_LOG_LEVEL=debug "$dpu" -t 30 -f "$tmp/d/late" >"$tmp/late.dpu.log" 2>&1 &
+dp=$!; pids="$pids $dp"
+"$host" -t 30 -f "$tmp/h/slow2" >"$tmp/late.host.log" 2>&1 &
+hp=$!; pids="$pids $hp"
+for i in $(seq 200); do grep -q "imported from" "$tmp/late.dpu.log" 2>/dev/null && break; sleep 0.05; done
+echo other > "$tmp/d/late"
+wait $hp; rc_host=$?; wait $dp; rc_dpu=$?
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a destination taken during the copy: host $rc_host, dpu $rc_dpu"
+[ "$(cat "$tmp/d/late")" = other ] || fail "the file that appeared during the copy was replaced"
+grep -q "the DPU side reports: $tmp/d/late appeared during the copy; not replaced" "$tmp/late.host.log" ||
+	fail "the host is not told why: $(grep ERR "$tmp/late.host.log")"
+[ -z "$(ls "$tmp/d"/late.partial.* 2>/dev/null)" ] || fail "a refused placement left its partial file"
+
 # The file exists on neither side.
 run_pair missing -f "$tmp/d/nothing" -- -f "$tmp/h/nothing"
 [ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "missing file must fail on both sides"
