@@ -484,7 +484,8 @@ int main(int argc, char **argv)
 	uint32_t n;
 	int c, nflags = 0;
 
-	while ((c = getopt_long(argc, argv, "p:l:j:vh", opts, NULL)) != -1) {
+	opterr = 0; /* its messages carry argv[0]; this tool's say "doca_caps:" */
+	while ((c = getopt_long(argc, argv, ":p:l:j:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			printf("%s (softdoca %s)\n", DOCA_VERSION_STRING, SOFTDOCA_VERSION_STRING);
@@ -495,9 +496,23 @@ int main(int argc, char **argv)
 		case 'j':
 			json_file = optarg;
 			break;
-		case '?': /* getopt_long already said which option */
-			fprintf(stderr, "see doca_caps --help\n");
+		case '?':
+		case ':': {
+			/* A long option as written (argv), a short one as getopt saw it inside a group. */
+			const char *arg = argv[optind - 1];
+			bool is_long = strncmp(arg, "--", 2) == 0;
+
+			if (c == ':')
+				fprintf(stderr, "doca_caps: option '%s' needs a value; see doca_caps --help\n",
+					is_long ? arg : (char[]){'-', (char)optopt, '\0'});
+			else if (is_long)
+				fprintf(stderr, "doca_caps: unknown option '%s'%s; see doca_caps --help\n", arg,
+					optopt != 0 ? " (this option takes no value)" : "");
+			else
+				fprintf(stderr, "doca_caps: unknown option '-%c'; see doca_caps --help\n",
+					isprint(optopt) ? optopt : '?');
 			return 2;
+		}
 		default:
 			nflags++;
 			if (apply(&a, c, optarg) != 0)

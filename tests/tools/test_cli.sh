@@ -28,6 +28,11 @@ done
 "$caps" -p zz >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] || fail "doca_caps -p zz exits $rc, not 2 (bad usage)"
 [ "$(wc -l < "$tmp/err")" = 1 ] || fail "doca_caps -p zz: $(wc -l < "$tmp/err") error lines, want one"
+# doca_caps's own words (not getopt's, which start with the path it was run by).
+"$caps" --bogus 2>&1 | grep -q "^doca_caps: unknown option '--bogus'; see doca_caps --help$" ||
+	fail "doca_caps --bogus: $("$caps" --bogus 2>&1)"
+"$caps" --pci-addr 2>&1 | grep -q "^doca_caps: option '--pci-addr' needs a value" ||
+	fail "doca_caps --pci-addr: $("$caps" --pci-addr 2>&1)"
 "$caps" -p 07:00.0 >/dev/null 2>&1; rc=$?
 [ $rc = 3 ] || fail "doca_caps -p 07:00.0 (no such device) exits $rc, not 3"
 "$trace" a b >/dev/null 2>&1; [ $? = 2 ] || fail "softdoca-trace with two files must be bad usage"
