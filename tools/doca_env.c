@@ -511,6 +511,10 @@ int main(int argc, char **argv)
 			    "DESCRIPTION\n    Versions and the four-way version check (doca-common.pc, doca-dma.pc,\n"
 			    "    headers, library), devices, engines that work here and why others do not,\n"
 			    "    the config file in use, hugepages and the kernel ptrace policy.\n\n"
+			    "OPTIONS\n"
+			    "    --json                the same as one JSON document\n"
+			    "    -v, --version         print the version and exit\n"
+			    "    -h, --help            print this help and exit\n\n"
 			    "EXIT STATUS\n    0 consistent; 1 a version mismatch, an unusable config or a selected "
 			    "engine that\n"
 			    "    does not work here (a SOFTDOCA_* value refused, for one); 2 usage\n");
