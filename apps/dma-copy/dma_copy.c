@@ -329,9 +329,11 @@ static doca_error_t check_dest(const char *path, uint64_t size, bool force, char
 	if (lstat(path, &st) == 0) {
 		/* --force replaces a regular file, never a directory, device, FIFO, socket or link. */
 		if (!S_ISREG(st.st_mode)) {
-			snprintf(why, why_len,
-				 "%.200s exists and is not a regular file; it is never replaced, not even with --force",
-				 path);
+			snprintf(why, why_len, "%.160s exists and is %s; it is never replaced, not even with --force",
+				 path,
+				 S_ISLNK(st.st_mode)   ? "a symbolic link (name the file it points to)"
+				 : S_ISDIR(st.st_mode) ? "a directory (name a file in it)"
+						       : "not a regular file");
 			return DOCA_ERROR_ALREADY_EXIST;
 		}
 		if (!force) {
