@@ -32,6 +32,18 @@ run_pair() {
 
 make_file() { head -c "$2" /dev/urandom > "$1"; }
 
+# start_slow_pair <name> <delay us> <dpu -f> <host -f>: both sides in the background, each DMA
+# task held back by the delay (SOFTDOCA_FAULT on the DPU side); returns once the DPU side has
+# imported the host's memory, that is once the copy runs. Sets dp and hp.
+start_slow_pair() {
+	SOFTDOCA_FAULT=delay_us=$2 DOCA_LOG_LEVEL=debug "$dpu" -t 30 -f "$3" >"$tmp/$1.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	"$host" -t 30 -f "$4" >"$tmp/$1.host.log" 2>&1 &
+	hp=$!; pids="$pids $hp"
+	for i in $(seq 200); do grep -q "imported from" "$tmp/$1.dpu.log" 2>/dev/null && break; sleep 0.05; done
+	grep -q "imported from" "$tmp/$1.dpu.log" || fail "$1: the copy did not start"
+}
+
 # Both directions, sizes around every boundary.
 for size in 0 1 4095 4097 1048576 3000001; do
 	make_file "$tmp/h/src" $size
@@ -104,11 +116,7 @@ run_pair dest-fifo-host -f "$tmp/d/src" -- -f "$tmp/h/fifo" --force
 # is told the DPU side's own words, not to look at its log.
 make_file "$tmp/h/slow2" 2000000
 rm -f "$tmp/d/late"
-SOFTDOCA_FAULT=delay_us=100000 DOCA_LOG_LEVEL=debug "$dpu" -t 30 -f "$tmp/d/late" >"$tmp/late.dpu.log" 2>&1 &
-dp=$!; pids="$pids $dp"
-"$host" -t 30 -f "$tmp/h/slow2" >"$tmp/late.host.log" 2>&1 &
-hp=$!; pids="$pids $hp"
-for i in $(seq 200); do grep -q "imported from" "$tmp/late.dpu.log" 2>/dev/null && break; sleep 0.05; done
+start_slow_pair late 100000 "$tmp/d/late" "$tmp/h/slow2"
 echo other > "$tmp/d/late"
 wait $hp; rc_host=$?; wait $dp; rc_dpu=$?
 [ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a destination taken during the copy: host $rc_host, dpu $rc_dpu"
@@ -334,11 +342,7 @@ done
 make_file "$tmp/h/slow" 4000000
 for who in dpu host; do
 	rm -f "$tmp/d/slow"
-	SOFTDOCA_FAULT=delay_us=200000 DOCA_LOG_LEVEL=debug "$dpu" -t 30 -f "$tmp/d/slow" >"$tmp/int-$who.dpu.log" 2>&1 &
-	dp=$!; pids="$pids $dp"
-	SOFTDOCA_FAULT=delay_us=200000 "$host" -t 30 -f "$tmp/h/slow" >"$tmp/int-$who.host.log" 2>&1 &
-	hp=$!; pids="$pids $hp"
-	for i in $(seq 200); do grep -q "imported from" "$tmp/int-$who.dpu.log" 2>/dev/null && break; sleep 0.05; done
+	start_slow_pair "int-$who" 200000 "$tmp/d/slow" "$tmp/h/slow"
 	if [ $who = dpu ]; then kill -INT $dp; else kill -TERM $hp; fi
 	wait $dp; rc_dpu=$?; wait $hp; rc_host=$?
 	if [ $who = dpu ]; then
@@ -365,15 +369,11 @@ grep -q "the host cannot read" "$tmp/hostread.dpu.log" || fail "DPU side: $(tail
 # DPU side is busy; the first copy completes.
 make_file "$tmp/h/big" 8000000
 rm -f "$tmp/d/big"
-SOFTDOCA_FAULT=delay_us=2000000 DOCA_LOG_LEVEL=debug "$dpu" -t 30 -f "$tmp/d/big" >"$tmp/busy.dpu.log" 2>&1 &
-dp=$!; pids="$pids $dp"
-"$host" -t 30 -f "$tmp/h/big" >"$tmp/busy.host1.log" 2>&1 &
-h1=$!; pids="$pids $h1"
-# The DPU side imported the first host's memory: its copy runs (each task held 2 s) from now on.
-for i in $(seq 200); do grep -q "imported from" "$tmp/busy.dpu.log" 2>/dev/null && break; sleep 0.05; done
-grep -q "imported from" "$tmp/busy.dpu.log" || fail "the first copy did not start"
+# Once the DPU side imported the first host's memory, its copy runs (each task held 2 s).
+start_slow_pair busy 2000000 "$tmp/d/big" "$tmp/h/big"
+h1=$hp
 rc2=0; "$host" -t 10 -f "$tmp/h/src" >"$tmp/busy.host2.log" 2>&1 || rc2=$?
-wait $h1 || fail "the first host's copy failed while a second host knocked: $(tail -3 "$tmp/busy.host1.log")"
+wait $h1 || fail "the first host's copy failed while a second host knocked: $(tail -3 "$tmp/busy.host.log")"
 wait $dp || fail "the DPU side failed while a second host knocked"
 [ $rc2 != 0 ] || fail "a second host must not succeed while the DPU side is busy"
 grep -q "busy with another host" "$tmp/busy.host2.log" || fail "second host: $(tail -2 "$tmp/busy.host2.log")"
