@@ -451,10 +451,6 @@ static doca_error_t open_dest(struct file_map *fm, const char *path, uint64_t si
 	return err == ENOSPC || err == EFBIG || err == EDQUOT ? DOCA_ERROR_FULL : DOCA_ERROR_IO_FAILED;
 }
 
-/*
- * Moves the verified temporary file to its final name. Without --force nothing that appeared
- * there during the copy is replaced (RENAME_NOREPLACE); with it, only a regular file is.
- */
 /* A destination that cannot be put in place: says why (logged and kept for the other side). */
 static doca_error_t dest_refused(struct file_map *fm, doca_error_t err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -470,6 +466,10 @@ static doca_error_t dest_refused(struct file_map *fm, doca_error_t err, const ch
 	return err;
 }
 
+/*
+ * Moves the verified temporary file to its final name. Without --force nothing that appeared
+ * there during the copy is replaced (RENAME_NOREPLACE); with it, only a regular file is.
+ */
 static doca_error_t place_dest(struct file_map *fm)
 {
 	struct stat st;
@@ -504,6 +504,10 @@ placed:
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Verified destination: move it into place. Like cp, the data is left to the page cache (no
+ * msync, no fsync): the copy is complete and verified, durability is the file system's.
+ */
 static doca_error_t commit_dest(struct file_map *fm)
 {
 	return place_dest(fm);
@@ -819,8 +823,6 @@ static void send_status(struct app *app, uint16_t type, doca_error_t status, con
 	(void)send_msg(app, &m, sizeof(m));
 }
 
-/* send_status(), then progress until every message has left (at most a second), so that none is
- * lost when the connection closes: what the socket took, the other side reads even after that. */
 /* Progresses until every message this side sent has left (at most 1 s, or until the peer is gone). */
 static void sends_flush(struct app *app)
 {
@@ -832,6 +834,8 @@ static void sends_flush(struct app *app)
 			pe_wait(app, 1);
 }
 
+/* send_status(), then progress until every message has left (at most a second), so that none is
+ * lost when the connection closes: what the socket took, the other side reads even after that. */
 static void send_status_flush(struct app *app, uint16_t type, doca_error_t status, const char *text)
 {
 	send_status(app, type, status, text);
