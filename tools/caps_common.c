@@ -237,3 +237,8 @@ void caps_json_gpus(const struct priv_doca_gpu_report *g, bool close)
 	if (close)
 		printf("}");
 }
+
+bool caps_pci_valid(const char *s)
+{
+	return priv_doca_pci_addr_valid(s);
+}

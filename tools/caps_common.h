@@ -12,6 +12,10 @@
 
 #include <doca_dev.h>
 
+/* Whether @s is a PCI address by the library's rule (BB:DD.F or DDDD:BB:DD.F, every digit written,
+ * device at most 1f, function at most 7): a tool says a malformed one once, before any lookup. */
+bool caps_pci_valid(const char *s);
+
 #define CAPS_MAX_REPS 16
 
 struct dev_caps {

@@ -316,26 +316,6 @@ static int parse_level(const char *s)
 	return -1;
 }
 
-/* Whether @s has the shape of @pattern ('x': one hex digit, anything else: itself). */
-static bool pci_shape(const char *s, const char *pattern)
-{
-	for (; *pattern != '\0'; s++, pattern++)
-		if (*pattern == 'x' ? !isxdigit((unsigned char)*s) : *s != *pattern)
-			return false;
-	return *s == '\0';
-}
-
-/* The library's rule for a PCI address: BB:DD.F or DDDD:BB:DD.F, every digit written, hex,
- * the device at most 1f and the function at most 7. */
-static bool pci_valid(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!pci_shape(s, "xx:xx.x") && !pci_shape(s, "xxxx:xx:xx.x"))
-		return false;
-	return strtoul((char[]){s[n - 4], s[n - 3], '\0'}, NULL, 16) <= 0x1f && s[n - 1] >= '0' && s[n - 1] <= '7';
-}
-
 enum { OPT_LIST_DEVS = 1000, OPT_LIST_REPS, OPT_LIST_LIBS, OPT_JSON_OUT, OPT_SDK_LEVEL };
 
 struct caps_args {
@@ -529,7 +509,7 @@ int main(int argc, char **argv)
 	}
 	if (a.pci != NULL) {
 		/* A malformed address is bad usage: say it once, before looking at any device. */
-		if (!pci_valid(a.pci)) {
+		if (!caps_pci_valid(a.pci)) {
 			fprintf(
 			    stderr,
 			    "doca_caps: '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex, device at most "

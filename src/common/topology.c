@@ -1353,6 +1353,11 @@ static int finish_topology(struct parser *p)
 	return check_macs(p) || check_sf_index(p) || check_wires(p) ? -1 : 0;
 }
 
+SD_PRIV bool priv_doca_pci_addr_valid(const char *s)
+{
+	return topo_parse_pci(s, NULL, NULL, NULL, NULL) == 0;
+}
+
 SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m)
 {
 	switch (m) {

@@ -58,6 +58,7 @@
 #ifndef SD_TOPOLOGY_H_
 #define SD_TOPOLOGY_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -199,5 +200,7 @@ SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m);
 
 /* Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex, any case). 0 on success, -1 if malformed. */
 int topo_parse_pci(const char *s, uint16_t *domain, uint8_t *bus, uint8_t *dev, uint8_t *fn);
+/* Whether @s is a PCI address by topo_parse_pci()'s rule (for tools that check before asking). */
+SD_PRIV bool priv_doca_pci_addr_valid(const char *s);
 
 #endif /* SD_TOPOLOGY_H_ */
