@@ -175,9 +175,12 @@ out:
 	}
 	if (pe != NULL)
 		doca_pe_destroy(pe);
-	for (struct doca_buf **b = (struct doca_buf *[]){s, d, g}, **e = b + 3; b < e; b++)
-		if (*b != NULL)
-			doca_buf_dec_refcount(*b, NULL);
+	if (s != NULL)
+		doca_buf_dec_refcount(s, NULL);
+	if (d != NULL)
+		doca_buf_dec_refcount(d, NULL);
+	if (g != NULL)
+		doca_buf_dec_refcount(g, NULL);
 	if (inv != NULL)
 		doca_buf_inventory_destroy(inv);
 	if (rm != NULL)

@@ -272,6 +272,7 @@ static bool expand_path(const char *path)
 static bool path_writable(char *why, size_t len)
 {
 	char dir[sizeof(trace_path)];
+	const char *bad;
 	struct stat st;
 	char *slash;
 
@@ -294,14 +295,14 @@ static bool path_writable(char *why, size_t len)
 		*slash = '\0';
 	else
 		snprintf(dir, sizeof(dir), ".");
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
-		snprintf(why, len, "cannot create %.1500s: %.1500s %s", trace_path, dir,
-			 stat(dir, &st) != 0	? "does not exist"
-			 : !S_ISDIR(st.st_mode) ? "is not a directory"
-						: "is not writable");
-		return false;
-	}
-	return true;
+	bad = stat(dir, &st) != 0	      ? "does not exist"
+	      : !S_ISDIR(st.st_mode)	      ? "is not a directory"
+	      : access(dir, W_OK | X_OK) != 0 ? "is not writable"
+					      : NULL;
+	if (bad == NULL)
+		return true;
+	snprintf(why, len, "cannot create %.1500s: %.1500s %s", trace_path, dir, bad);
+	return false;
 }
 
 static void trace_setup(void)
