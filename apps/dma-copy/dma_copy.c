@@ -1284,7 +1284,7 @@ static bool host_fill_step(struct app *app)
 /*
  * A chunk landed. done_bytes is the prefix of the file that is complete: chunks may complete
  * in any order within the window in flight (tud: the chunk's offset). A destination writes it
- * out in dma_run(), a chunk at a time between submissions, not here.
+ * out in dma_run(), after the progress call that delivered this, not here.
  */
 static void dma_ok(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
 {
@@ -1370,6 +1370,61 @@ static doca_error_t dma_setup(struct app *app, const struct msg_export *exp)
 }
 
 /*
+ * Submits DMA jobs for every chunk that has room in this side's ring (its bytes are out:
+ * written to the file by a destination, landed in the host's ring from a source) and in the
+ * host's (FILLED, CREDIT), until INFLIGHT fly or the engine is full.
+ */
+static doca_error_t dma_submit_room(struct app *app, uint64_t remote_addr)
+{
+	uint64_t out = app->fm.is_dest ? app->written : app->done_bytes;
+	doca_error_t ret;
+
+	while (app->next_off < app->size && app->next_off < out + app->stage_len && app->dma_error == DOCA_SUCCESS) {
+		uint64_t len = app->size - app->next_off < app->chunk ? app->size - app->next_off : app->chunk;
+		uint8_t *local = app->stage + app->next_off % app->stage_len;
+		struct doca_buf *src, *dst;
+		struct doca_dma_task_memcpy *task;
+		union doca_data tud = {.u64 = app->next_off};
+
+		void *remote = (void *)(uintptr_t)(remote_addr + app->next_off % app->ring_len);
+
+		if (app->file_on_host) {
+			if (app->next_off + len > app->credit)
+				break; /* not in the host's ring yet: wait for its FILLED */
+			ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
+			if (ret == DOCA_SUCCESS)
+				ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len, &dst);
+		} else {
+			if (app->next_off + len > app->credit + app->ring_len)
+				break; /* the host's ring is full: wait for its CREDIT */
+			if (!stage_fill(app, app->next_off, len))
+				break;
+			ret = doca_buf_inventory_buf_get_by_data(app->inv, app->local_mmap, local, len, &src);
+			if (ret == DOCA_SUCCESS)
+				ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->remote_mmap, remote, len, &dst);
+		}
+		if (ret != DOCA_SUCCESS)
+			return ret;
+		ret = doca_dma_task_memcpy_alloc_init(app->dma, src, dst, tud, &task);
+		if (ret == DOCA_SUCCESS) {
+			ret = doca_task_submit(doca_dma_task_memcpy_as_task(task));
+			if (ret != DOCA_SUCCESS) /* a task that was never allocated is not freed */
+				doca_task_free(doca_dma_task_memcpy_as_task(task));
+		}
+		if (ret != DOCA_SUCCESS) {
+			doca_buf_dec_refcount(src, NULL);
+			doca_buf_dec_refcount(dst, NULL);
+			if (ret == DOCA_ERROR_AGAIN)
+				break; /* the engine is full: retry after the next completions */
+			return ret;
+		}
+		app->inflight++;
+		app->next_off += len;
+	}
+	return DOCA_SUCCESS;
+}
+
+/*
  * Moves the whole file in chunks between the host's ring and this side's, at most INFLIGHT of
  * them at a time past the landed prefix. Host -> DPU: each chunk the host has read into its
  * ring (FILLED) lands in this side's ring and is written out as the prefix completes (dma_ok);
@@ -1386,68 +1441,41 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 	while (
 	    (app->next_off < app->size || app->inflight > 0 || (app->fm.is_dest && app->written < app->done_bytes)) &&
 	    app->dma_error == DOCA_SUCCESS && !app->file_shrank) {
-		/* This side's ring has room where its bytes are out: written to the file (a
-		 * destination) or landed in the host's ring (a source). */
-		uint64_t out = app->fm.is_dest ? app->written : app->done_bytes;
-
-		while (app->next_off < app->size && app->next_off < out + app->stage_len &&
-		       app->dma_error == DOCA_SUCCESS) {
-			uint64_t len = app->size - app->next_off < app->chunk ? app->size - app->next_off : app->chunk;
-			uint8_t *local = app->stage + app->next_off % app->stage_len;
-			struct doca_buf *src, *dst;
-			struct doca_dma_task_memcpy *task;
-			union doca_data tud = {.u64 = app->next_off};
-
-			void *remote = (void *)(uintptr_t)(remote_addr + app->next_off % app->ring_len);
-
-			if (app->file_on_host) {
-				if (app->next_off + len > app->credit)
-					break; /* not in the host's ring yet: wait for its FILLED */
-				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->remote_mmap, remote, len, &src);
-				if (ret == DOCA_SUCCESS)
-					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->local_mmap, local, len,
-										 &dst);
-			} else {
-				if (app->next_off + len > app->credit + app->ring_len)
-					break; /* the host's ring is full: wait for its CREDIT */
-				if (!stage_fill(app, app->next_off, len))
-					break;
-				ret = doca_buf_inventory_buf_get_by_data(app->inv, app->local_mmap, local, len, &src);
-				if (ret == DOCA_SUCCESS)
-					ret = doca_buf_inventory_buf_get_by_addr(app->inv, app->remote_mmap, remote,
-										 len, &dst);
-			}
-			if (ret != DOCA_SUCCESS)
-				return ret;
-			ret = doca_dma_task_memcpy_alloc_init(app->dma, src, dst, tud, &task);
-			if (ret == DOCA_SUCCESS) {
-				ret = doca_task_submit(doca_dma_task_memcpy_as_task(task));
-				if (ret != DOCA_SUCCESS) /* a task that was never allocated is not freed */
-					doca_task_free(doca_dma_task_memcpy_as_task(task));
-			}
-			if (ret != DOCA_SUCCESS) {
-				doca_buf_dec_refcount(src, NULL);
-				doca_buf_dec_refcount(dst, NULL);
-				if (ret == DOCA_ERROR_AGAIN)
-					break; /* the engine is full: retry after the next completions */
-				return ret;
-			}
-			app->inflight++;
-			app->next_off += len;
-		}
+		ret = dma_submit_room(app, remote_addr);
+		if (ret != DOCA_SUCCESS)
+			return ret;
 		int got = doca_pe_progress(app->pe);
 
 		/* The host hears what landed, a quarter of its ring at a time (it refills or writes
 		 * out its ring behind it). */
 		report_progress(app, false);
 		if (app->fm.is_dest && app->written < app->done_bytes) {
-			/* One chunk into the file: the engine keeps the rest of the window busy meanwhile,
-			 * and the next turn refills the room this write frees. */
-			uint64_t upto =
-			    app->written + app->chunk < app->done_bytes ? app->written + app->chunk : app->done_bytes;
+			/*
+			 * Everything that landed goes into the file now, a chunk a write, and the room
+			 * each write frees is refilled at once: an engine that copies inside
+			 * doca_pe_progress() then takes the refills together at the next turn, one that
+			 * copies on another core starts on them meanwhile. A DMA that waits for the
+			 * host's FILLED takes a look at the progress engine between writes; what lands
+			 * then is written at the next turn, after the checks below.
+			 */
+			uint64_t end = app->done_bytes;
 
-			if (!stage_drain(app, upto))
-				app->dma_error = app->write_error; /* stops the copy: returned below */
+			while (app->written < end && app->dma_error == DOCA_SUCCESS) {
+				uint64_t upto = app->written + app->chunk;
+
+				if (!stage_drain(app, upto < end ? upto : end)) {
+					app->dma_error = app->write_error; /* stops the copy: returned below */
+					break;
+				}
+				ret = dma_submit_room(app, remote_addr);
+				if (ret != DOCA_SUCCESS)
+					return ret;
+				if (app->file_on_host && app->next_off < app->size &&
+				    app->next_off + app->chunk > app->credit) {
+					doca_pe_progress(app->pe);
+					report_progress(app, false);
+				}
+			}
 		} else if (got == 0) {
 			/* Nothing completed: sleep until something does (a completion, a CREDIT, FILLED),
 			 * the host told of everything that landed first. */
