@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """help2man.py - a program's --help text becomes its man page and its bash completion.
 
-    help2man.py man  PROGRAM NAME SECTION VERSION OUT   # troff man page
-    help2man.py bash PROGRAM NAME OUT                   # bash completion (complete -F)
+    help2man.py man  PROGRAM NAME SECTION VERSION OUT [EXTRA]   # troff man page
+    help2man.py bash PROGRAM NAME OUT                           # bash completion (complete -F)
 
 The --help text is the single source: softdoca's tools print it in man-page shape (NAME,
 SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS ... headings at column 0, indented bodies); programs
 built on doca_argp print "Usage: ..." followed by "DOCA Flags:" / "Program Flags:" groups. Option
 lines look like "  -p, --pci-addr ADDR   description" in both. Nothing is invented: a page holds
-what --help says, with the version and date of this build.
+what --help says, with the version and date of this build, and the sections of EXTRA (man-shaped
+text, for a program whose --help is doca_argp's): its DESCRIPTION after the SYNOPSIS, the others
+at the end.
 """
 import datetime
 import os
@@ -76,12 +78,19 @@ def options(text):
     return sorted(opts)
 
 
-def man(program, name, section, version, out):
+def man(program, name, section, version, out, extra=None):
     text = help_text(program)
+    secs = sections(text, name)
+    if extra:
+        with open(extra) as f:
+            more = sections(f.read(), name)
+        at = next((i + 1 for i, (h, _) in enumerate(secs) if h == "SYNOPSIS"), len(secs))
+        secs = secs[:at] + [x for x in more if x[0] == "DESCRIPTION"] + secs[at:] + \
+            [x for x in more if x[0] != "DESCRIPTION"]
     date = datetime.date.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or None).isoformat() \
         if os.environ.get("SOURCE_DATE_EPOCH") else datetime.date.today().isoformat()
     r = [f'.TH "{name.upper()}" "{section}" "{date}" "softdoca {version}" "softdoca manual"']
-    for head, body in sections(text, name):
+    for head, body in secs:
         r.append(f".SH {esc(head)}")
         para = []
         in_opt = False
@@ -117,21 +126,57 @@ def man(program, name, section, version, out):
         f.write("\n".join(x for x in r if x is not None) + "\n")
 
 
+def option_values(text):
+    """{option: kind} for every option the text shows with a value: 'pci' (a device address),
+    'file' (a path) or 'word' (anything else: nothing to complete). Option lines give the value
+    after the names ("-f, --file <str>", "-j, --json FILE"); a synopsis may too ("--diff B.json").
+    Each line is judged whole, so that a short name goes with its long one."""
+    groups = []
+    for l in text.split("\n"):
+        m = OPT.match(l)
+        if m:
+            toks = [t for t in re.split(r"[,\s|]+", m.group(1).strip()) if t]
+            values = [t for t in toks if not t.startswith("-")]
+            if values:
+                groups.append(([t for t in toks if t.startswith("-")], values[0]))
+    for n, v in re.findall(r"(?<![\w-])(--[a-z][-a-z0-9]*)[ =](<[a-z]+>|[A-Z][A-Za-z0-9_.:]*)", text):
+        if not any(n in names for names, _ in groups):
+            groups.append(([n], v))
+    kinds = {}
+    for names, v in groups:
+        if {"--pci-addr", "--rep-pci"} & set(names):
+            kind = "pci"
+        elif re.search(r"file|path|dir|\.json", v, re.I) or {"--file", "--dest", "--diff"} & set(names):
+            kind = "file"
+        else:
+            kind = "word"
+        for n in names:
+            kinds[n] = kind
+    return kinds
+
+
 def bash(program, name, out):
-    opts = options(help_text(program))
+    text = help_text(program)
+    opts = options(text)
+    kinds = option_values(text)
     fn = "_softdoca_" + re.sub(r"[^A-Za-z0-9]", "_", name)
+    actions = {
+        "pci": "COMPREPLY=($(compgen -W \"$(doca_caps --list-devs 2>/dev/null | "
+               "sed -n 's/^\\(PCI: \\)\\{0,1\\}\\([0-9a-f:.]*\\).*/\\2/p')\" -- \"$cur\"))",
+        "file": "COMPREPLY=($(compgen -f -- \"$cur\"))",
+        "word": "COMPREPLY=()",
+    }
+    cases = ""
+    for kind in ("pci", "file", "word"):
+        names = sorted(n for n, k in kinds.items() if k == kind)
+        if names:
+            cases += f"\t{'|'.join(names)})\n\t\t{actions[kind]}\n\t\treturn ;;\n"
     body = f"""# bash completion for {name} (generated from `{name} --help` by scripts/help2man.py)
 {fn}()
 {{
 	local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}}
 	case $prev in
-	-p|--pci-addr|-r|--rep-pci)
-		COMPREPLY=($(compgen -W "$(doca_caps --list-devs 2>/dev/null | sed -n 's/^\\(PCI: \\)\\{{0,1\\}}\\([0-9a-f:.]*\\).*/\\2/p')" -- "$cur"))
-		return ;;
-	-f|--file|-j|--json|--diff|--dest)
-		COMPREPLY=($(compgen -f -- "$cur"))
-		return ;;
-	esac
+{cases}	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "{' '.join(opts)}" -- "$cur"))
 	else
@@ -145,7 +190,7 @@ complete -F {fn} {name}
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 7 and sys.argv[1] == "man":
+    if len(sys.argv) in (7, 8) and sys.argv[1] == "man":
         man(*sys.argv[2:])
     elif len(sys.argv) == 5 and sys.argv[1] == "bash":
         bash(*sys.argv[2:])

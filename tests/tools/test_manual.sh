@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_manual.sh BUILD_DIR - every program's man page and bash completion come from its --help:
-# each option --help lists is in the page and completes in bash; the page renders without
-# warnings (man or groff, when installed); the completion registers for the program's name.
+# each option --help lists is in the page and completes in bash, an option's value as its kind;
+# the page has NAME, SYNOPSIS, DESCRIPTION and EXIT STATUS and renders without warnings (man or
+# groff, when installed); the completion registers for the program's name.
 set -u
 build=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -26,6 +27,9 @@ for entry in tools/doca_caps:tools/doca_caps.1:tools/completions/doca_caps \
 		grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')" "$page" || fail "$name: $o is in --help but not in its man page"
 		grep -q -- " $o\\b\\| $o\"\\|\"$o " "$comp" || grep -qw -- "$o" "$comp" || fail "$name: $o does not complete"
 	done
+	for h in NAME SYNOPSIS DESCRIPTION "EXIT STATUS"; do
+		grep -q "^\.SH $h\$" "$page" || fail "$name: its man page has no $h section"
+	done
 	if command -v groff >/dev/null 2>&1; then
 		groff -man -Tutf8 -ww "$page" >/dev/null 2>"$tmp/warn"
 		[ ! -s "$tmp/warn" ] || fail "$name: groff warns: $(head -3 "$tmp/warn")"
@@ -40,4 +44,26 @@ for entry in tools/doca_caps:tools/doca_caps.1:tools/completions/doca_caps \
 	fi
 	n=$((n + 1))
 done
+
+# An option's value completes as what --help says it is: a path, a device, or nothing to guess.
+abs=$(cd "$build" && pwd)
+after() { # after COMPLETION NAME PREV: what <TAB> offers after PREV, in a directory holding pick.me
+	[ -f "$abs/$1" ] || fail "no completion $1"
+	(cd "$tmp" && bash -c ". '$abs/$1'; COMP_WORDS=('$2' '$3' ''); COMP_CWORD=2; \
+		\$(complete -p '$2' | sed -n 's/.*-F \([^ ]*\).*/\1/p'); echo \"\${COMPREPLY[*]}\"")
+}
+if command -v bash >/dev/null 2>&1; then
+	: >"$tmp/pick.me"
+	got=$(after apps/dma-copy/completions/doca_dma_copy doca_dma_copy -f)
+	echo "$got" | grep -q pick.me || fail "doca_dma_copy -f <TAB> offers no file (got '$got')"
+	for c in "tools softdoca-wire -f" "tools softdoca-wire --rate" "tools doca_caps -l" \
+		"apps/dma-copy doca_dma_copy -t"; do
+		set -- $c
+		got=$(after "$1/completions/$2" "$2" "$3")
+		[ -z "$got" ] || fail "$2 $3 <TAB> takes a number or a word, but offers '$got'"
+	done
+	got=$(after tools/completions/doca-capability-snapshot doca-capability-snapshot --diff)
+	echo "$got" | grep -q pick.me || fail "doca-capability-snapshot --diff <TAB> offers no file (got '$got')"
+	echo "option values complete as their kind: files, devices or nothing"
+fi
 echo "$n programs: man pages and completions agree with --help"
