@@ -24,17 +24,11 @@ doca_error_t eth_devinfo_caps(const struct doca_devinfo *devinfo, const char *ca
 	return DOCA_SUCCESS;
 }
 
-doca_error_t eth_port_get(struct doca_dev *dev, const char *call, struct eth_port **out)
+doca_error_t eth_medium_get(struct doca_dev *dev, const char *call, const struct nic_port_ops **ops, void **port)
 {
-	const struct nic_port_ops *ops = NULL;
-	void *port = NULL;
-	uint32_t i = dev->info.index;
-	struct eth_port *p;
-	doca_error_t ret;
-
 	uint64_t said = priv_doca_errors_said();
+	doca_error_t ret = priv_doca_nic_port_get(dev, ops, port);
 
-	ret = priv_doca_nic_port_get(dev, &ops, &port);
 	if (ret != DOCA_SUCCESS && priv_doca_errors_said() != said) /* configured, and said why it failed */
 		return SD_REJECT(ret, COMP, "%s: the port of device %s did not attach (%s): fix the cause said above",
 				 call, priv_doca_dev_name(&dev->info), doca_error_get_name(ret));
@@ -43,6 +37,20 @@ doca_error_t eth_port_get(struct doca_dev *dev, const char *call, struct eth_por
 				 "%s: device %s has no port medium (%s); give it one in the topology (a [device] "
 				 "section's medium, docs/config.md) or use a device that has one",
 				 call, priv_doca_dev_name(&dev->info), doca_error_get_name(ret));
+	return DOCA_SUCCESS;
+}
+
+doca_error_t eth_port_get(struct doca_dev *dev, const char *call, struct eth_port **out)
+{
+	const struct nic_port_ops *ops = NULL;
+	void *port = NULL;
+	uint32_t i = dev->info.index;
+	struct eth_port *p;
+	doca_error_t ret;
+
+	ret = eth_medium_get(dev, call, &ops, &port);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	if (i >= TOPO_MAX_DEVICES)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: device index %u out of range", call, i);
 	pthread_mutex_lock(&ports_lock);

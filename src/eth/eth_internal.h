@@ -68,6 +68,9 @@ struct eth_port {
 	atomic_uint_fast64_t drop_bad, drop_steer, drop_miss, drop_no_queue;
 };
 
+/* @dev's NIC port (its medium's ops and port); a refusal logged in one line naming @call: the
+ * medium failed to attach (its own line said why) or the device has none. */
+doca_error_t eth_medium_get(struct doca_dev *dev, const char *call, const struct nic_port_ops **ops, void **port);
 /* The process's dispatch of @dev's port; NOT_FOUND (logged, naming @call) when it has no medium. */
 doca_error_t eth_port_get(struct doca_dev *dev, const char *call, struct eth_port **out);
 doca_error_t eth_port_bind(struct eth_port *p, uint16_t id, struct doca_eth_rxq *q);

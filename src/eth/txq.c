@@ -866,7 +866,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_create(struct doca_dev *dev, uint32_
 {
 	const struct topo_caps_eth *c;
 	struct doca_eth_txq *q;
-	uint64_t said;
 	doca_error_t ret;
 
 	if (dev == NULL || eth_txq == NULL)
@@ -886,19 +885,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_create(struct doca_dev *dev, uint32_
 	q = calloc(1, sizeof(*q));
 	if (q == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	said = priv_doca_errors_said();
-	ret = priv_doca_nic_port_get(dev, &q->ops, &q->port);
+	ret = eth_medium_get(dev, "doca_eth_txq_create", &q->ops, &q->port);
 	if (ret != DOCA_SUCCESS) {
 		free(q);
-		if (priv_doca_errors_said() != said) /* the medium is configured, and said why it failed */
-			return SD_REJECT(ret, COMP,
-					 "doca_eth_txq_create: the port of device %s did not attach (%s): "
-					 "fix the cause said above",
-					 priv_doca_dev_name(&dev->info), doca_error_get_name(ret));
-		return SD_REJECT(ret, COMP,
-				 "doca_eth_txq_create: device %s has no port medium (%s); give it one in the "
-				 "topology or use a device that has one",
-				 priv_doca_dev_name(&dev->info), doca_error_get_name(ret));
+		return ret;
 	}
 	priv_doca_ctx_init(&q->ctx, &txq_ctx_ops, dev);
 	q->caps = c;
