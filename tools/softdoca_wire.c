@@ -13,14 +13,18 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <doca_dev.h>
 
@@ -61,7 +65,8 @@ static void usage(FILE *f)
 		   "    A port that nobody receives loses what is sent to it, as an unplugged cable does.\n"
 		   "    recv receives on the port, one line per frame (unless --quiet) and a summary; it says\n"
 		   "    'receiving on PCI' once the port is its own. stats prints every wired port's counters\n"
-		   "    (they belong to the cable and add up over all programs that used it).\n\n"
+		   "    (they belong to the cable and add up over all programs that used it; a cable no\n"
+		   "    program has used yet reads as zeros, and stats does not create it).\n\n"
 		   "OPTIONS\n"
 		   "    -p, --pci-addr ADDR   the device (BB:DD.F or DDDD:BB:DD.F)\n"
 		   "    -n, --count N         frames to send (default 10) or to wait for (default: until timeout)\n"
@@ -420,6 +425,26 @@ static int cmd_recv(const struct opts *o)
 
 /* ---- stats ---- */
 
+/* Whether a program has laid the wire cable between @a and @b (its file exists). */
+static bool cable_exists(const struct topo_device *a, const struct topo_device *b)
+{
+	char dir[PATH_MAX - 64], pa[16], pb[16], name[64];
+	int dirfd = priv_sd_rundir_open(dir, sizeof(dir), "wire cables");
+	bool found;
+
+	if (dirfd < 0)
+		return true; /* opening the port says why */
+	snprintf(pa, sizeof(pa), "%04x:%02x:%02x.%x", a->domain, a->bus, a->dev & 0x1f, a->fn & 7);
+	snprintf(pb, sizeof(pb), "%04x:%02x:%02x.%x", b->domain, b->bus, b->dev & 0x1f, b->fn & 7);
+	if (strcmp(pa, pb) < 0)
+		snprintf(name, sizeof(name), NIC_WIRE_CABLE_NAME, pa, pb);
+	else
+		snprintf(name, sizeof(name), NIC_WIRE_CABLE_NAME, pb, pa);
+	found = faccessat(dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+	close(dirfd);
+	return found;
+}
+
 static int cmd_stats(const struct opts *o)
 {
 	const struct topology *topo = priv_doca_topology();
@@ -444,6 +469,15 @@ static int cmd_stats(const struct opts *o)
 			if (strcasecmp(pci, o->pci) != 0 && strcasecmp(pci + 5, o->pci) != 0)
 				continue;
 		} else if (d->medium == TOPO_MEDIUM_NONE) {
+			continue;
+		}
+		if (d->medium == TOPO_MEDIUM_WIRE && !cable_exists(d, peer)) {
+			/* Nothing to count, and opening the port would lay the cable. */
+			printf("%s  medium wire  peer %02x:%02x.%x  no cable yet (no program used the port)\n", pci + 5,
+			       peer->bus, peer->dev, peer->fn);
+			printf("    tx 0 frames 0 bytes (refused 0)\n    rx 0 frames 0 bytes, dropped 0 ring full, 0 "
+			       "bad\n");
+			shown++;
 			continue;
 		}
 		rc = open_port(pci, &dev, &ops, &port);

@@ -113,6 +113,10 @@ struct nic_port_stats {
 	uint64_t rx_drop_bad;  /* dropped: too short, too long, malformed */
 };
 
+/* The file of the wire cable between two ports, in the runtime directory: the lower of the two
+ * PCI addresses (DDDD:BB:DD.F) first. */
+#define NIC_WIRE_CABLE_NAME "wire-%s-%s.cable"
+
 /*
  * A port's medium (wire, afpacket, ...): what moves frames in and out of one device's port.
  * All ops may be called from any thread. Receiving (rx_burst, rx_rearm, rx_enable) happens on

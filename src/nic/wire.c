@@ -277,7 +277,7 @@ static int cable_get(const char *pci0, const char *pci1, struct wire_cable **out
 	dirfd = nic_rundir_open(dir, sizeof(dir));
 	if (dirfd < 0)
 		return dirfd;
-	snprintf(name, sizeof(name), "wire-%s-%s.cable", pci0, pci1);
+	snprintf(name, sizeof(name), NIC_WIRE_CABLE_NAME, pci0, pci1);
 	c = calloc(1, sizeof(*c));
 	if (c == NULL) {
 		close(dirfd);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # softdoca-wire: one instance receives on 03:00.0 while another sends on 03:00.1 (the default
 # topology cables them); every frame arrives, each protocol parses as what was sent, the
-# counters add up in `stats`, and bad usage is exit status 2, a missing device 3.
+# counters add up in `stats` (which reads a cable nobody laid as zeros, without laying it), and
+# bad usage is exit status 2, a missing device 3.
 # usage: test_wire_tool.sh <softdoca-wire>
 set -u
 wire=$1
@@ -26,6 +27,12 @@ start_recv() {
 		sleep 0.05
 	done
 }
+
+# stats before any traffic: zero counters, and no cable laid just to read them
+"$wire" stats >"$tmp/stats0" 2>&1 || fail "stats on fresh cables exits $?: $(cat "$tmp/stats0")"
+grep -q "^03:00.0  medium wire  peer 03:00.1  no cable yet" "$tmp/stats0" || fail "fresh stats: $(cat "$tmp/stats0")"
+grep -A1 "^03:00.0 " "$tmp/stats0" | grep -q "tx 0 frames 0 bytes" || fail "fresh stats counters: $(cat "$tmp/stats0")"
+! ls "$tmp"/softdoca/*.cable >/dev/null 2>&1 || fail "stats laid cables: $(ls "$tmp"/softdoca)"
 
 total=0
 for proto in udp tcp icmp raw; do
