@@ -1839,27 +1839,36 @@ out:
 
 /*
  * Stops @ctx and progresses until it is IDLE: for as long as its tasks take to flush (a clock,
- * not a number of calls: completions may be slow, e.g. with SOFTDOCA_FAULT delays), at most 10 s.
+ * not a number of calls: completions may be slow, e.g. with SOFTDOCA_FAULT delays), at most 10 s;
+ * after 1 s it says what it waits for.
  */
-static void stop_ctx(struct app *app, struct doca_ctx *ctx)
+static void stop_ctx(struct app *app, struct doca_ctx *ctx, const char *what)
 {
 	enum doca_ctx_states st = DOCA_CTX_STATE_STOPPING;
-	double deadline = now_s() + 10;
+	double start = now_s(), deadline = start + 10;
+	bool said = false;
 
 	if (doca_ctx_stop(ctx) != DOCA_ERROR_IN_PROGRESS)
 		return;
-	while (doca_ctx_get_state(ctx, &st) == DOCA_SUCCESS && st != DOCA_CTX_STATE_IDLE && now_s() < deadline)
+	while (doca_ctx_get_state(ctx, &st) == DOCA_SUCCESS && st != DOCA_CTX_STATE_IDLE && now_s() < deadline) {
 		if (doca_pe_progress(app->pe) == 0)
 			usleep(100);
+		if (!said && now_s() > start + 1) {
+			/* Slow tasks (SOFTDOCA_FAULT delays, a stalled peer) keep the exit waiting: say so. */
+			DOCA_LOG_WARN("waiting for the %s tasks in flight to finish before exiting (at most 10 s)",
+				      what);
+			said = true;
+		}
+	}
 	if (st != DOCA_CTX_STATE_IDLE)
-		DOCA_LOG_WARN("a context did not stop within 10 s; its resources are left to the exit");
+		DOCA_LOG_WARN("the %s context did not stop within 10 s; its resources are left to the exit", what);
 }
 
 static void teardown(struct app *app)
 {
 	app->stopping = true; /* tasks still in flight are flushed: nothing to report or send after them */
 	if (app->dma != NULL) {
-		stop_ctx(app, doca_dma_as_ctx(app->dma));
+		stop_ctx(app, doca_dma_as_ctx(app->dma), "DMA");
 		doca_dma_destroy(app->dma);
 	}
 	if (app->inv != NULL)
@@ -1871,7 +1880,7 @@ static void teardown(struct app *app)
 	if (app->stage != NULL)
 		munmap(app->stage, app->stage_len);
 	if (app->comch_ctx != NULL) {
-		stop_ctx(app, app->comch_ctx);
+		stop_ctx(app, app->comch_ctx, "Comch");
 		if (app->server != NULL)
 			doca_comch_server_destroy(app->server);
 		if (app->client != NULL)

@@ -359,6 +359,14 @@ for who in dpu host; do
 	done
 	[ ! -e "$tmp/d/slow" ] && [ -z "$(ls "$tmp/d"/slow.partial.* 2>/dev/null)" ] || fail "an interrupted copy left a file"
 done
+# Tasks slower than a second keep an interrupted side waiting: it says so, then exits.
+rm -f "$tmp/d/slow"
+start_slow_pair int-wait 2500000 "$tmp/d/slow" "$tmp/h/slow"
+kill -INT $dp
+wait $dp; rc_dpu=$?; wait $hp; rc_host=$?
+[ $rc_dpu = 130 ] && [ $rc_host = 1 ] || fail "interrupted with slow tasks: dpu $rc_dpu, host $rc_host"
+grep -q "waiting for the DMA tasks in flight to finish before exiting" "$tmp/int-wait.dpu.log" ||
+	fail "an interrupted side waits for slow tasks without a word: $(grep -c . "$tmp/int-wait.dpu.log") lines"
 # A host that cannot read its file tells the DPU side so; the DPU side does not report it "gone".
 mkdir -p "$tmp/h/adir"
 run_pair hostread -f "$tmp/d/x" -- -f "$tmp/h/adir"
