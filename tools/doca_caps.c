@@ -147,22 +147,28 @@ static void print_caps_text(const struct dev_caps *c)
 }
 
 /* DOCA's "PCI: <address>" block of one device: its keys first, then softdoca's. */
-static void print_dev_block(const struct doca_devinfo *d, const struct dev_caps *c)
+/* DOCA's pci_func_type value of @d ("PF", "VF", "SF") and its MAC address as text (mac: 18 bytes). */
+static const char *dev_func_mac(const struct doca_devinfo *d, char *mac)
 {
-	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE] = {0};
+	uint8_t m[DOCA_DEVINFO_MAC_ADDR_SIZE] = {0};
 	enum doca_pci_func_type ft = DOCA_PCI_FUNC_TYPE_PF;
 
-	doca_devinfo_get_mac_addr(d, mac, sizeof(mac));
+	doca_devinfo_get_mac_addr(d, m, sizeof(m));
 	doca_devinfo_get_pci_func_type(d, &ft);
+	snprintf(mac, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+	return ft == DOCA_PCI_FUNC_TYPE_VF ? "VF" : ft == DOCA_PCI_FUNC_TYPE_SF ? "SF" : "PF";
+}
+
+static void print_dev_block(const struct doca_devinfo *d, const struct dev_caps *c)
+{
+	char mac[18];
+	const char *ft = dev_func_mac(d, mac);
+
 	printf("PCI: %s\n", c->pci);
 	printf("        %-32s %s\n", "ibdev_name", c->ibdev);
 	printf("        %-32s %s\n", "iface_name", c->iface);
-	printf("        %-32s %s\n", "pci_func_type",
-	       ft == DOCA_PCI_FUNC_TYPE_VF   ? "VF"
-	       : ft == DOCA_PCI_FUNC_TYPE_SF ? "SF"
-					     : "PF");
-	printf("        %-32s %02x:%02x:%02x:%02x:%02x:%02x\n", "mac_addr", mac[0], mac[1], mac[2], mac[3], mac[4],
-	       mac[5]);
+	printf("        %-32s %s\n", "pci_func_type", ft);
+	printf("        %-32s %s\n", "mac_addr", mac);
 	printf("        %-32s %s\n", "softdoca_side", c->side);
 	printf("        %-32s %u\n", "softdoca_representors", c->nreps);
 	printf("        %-32s %s\n", "softdoca_medium", c->medium_desc);
@@ -180,27 +186,52 @@ static void print_reps(const struct dev_caps *c)
 	}
 }
 
-static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool first)
+/* The "representors" member of a device's JSON object. */
+static void print_reps_json(const struct dev_caps *c)
+{
+	printf("\"representors\": [");
+	for (uint32_t i = 0; i < c->nreps; i++) {
+		printf("%s{\"pci_addr\": ", i ? ", " : "");
+		caps_json_str(c->rep_pci[i]);
+		printf(", \"vuid\": ");
+		caps_json_str(c->rep_vuid[i]);
+		printf("}");
+	}
+	printf("]");
+}
+
+/* One device: its block (and capabilities with @caps), or its JSON object; with @reps_only, only
+ * its representors (--list-rep-devs). */
+static void print_dev(const struct doca_devinfo *d, bool caps, bool json, bool first, bool reps_only)
 {
 	struct dev_caps c;
+	char mac[18];
+	const char *ft;
 
 	caps_collect(d, &c);
+	if (json && reps_only) {
+		printf("%s\n    {\"pci_addr\": ", first ? "" : ",");
+		caps_json_str(c.pci);
+		printf(", ");
+		print_reps_json(&c);
+		printf("}");
+		return;
+	}
+	if (reps_only) {
+		print_reps(&c);
+		return;
+	}
 	if (json) {
+		ft = dev_func_mac(d, mac);
 		printf("%s\n    {\"pci_addr\": ", first ? "" : ",");
 		caps_json_str(c.pci);
 		printf(", \"ibdev\": ");
 		caps_json_str(c.ibdev);
 		printf(", \"iface\": ");
 		caps_json_str(c.iface);
-		printf(", \"side\": \"%s\", \"representors\": [", c.side);
-		for (uint32_t i = 0; i < c.nreps; i++) {
-			printf("%s{\"pci_addr\": ", i ? ", " : "");
-			caps_json_str(c.rep_pci[i]);
-			printf(", \"vuid\": ");
-			caps_json_str(c.rep_vuid[i]);
-			printf("}");
-		}
-		printf("], \"medium\": \"%s\", \"wire_peer\": ", c.medium);
+		printf(", \"pci_func_type\": \"%s\", \"mac_addr\": \"%s\", \"side\": \"%s\", ", ft, mac, c.side);
+		print_reps_json(&c);
+		printf(", \"medium\": \"%s\", \"wire_peer\": ", c.medium);
 		if (c.wire_peer[0])
 			caps_json_str(c.wire_peer);
 		else
@@ -538,14 +569,7 @@ int main(int argc, char **argv)
 
 		if (a.pci != NULL && (doca_devinfo_is_equal_pci_addr(devs[i], a.pci, &eq) != DOCA_SUCCESS || !eq))
 			continue;
-		if (a.list == OPT_LIST_REPS && !a.json_out) {
-			struct dev_caps dc;
-
-			caps_collect(devs[i], &dc);
-			print_reps(&dc);
-		} else {
-			print_dev(devs[i], a.list == 0, a.json_out, !found);
-		}
+		print_dev(devs[i], a.list == 0, a.json_out, !found, a.list == OPT_LIST_REPS);
 		found = true;
 	}
 	if (a.list == 0 && a.pci == NULL) {

@@ -47,6 +47,20 @@ head -2 "$tmp/blk" | grep -q "ibdev_name" || fail "--list-devs: DOCA's keys must
 "$caps" --list-rep-devs > "$tmp/reps" || fail "--list-rep-devs exit status"
 awk '/^PCI: 0000:03:00.0$/ { b = 1; next } /^PCI:/ { b = 0 } b' "$tmp/reps" | grep -Eq "representor PCI +0000:b1:00.0" ||
 	fail "--list-rep-devs: 03:00.0's representor"
+# The lists in JSON hold what their text holds: --list-devs DOCA's keys too, --list-rep-devs
+# only each device's representors.
+"$caps" --list-devs --json-output > "$tmp/devs.json" || fail "--list-devs --json-output exit status"
+"$caps" --list-rep-devs --json-output > "$tmp/reps.json" || fail "--list-rep-devs --json-output exit status"
+"$py" - "$tmp/devs.json" "$tmp/reps.json" <<'PY' || fail "the lists in JSON"
+import json, sys
+devs = {x["pci_addr"]: x for x in json.load(open(sys.argv[1]))["devices"]}
+d = devs["0000:03:00.0"]
+assert d["pci_func_type"] == "PF" and d["mac_addr"] == "02:5d:0c:03:00:00", d
+assert "caps" not in d, "--list-devs lists devices, not their capabilities"
+reps = json.load(open(sys.argv[2]))["devices"]
+assert [sorted(x) for x in reps] == [["pci_addr", "representors"]] * 4, reps
+assert reps[0]["representors"] == [{"pci_addr": "0000:b1:00.0", "vuid": "SDOCA0000B1000pf0hpf"}], reps[0]
+PY
 "$caps" --list-libs | grep -Eq "^doca_dma +supported" || fail "--list-libs"
 for lib in doca_eth doca_flow; do
 	"$caps" --list-libs | grep -Eq "^$lib +supported" || fail "--list-libs: $lib"
