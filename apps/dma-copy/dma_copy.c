@@ -56,7 +56,7 @@ DOCA_LOG_REGISTER(DMA_COPY);
 #define DEFAULT_REP_PCI "b1:00.0"
 #define INFLIGHT	16
 #define STAGE_CHUNK	(512ull << 10) /* a chunk of a staging ring (at most): INFLIGHT of them stay in the cache */
-#define HOST_RING	(4ull << 20)   /* a host's staging ring (at most; a power of two) */
+#define HOST_RING	(8ull << 20)   /* a host's staging ring (at most; a power of two) */
 #define MSG_STEPS	4	       /* PROGRESS, FILLED, CREDIT: 1/MSG_STEPS of the host's ring at least */
 #define INBOX		8
 

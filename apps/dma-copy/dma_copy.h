@@ -22,7 +22,7 @@
  *                                         ◀─────────  LANDED {status}  (host -> DPU only)
  *
  * The bytes stream through staging rings that stay in the cache; the host exports its ring (a
- * power of two of at most 4 MiB, the EXPORT's len), read-only when it sends. Host -> DPU: the
+ * power of two of at most 8 MiB, the EXPORT's len), read-only when it sends. Host -> DPU: the
  * host reads its file into its ring and says how far (FILLED), where PROGRESS says the DMA has
  * taken the bytes out already; the DPU DMAs what was filled into its own ring and writes it out
  * with pwrite() as the landed prefix grows. DPU -> host: the DPU reads each chunk into its ring

@@ -138,7 +138,7 @@ SOFTDOCA_CONFIG=$tmp/small.cfg run_pair chunks -f "$tmp/d/dst" -- -f "$tmp/h/src
 [ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "4 KiB chunks: host $rc_host, dpu $rc_dpu"
 cmp -s "$tmp/h/src" "$tmp/d/dst" || fail "4 KiB chunks: files differ"
 
-# Both directions through the host's 4 MiB ring: a file that laps it ten times and a bit, with
+# Both directions through the host's 8 MiB ring: a file that laps it five times and a bit, with
 # the default chunks and with chunks of a max_buf_size that is no power of two (2 KiB chunks).
 printf '[profile default]\nmax_buf_size = 3000\n' > "$tmp/odd.cfg"
 make_file "$tmp/d/src" 41943045
