@@ -128,7 +128,8 @@ def man(program, name, section, version, out, extra=None):
 
 def option_values(text):
     """{option: kind} for every option the text shows with a value: 'pci' (a device address),
-    'file' (a path) or 'word' (anything else: nothing to complete). Option lines give the value
+    'file' (a path), 'choice W1 W2 ...' (a synopsis lists the words: "--proto udp|tcp") or 'word'
+    (anything else: nothing to complete). Option lines give the value
     after the names ("-f, --file <str>", "-j, --json FILE"); a synopsis may too ("--diff B.json").
     Each line is judged whole, so that a short name goes with its long one."""
     groups = []
@@ -142,9 +143,14 @@ def option_values(text):
     for n, v in re.findall(r"(?<![\w-])(--[a-z][-a-z0-9]*)[ =](<[a-z]+>|[A-Z][A-Za-z0-9_.:]*)", text):
         if not any(n in names for names, _ in groups):
             groups.append(([n], v))
+    choices = {n: v.split("|") for n, v in
+               re.findall(r"(?<![\w-])(--[a-z][-a-z0-9]*)[ =]([a-z0-9]+(?:\|[a-z0-9]+)+)\b", text)}
     kinds = {}
     for names, v in groups:
-        if {"--pci-addr", "--rep-pci"} & set(names):
+        listed = [choices[n] for n in names if n in choices]
+        if listed:
+            kind = "choice " + " ".join(listed[0])
+        elif {"--pci-addr", "--rep-pci"} & set(names):
             kind = "pci"
         elif re.search(r"file|path|dir|\.json", v, re.I) or {"--file", "--dest", "--diff"} & set(names):
             kind = "file"
@@ -153,6 +159,13 @@ def option_values(text):
         for n in names:
             kinds[n] = kind
     return kinds
+
+
+def subcommands(text, name):
+    """The words a synopsis puts right after the program's name ("softdoca-wire send -p PCI"):
+    a program with subcommands takes one of them first."""
+    syn = "\n".join(dict(sections(text, name)).get("SYNOPSIS", []))
+    return sorted(set(re.findall(rf"^\s*{re.escape(name)} ([a-z][a-z0-9-]*)\b", syn, re.M)))
 
 
 def bash(program, name, out):
@@ -166,18 +179,25 @@ def bash(program, name, out):
         "file": "COMPREPLY=($(compgen -f -- \"$cur\"))",
         "word": "COMPREPLY=()",
     }
+    for kind in set(kinds.values()):
+        if kind.startswith("choice "):
+            actions[kind] = f"COMPREPLY=($(compgen -W \"{kind[7:]}\" -- \"$cur\"))"
     cases = ""
-    for kind in ("pci", "file", "word"):
+    for kind in sorted(actions):
         names = sorted(n for n, k in kinds.items() if k == kind)
         if names:
             cases += f"\t{'|'.join(names)})\n\t\t{actions[kind]}\n\t\treturn ;;\n"
+    subs = subcommands(text, name)
+    first = (f"\tif [[ $COMP_CWORD == 1 && $cur != -* ]]; then\n"
+             f"\t\tCOMPREPLY=($(compgen -W \"{' '.join(subs)}\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
+             if subs else "")
     body = f"""# bash completion for {name} (generated from `{name} --help` by scripts/help2man.py)
 {fn}()
 {{
 	local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}}
 	case $prev in
 {cases}	esac
-	if [[ $cur == -* ]]; then
+{first}	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "{' '.join(opts)}" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_manual.sh BUILD_DIR - every program's man page and bash completion come from its --help:
-# each option --help lists is in the page and completes in bash, an option's value as its kind;
+# each option --help lists is in the page and completes in bash, an option's value as its kind
+# (a path, a device, the words a synopsis lists, or nothing) and a subcommand as the first word;
 # the page has NAME, SYNOPSIS, DESCRIPTION and EXIT STATUS and renders without warnings (man or
 # groff, when installed); the completion registers for the program's name.
 set -u
@@ -64,6 +65,14 @@ if command -v bash >/dev/null 2>&1; then
 	done
 	got=$(after tools/completions/doca-capability-snapshot doca-capability-snapshot --diff)
 	echo "$got" | grep -q pick.me || fail "doca-capability-snapshot --diff <TAB> offers no file (got '$got')"
-	echo "option values complete as their kind: files, devices or nothing"
+	for o in -P --proto; do
+		got=$(after tools/completions/softdoca-wire softdoca-wire $o)
+		[ "$got" = "icmp raw tcp udp" ] || [ "$got" = "udp tcp icmp raw" ] ||
+			fail "softdoca-wire $o <TAB> should offer udp tcp icmp raw (got '$got')"
+	done
+	got=$(cd "$tmp" && bash -c ". '$abs/tools/completions/softdoca-wire'; COMP_WORDS=(softdoca-wire ''); \
+		COMP_CWORD=1; _softdoca_softdoca_wire; echo \"\${COMPREPLY[*]}\"")
+	[ "$got" = "recv send stats" ] || fail "softdoca-wire <TAB> should offer its subcommands (got '$got')"
+	echo "option values complete as their kind: files, devices, listed words or nothing; subcommands first"
 fi
 echo "$n programs: man pages and completions agree with --help"
