@@ -13,6 +13,13 @@ mode=${1:-full}
 out=${SOFTDOCA_TEST_DIR:-_build-test}
 mkdir -p "$out"
 passed=0 failed=0 skipped=0
+# softdoca's runtime directory (src/common/rundir.c): where a test without a directory of its
+# own would leave Comch sockets and wire cables. One that is not there now must not be after.
+case ${XDG_RUNTIME_DIR:-} in
+/*) rundir=$XDG_RUNTIME_DIR/softdoca ;;
+*) rundir=/tmp/softdoca-$(id -u) ;;
+esac
+rundir_was=$([ -e "$rundir" ] && echo yes)
 
 # Counts one meson test run from its summary lines.
 count() {
@@ -48,6 +55,13 @@ run() {
 	rm -rf "$tmp"
 	if [ -n "$left" ]; then
 		echo "   the $name tests left in TMPDIR:" $left
+		failed=$((failed + 1))
+	fi
+	# Each test that meets another process or lays a cable has a runtime directory of its own.
+	if [ -z "$rundir_was" ] && [ -e "$rundir" ]; then
+		echo "   the $name tests left $rundir (a test without XDG_RUNTIME_DIR of its own):" \
+			"$(ls -A "$rundir" | tr '\n' ' ')"
+		rm -rf "$rundir"
 		failed=$((failed + 1))
 	fi
 	bad='^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) '

@@ -5,8 +5,10 @@
 # only that frames went through and every row is there.
 set -u
 bench=$1
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+export XDG_RUNTIME_DIR="$tmp" # the default wire's cable is this test's own, not left behind
 fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
 
 "$bench" --duration 0.2 --sizes 64,1500 --rows batch:batch,task:single --json >"$out" 2>&1 ||
