@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 #define DMA_COPY_MAGIC	     0x53444d43u /* "SDMC" */
-#define DMA_COPY_VERSION     7
+#define DMA_COPY_VERSION     8
 #define DMA_COPY_SERVER_NAME "doca_dma_copy"
 
 enum dma_copy_msg_type {
@@ -105,15 +105,16 @@ struct msg_status {
  */
 int dc_msg_check(const void *msg, uint32_t len, char *why, size_t why_len);
 
-/* 64-bit checksum of a byte range (32 independent lanes, one multiply per 8 bytes). */
+/* 64-bit checksum of a byte range (64 independent 32-bit lanes, one multiply per 4 bytes). */
 uint64_t dma_copy_checksum(const void *data, size_t len);
 
 /* The same checksum computed piece by piece, in order. */
-#define DC_SUM_LANES 32
+#define DC_SUM_LANES 64
+#define DC_SUM_BLOCK (DC_SUM_LANES * 4)
 struct dc_sum {
-	uint64_t v[DC_SUM_LANES];
+	uint32_t v[DC_SUM_LANES];
 	uint64_t total;
-	unsigned char buf[DC_SUM_LANES * 8]; /* a partial block */
+	unsigned char buf[DC_SUM_BLOCK]; /* a partial block */
 	size_t pending;
 };
 void dc_sum_init(struct dc_sum *s);
