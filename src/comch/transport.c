@@ -10,7 +10,9 @@
  * Error choices:
  *   peer gone (EOF, reset, garbage)  server: disconnect callback; client: RUNNING -> STOPPING
  *   send on a connection that is gone    the task completes with DOCA_ERROR_NOT_CONNECTED
- *   handshake refused                    client start fails (STARTING -> IDLE), reason logged
+ *   handshake refused                    client start fails (STARTING -> IDLE), reason logged;
+ *                                        a server full (BUSY) is tried again, as one not there yet
+ *   the peer closed with ours unread     ECONNRESET comes first, then what it sent before: read
  *   no server after the connect timeout  client start fails (STARTING -> IDLE)
  */
 #include <errno.h>
@@ -106,11 +108,16 @@ static int send_pkt(int fd, const void *buf, size_t len)
 /*
  * Reads one packet into ep->rx: its length; 0 at EOF; -EAGAIN; -EMSGSIZE for a packet larger
  * than the buffer or one carrying ancillary data (softdoca never sends either); -errno.
+ *
+ * A peer that closes its socket with packets of ours unread makes the kernel report
+ * ECONNRESET here once, ahead of the packets the peer sent before it closed, which are still
+ * queued (a side that stops sends why, then exits): those are read, then EOF ends it.
  */
 static ssize_t recv_pkt(struct comch_ep *ep, int fd)
 {
 	struct iovec iov = {.iov_base = ep->rx, .iov_len = ep->rx_size};
 	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	bool reset = false;
 
 	for (;;) {
 		ssize_t r = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
@@ -119,8 +126,12 @@ static ssize_t recv_pkt(struct comch_ep *ep, int fd)
 			return (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ? -EMSGSIZE : r;
 		if (errno == EINTR)
 			continue;
+		if (errno == ECONNRESET && !reset) {
+			reset = true; /* reported once: what the peer sent before it closed follows */
+			continue;
+		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return -EAGAIN;
+			return reset ? -ECONNRESET : -EAGAIN;
 		return -errno;
 	}
 }
@@ -812,6 +823,13 @@ static unsigned int client_welcome(struct doca_comch_client *cl, int rc, const s
 		       "both sides against the same softdoca",
 		       priv_doca_ctx_name(&ep->ctx), ep->name, m->version, COMCH_WIRE_VERSION);
 		return client_start_failed(cl, DOCA_ERROR_UNSUPPORTED_VERSION);
+	}
+	if (rc == 0 && m->type == COMCH_WIRE_REJECT && m->reject.reason == COMCH_REJECT_BUSY) {
+		/* Full for now: tried again, as a server not listening yet is, until a client leaves. */
+		SD_DBG(COMP, "%s: the server '%s' has as many connections as it takes; trying again",
+		       priv_doca_ctx_name(&ep->ctx), ep->name);
+		client_close_socket(cl);
+		return 1;
 	}
 	if (rc == 0 && m->type == COMCH_WIRE_REJECT) {
 		SD_ERR(COMP, "%s: the server '%s' refused the connection: %s", priv_doca_ctx_name(&ep->ctx), ep->name,

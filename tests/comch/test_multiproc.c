@@ -176,7 +176,10 @@ static void raw_expect_reply(int fd, uint8_t type)
  *   after     a correct handshake, then junk
  *   oversize  a correct handshake, then a MSG longer than the max message size
  *   bigpkt    a correct handshake, then a 64 KiB packet
- * Reports "closed" once the server dropped the connection.
+ *   lastword  a correct handshake; once a message of the server is there (left unread), a
+ *             MSG "last word", then it closes: the kernel reports ECONNRESET to the server
+ *             before the packets that came ahead of the close, which must still be delivered
+ * Reports "closed" once the server dropped the connection (lastword: once it closed itself).
  */
 static int role_raw_client(const char *name, const char *mode)
 {
@@ -199,6 +202,17 @@ static int role_raw_client(const char *name, const char *mode)
 		raw_hello(fd, name);
 		raw_expect_reply(fd, COMCH_WIRE_WELCOME);
 		report("welcomed");
+		if (strcmp(mode, "lastword") == 0) {
+			struct pollfd p = {.fd = fd, .events = POLLIN};
+
+			CHECK(poll(&p, 1, WAIT_MS) == 1); /* the server's message, never read */
+			comch_wire_put_hdr(buf, COMCH_WIRE_MSG, 9);
+			memcpy(buf + COMCH_WIRE_HDR_LEN, "last word", 9);
+			raw_send(fd, buf, COMCH_WIRE_HDR_LEN + 9);
+			close(fd);
+			report("closed");
+			return 0;
+		}
 		if (strcmp(mode, "after") == 0) {
 			raw_send(fd, "\x53\x44\x43\x48garbage!", 12);
 		} else if (strcmp(mode, "oversize") == 0) {
@@ -487,8 +501,8 @@ static void case_garbage_to_server(void)
 		const char *said;
 		bool connected;
 	} modes[] = {
-		{"junk", NULL, false},	    {"version", "rejected 1", false}, {"badname", "rejected 2", false},
-		{"after", "welcomed", true}, {"oversize", "welcomed", true},   {"bigpkt", "welcomed", true},
+	    {"junk", NULL, false},	 {"version", "rejected 1", false}, {"badname", "rejected 2", false},
+	    {"after", "welcomed", true}, {"oversize", "welcomed", true},   {"bigpkt", "welcomed", true},
 	};
 	struct side s;
 	struct helper h;
@@ -514,6 +528,28 @@ static void case_garbage_to_server(void)
 	CHECK(reap(&h, &s) == 0);
 	side_free(&s);
 	printf("  garbage to a server: %zu kinds dropped, server kept serving\n", SD_ARRAY_SIZE(modes));
+}
+
+/* A client's last message before it closes arrives, although it left one of ours unread. */
+static void case_last_word(void)
+{
+	struct side s;
+	struct helper h;
+
+	server_new(&s, NAME "-lw", 0, 64);
+	CHECK_OK(doca_ctx_start(s.ctx));
+	spawn(&h, "raw-client", NAME "-lw", "lastword", NULL);
+	expect(&h, "welcomed", &s, NULL);
+	CHECK(PROGRESS_UNTIL(&s, (struct side *)NULL, s.connects == 1, WAIT_MS));
+	CHECK_OK(side_send(&s, s.conn, "unread", 6));
+	CHECK(PROGRESS_UNTIL(&s, (struct side *)NULL, s.send_ok == 1, WAIT_MS));
+	expect(&h, "closed", &s, NULL);
+	CHECK(reap(&h, &s) == 0);
+	CHECK(PROGRESS_UNTIL(&s, (struct side *)NULL, s.disconnects == 1, WAIT_MS));
+	CHECK(s.recvs == 1);
+	CHECK(s.last_len == 9 && memcmp(s.last, "last word", 9) == 0);
+	side_free(&s);
+	printf("  a client's last message before it closed arrived before its disconnect\n");
 }
 
 /* Raw servers that break the protocol against a real client. */
@@ -573,6 +609,7 @@ int main(int argc, char **argv)
 	case_client_killed();
 	case_server_killed();
 	case_garbage_to_server();
+	case_last_word();
 	case_garbage_to_client();
 	printf("test_multiproc: ok\n");
 	return T_EXIT_PASS;
