@@ -1433,6 +1433,22 @@ static doca_error_t dma_submit_room(struct app *app, uint64_t remote_addr)
  * how far (CREDIT); the DMA never runs more than that ring ahead. The queue is refilled on every
  * completion, so the engine never drains while data remains.
  */
+/*
+ * Whether the other side said why it stops. A side that stops sends an ERROR naming the cause
+ * and then goes away; its leaving (a send that fails, a DMA into memory it no longer exports)
+ * can be seen here before that ERROR is read. Reads what is still coming, until the
+ * connection's end is seen or for at most 100 ms; true with the ERROR first in the inbox.
+ */
+static bool peer_said_why(struct app *app)
+{
+	double deadline = now_s() + 0.1;
+
+	while (app->inbox_count == 0 && !(ROLE_DPU && app->conn == NULL) && now_s() < deadline)
+		if (doca_pe_progress(app->pe) == 0)
+			pe_wait(app, 10);
+	return app->inbox_count > 0;
+}
+
 static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 {
 	doca_error_t ret;
@@ -1485,7 +1501,8 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 		progress_bar(app, false);
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN;
-		if (app->inbox_count > 0) {
+		if (app->inbox_count > 0 ||
+		    (app->peer_gone && app->inflight == 0 && app->next_off < app->size && peer_said_why(app))) {
 			/* The host says nothing during the DMA but CREDIT (taken in msg_recv), unless it
 			 * stops: a receiving host that could not write its file. */
 			app->peer_refused = true;
@@ -1495,6 +1512,11 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 			return DOCA_ERROR_CONNECTION_RESET;
 	}
 	progress_bar(app, true);
+	if (app->dma_error != DOCA_SUCCESS && app->write_error == DOCA_SUCCESS && peer_said_why(app)) {
+		/* The DMA failed because the host stopped exporting its ring: it said why. */
+		app->peer_refused = true;
+		return peer_error(app->inbox[app->inbox_head], app->inbox_len[app->inbox_head]);
+	}
 	return app->dma_error;
 }
 
