@@ -108,22 +108,35 @@ __attribute__((target("avx2"))) static inline __m256i step_avx2(__m256i v, const
 
 __attribute__((target("avx2"))) static void blocks_avx2(uint32_t *v, const unsigned char *p, size_t n)
 {
-	__m256i r[8];
+	/* Eight named vectors, not an array: gcc kept an array of them on the stack, a load and a
+	 * store around every step. */
+	__m256i r0 = _mm256_loadu_si256((const __m256i *)(const void *)v);
+	__m256i r1 = _mm256_loadu_si256((const __m256i *)(const void *)(v + 8));
+	__m256i r2 = _mm256_loadu_si256((const __m256i *)(const void *)(v + 16));
+	__m256i r3 = _mm256_loadu_si256((const __m256i *)(const void *)(v + 24));
+	__m256i r4 = _mm256_loadu_si256((const __m256i *)(const void *)(v + 32));
+	__m256i r5 = _mm256_loadu_si256((const __m256i *)(const void *)(v + 40));
+	__m256i r6 = _mm256_loadu_si256((const __m256i *)(const void *)(v + 48));
+	__m256i r7 = _mm256_loadu_si256((const __m256i *)(const void *)(v + 56));
 
-	for (int j = 0; j < 8; j++)
-		r[j] = _mm256_loadu_si256((const __m256i *)(const void *)(v + 8 * j));
 	for (size_t i = 0; i + BLOCK <= n; i += BLOCK) {
-		r[0] = step_avx2(r[0], p + i);
-		r[1] = step_avx2(r[1], p + i + 32);
-		r[2] = step_avx2(r[2], p + i + 64);
-		r[3] = step_avx2(r[3], p + i + 96);
-		r[4] = step_avx2(r[4], p + i + 128);
-		r[5] = step_avx2(r[5], p + i + 160);
-		r[6] = step_avx2(r[6], p + i + 192);
-		r[7] = step_avx2(r[7], p + i + 224);
+		r0 = step_avx2(r0, p + i);
+		r1 = step_avx2(r1, p + i + 32);
+		r2 = step_avx2(r2, p + i + 64);
+		r3 = step_avx2(r3, p + i + 96);
+		r4 = step_avx2(r4, p + i + 128);
+		r5 = step_avx2(r5, p + i + 160);
+		r6 = step_avx2(r6, p + i + 192);
+		r7 = step_avx2(r7, p + i + 224);
 	}
-	for (int j = 0; j < 8; j++)
-		_mm256_storeu_si256((__m256i *)(void *)(v + 8 * j), r[j]);
+	_mm256_storeu_si256((__m256i *)(void *)v, r0);
+	_mm256_storeu_si256((__m256i *)(void *)(v + 8), r1);
+	_mm256_storeu_si256((__m256i *)(void *)(v + 16), r2);
+	_mm256_storeu_si256((__m256i *)(void *)(v + 24), r3);
+	_mm256_storeu_si256((__m256i *)(void *)(v + 32), r4);
+	_mm256_storeu_si256((__m256i *)(void *)(v + 40), r5);
+	_mm256_storeu_si256((__m256i *)(void *)(v + 48), r6);
+	_mm256_storeu_si256((__m256i *)(void *)(v + 56), r7);
 }
 #endif
 
