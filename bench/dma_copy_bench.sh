@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # doca_dma_copy against cp, same file, same run: median (min-max) of RUNS copies each, host -> DPU
-# and DPU -> host, warm (source in the page cache) and cold (source dropped from it first with
+# and DPU -> host, each against cp of its own source (the host's file, the DPU side's file: the
+# same bytes, but files written differently read at different speeds, cold above all), warm (source in the page cache) and cold (source dropped from it first with
 # posix_fadvise(POSIX_FADV_DONTNEED), through dd iflag=nocache; no root needed). Before every
 # timed copy the previous copies' dirty pages are written back (sync), so that no copy pays
 # for another's writeback, and fresh memory is written and freed (<build>/bench/mem_touch),
@@ -53,11 +54,12 @@ for size_mib in $(echo "$sizes" | tr ',' ' '); do
 	head -c $bytes /dev/urandom > "$work/h/src"
 	cp "$work/h/src" "$work/d/src"
 	for cache in $caches; do
-		: > "$work/cp"; : > "$work/h2d"; : > "$work/d2h"; : > "$work/cp.cpu"; : > "$work/h2d.cpu"; : > "$work/d2h.cpu"
+		for f in cph h2d cpd d2h; do : > "$work/$f"; : > "$work/$f.cpu"; done
 		for i in $(seq "$runs"); do
+			# Each direction against cp of its own source: the same bytes, the same file.
 			rm -f "$work/h/cp"; prepare $cache "$work/h/src"
 			mark c0; t0=$(now); cp "$work/h/src" "$work/h/cp"; t1=$(now); mark c1
-			rate $bytes $t0 $t1 >> "$work/cp"; cpu >> "$work/cp.cpu"
+			rate $bytes $t0 $t1 >> "$work/cph"; cpu >> "$work/cph.cpu"
 			rm -f "$work/h/cp"
 
 			rm -f "$work/d/dst"; prepare $cache "$work/h/src"
@@ -67,6 +69,11 @@ for size_mib in $(echo "$sizes" | tr ',' ' '); do
 			rate $bytes $t0 $t1 >> "$work/h2d"; cpu >> "$work/h2d.cpu"
 			rm -f "$work/d/dst"
 
+			rm -f "$work/d/cp"; prepare $cache "$work/d/src"
+			mark c0; t0=$(now); cp "$work/d/src" "$work/d/cp"; t1=$(now); mark c1
+			rate $bytes $t0 $t1 >> "$work/cpd"; cpu >> "$work/cpd.cpu"
+			rm -f "$work/d/cp"
+
 			rm -f "$work/h/dst"; prepare $cache "$work/d/src"
 			mark c0; "$dpu" -q -f "$work/d/src" >"$work/dpu.log" 2>&1 & dp=$!
 			t0=$(now); "$host" -q -f "$work/h/dst" >"$work/host.log" 2>&1; wait $dp; t1=$(now); mark c1
@@ -74,14 +81,15 @@ for size_mib in $(echo "$sizes" | tr ',' ' '); do
 			rate $bytes $t0 $t1 >> "$work/d2h"; cpu >> "$work/d2h.cpu"
 			rm -f "$work/h/dst"
 		done
-		cpm=$(stats < "$work/cp" | cut -d' ' -f1)
-		printf "| %s MiB | %s | cp | %s | 1.00 | %s |\n" "$size_mib" "$cache" "$(stats < "$work/cp")" \
-			"$(stats < "$work/cp.cpu")"
 		for d in h2d d2h; do
+			if [ $d = h2d ]; then c=cph; cpname="cp of the host's file"; name="doca_dma_copy host -> DPU"
+			else c=cpd; cpname="cp of the DPU side's file"; name="doca_dma_copy DPU -> host"; fi
+			cpm=$(stats < "$work/$c" | cut -d' ' -f1)
 			m=$(stats < "$work/$d" | cut -d' ' -f1)
-			printf "| %s MiB | %s | doca_dma_copy %s | %s | %.2f | %s |\n" "$size_mib" "$cache" \
-				"$([ $d = h2d ] && echo 'host -> DPU' || echo 'DPU -> host')" "$(stats < "$work/$d")" \
-				"$(echo "$m $cpm" | awk '{ print $1 / $2 }')" "$(stats < "$work/$d.cpu")"
+			printf "| %s MiB | %s | %s | %s | 1.00 | %s |\n" "$size_mib" "$cache" "$cpname" \
+				"$(stats < "$work/$c")" "$(stats < "$work/$c.cpu")"
+			printf "| %s MiB | %s | %s | %s | %.2f | %s |\n" "$size_mib" "$cache" "$name" \
+				"$(stats < "$work/$d")" "$(echo "$m $cpm" | awk '{ print $1 / $2 }')" "$(stats < "$work/$d.cpu")"
 		done
 	done
 done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# bench/dma_copy_bench.sh runs and prints all six rows of a small file (8 MiB, one copy each
+# bench/dma_copy_bench.sh runs and prints all eight rows of a small file (8 MiB, one copy each
 # way, warm and cold; the bench itself compares every copy byte for byte) and leaves nothing
 # behind in its TMPDIR. No rate is checked.
 set -u
@@ -13,10 +13,11 @@ fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
 
 TMPDIR=$tmp sh "$script" "$build" 8 1 "warm cold" >"$out" 2>&1 || fail "dma_copy_bench.sh exited $?"
 for c in warm cold; do
-	for r in 'cp' 'doca_dma_copy host -> DPU' 'doca_dma_copy DPU -> host'; do
+	for r in "cp of the host's file" 'doca_dma_copy host -> DPU' "cp of the DPU side's file" \
+		'doca_dma_copy DPU -> host'; do
 		grep -Fq "| 8 MiB | $c | $r | " "$out" || fail "no $c row for $r"
 	done
 done
-[ "$(grep -c '^| 8 MiB |' "$out")" = 6 ] || fail "not six rows"
+[ "$(grep -c '^| 8 MiB |' "$out")" = 8 ] || fail "not eight rows"
 [ -z "$(ls -A "$tmp")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp")"
-echo "six rows, nothing left behind"
+echo "eight rows, nothing left behind"
