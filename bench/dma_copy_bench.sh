@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # doca_dma_copy against cp, same file, same run: median (min-max) of RUNS copies each, host -> DPU
 # and DPU -> host, each against cp of its own source (the host's file, the DPU side's file: the
-# same bytes, but files written differently read at different speeds, cold above all), warm (source in the page cache) and cold (source dropped from it first with
+# same bytes, but files written differently read at different speeds, cold above all), warm
+# (source in the page cache) and cold (source dropped from it first with
 # posix_fadvise(POSIX_FADV_DONTNEED), through dd iflag=nocache; no root needed). Before every
 # timed copy the previous copies' dirty pages are written back (sync), so that no copy pays
 # for another's writeback, and fresh memory is written and freed (<build>/bench/mem_touch),

@@ -1425,15 +1425,6 @@ static doca_error_t dma_submit_room(struct app *app, uint64_t remote_addr)
 }
 
 /*
- * Moves the whole file in chunks between the host's ring and this side's, at most INFLIGHT of
- * them at a time past the landed prefix. Host -> DPU: each chunk the host has read into its
- * ring (FILLED) lands in this side's ring and is written out as the prefix completes (dma_ok);
- * PROGRESS tells the host where it may refill. DPU -> host: each chunk is read into this side's
- * ring and folded just before its DMA into the host's ring, which the host writes out, telling
- * how far (CREDIT); the DMA never runs more than that ring ahead. The queue is refilled on every
- * completion, so the engine never drains while data remains.
- */
-/*
  * Whether the other side said why it stops. A side that stops sends an ERROR naming the cause
  * and then goes away; its leaving (a send that fails, a DMA into memory it no longer exports)
  * can be seen here before that ERROR is read. Reads what is still coming, until the
@@ -1449,6 +1440,22 @@ static bool peer_said_why(struct app *app)
 	return app->inbox_count > 0;
 }
 
+/* The host stopped the copy and said why (the first message in the inbox): that is the cause. */
+static doca_error_t peer_stopped(struct app *app)
+{
+	app->peer_refused = true;
+	return peer_error(app->inbox[app->inbox_head], app->inbox_len[app->inbox_head]);
+}
+
+/*
+ * Moves the whole file in chunks between the host's ring and this side's, at most INFLIGHT of
+ * them at a time past the landed prefix. Host -> DPU: each chunk the host has read into its
+ * ring (FILLED) lands in this side's ring and is written out as the prefix completes (dma_ok);
+ * PROGRESS tells the host where it may refill. DPU -> host: each chunk is read into this side's
+ * ring and folded just before its DMA into the host's ring, which the host writes out, telling
+ * how far (CREDIT); the DMA never runs more than that ring ahead. The queue is refilled on every
+ * completion, so the engine never drains while data remains.
+ */
 static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 {
 	doca_error_t ret;
@@ -1501,22 +1508,17 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 		progress_bar(app, false);
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN;
-		if (app->inbox_count > 0 ||
-		    (app->peer_gone && app->inflight == 0 && app->next_off < app->size && peer_said_why(app))) {
-			/* The host says nothing during the DMA but CREDIT (taken in msg_recv), unless it
-			 * stops: a receiving host that could not write its file. */
-			app->peer_refused = true;
-			return peer_error(app->inbox[app->inbox_head], app->inbox_len[app->inbox_head]);
-		}
+		/* The host says nothing during the DMA but CREDIT (taken in msg_recv), unless it
+		 * stops: a receiving host that could not write its file. */
+		if (app->inbox_count > 0)
+			return peer_stopped(app);
 		if (app->peer_gone && app->inflight == 0 && app->next_off < app->size)
-			return DOCA_ERROR_CONNECTION_RESET;
+			return peer_said_why(app) ? peer_stopped(app) : DOCA_ERROR_CONNECTION_RESET;
 	}
 	progress_bar(app, true);
-	if (app->dma_error != DOCA_SUCCESS && app->write_error == DOCA_SUCCESS && peer_said_why(app)) {
-		/* The DMA failed because the host stopped exporting its ring: it said why. */
-		app->peer_refused = true;
-		return peer_error(app->inbox[app->inbox_head], app->inbox_len[app->inbox_head]);
-	}
+	/* A DMA that failed because the host stopped exporting its ring: the host said why. */
+	if (app->dma_error != DOCA_SUCCESS && app->write_error == DOCA_SUCCESS && peer_said_why(app))
+		return peer_stopped(app);
 	return app->dma_error;
 }
 

@@ -501,8 +501,8 @@ static void case_garbage_to_server(void)
 		const char *said;
 		bool connected;
 	} modes[] = {
-	    {"junk", NULL, false},	 {"version", "rejected 1", false}, {"badname", "rejected 2", false},
-	    {"after", "welcomed", true}, {"oversize", "welcomed", true},   {"bigpkt", "welcomed", true},
+		{"junk", NULL, false},	    {"version", "rejected 1", false}, {"badname", "rejected 2", false},
+		{"after", "welcomed", true}, {"oversize", "welcomed", true},   {"bigpkt", "welcomed", true},
 	};
 	struct side s;
 	struct helper h;
