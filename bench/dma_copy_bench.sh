@@ -10,7 +10,9 @@
 # so that no copy's new pages are ones a VM had handed back to its hypervisor. Times are
 # whole-command wall times: two processes, the Comch meeting and the copy for doca_dma_copy.
 # Beside each rate, the CPU time (user + system) the command's processes used, summed: it
-# varies less than wall time on a shared machine.
+# varies less than wall time on a shared machine. Two ratios to cp: of the medians, and the
+# median (min-max) of each copy's ratio to the cp timed just before it (paired: the two seconds
+# apart, where a VM's slow and fast phases last longer than that).
 #   bench/dma_copy_bench.sh <build dir> [SIZES_MIB] [RUNS] [CACHES]
 #   e.g. bench/dma_copy_bench.sh build 256,2048 3 "warm cold"     (defaults: 256, 3, "warm cold")
 set -eu
@@ -47,8 +49,8 @@ cpu() {
 }
 
 echo "file copy, $runs runs each, GB/s median (min-max), whole command wall time:"
-echo "| size | source | copy | GB/s | x cp | CPU s |"
-echo "|---|---|---|---|---|---|"
+echo "| size | source | copy | GB/s | x cp | x cp, paired | CPU s |"
+echo "|---|---|---|---|---|---|---|"
 for size_mib in $(echo "$sizes" | tr ',' ' '); do
 	bytes=$((size_mib * 1048576))
 	rm -f "$work/h/src" "$work/d/src"
@@ -87,10 +89,11 @@ for size_mib in $(echo "$sizes" | tr ',' ' '); do
 			else c=cpd; cpname="cp of the DPU side's file"; name="doca_dma_copy DPU -> host"; fi
 			cpm=$(stats < "$work/$c" | cut -d' ' -f1)
 			m=$(stats < "$work/$d" | cut -d' ' -f1)
-			printf "| %s MiB | %s | %s | %s | 1.00 | %s |\n" "$size_mib" "$cache" "$cpname" \
+			printf "| %s MiB | %s | %s | %s | 1.00 | 1.00 | %s |\n" "$size_mib" "$cache" "$cpname" \
 				"$(stats < "$work/$c")" "$(stats < "$work/$c.cpu")"
-			printf "| %s MiB | %s | %s | %s | %.2f | %s |\n" "$size_mib" "$cache" "$name" \
-				"$(stats < "$work/$d")" "$(echo "$m $cpm" | awk '{ print $1 / $2 }')" "$(stats < "$work/$d.cpu")"
+			printf "| %s MiB | %s | %s | %s | %.2f | %s | %s |\n" "$size_mib" "$cache" "$name" \
+				"$(stats < "$work/$d")" "$(echo "$m $cpm" | awk '{ print $1 / $2 }')" \
+				"$(paste "$work/$d" "$work/$c" | awk '{ print $1 / $2 }' | stats)" "$(stats < "$work/$d.cpu")"
 		done
 	done
 done

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # bench/dma_copy_bench.sh runs and prints all eight rows of a small file (8 MiB, one copy each
 # way, warm and cold; the bench itself compares every copy byte for byte) and leaves nothing
-# behind in its TMPDIR. No rate is checked.
+# behind in its TMPDIR; each copy's row has both ratios to cp. No rate is checked.
 set -u
 script=$1
 build=$2
@@ -19,5 +19,9 @@ for c in warm cold; do
 	done
 done
 [ "$(grep -c '^| 8 MiB |' "$out")" = 8 ] || fail "not eight rows"
+grep -Fq '| x cp | x cp, paired | CPU s |' "$out" || fail "no paired ratio column"
+# each copy's row: rate, ratio of the medians, median (min-max) of the paired ratios, CPU
+[ "$(grep -cE '^\| 8 MiB \| (warm|cold) \| doca_dma_copy [^|]+\| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+ \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| ' "$out")" = 4 ] ||
+	fail "a copy's row lacks its ratios"
 [ -z "$(ls -A "$tmp")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp")"
 echo "eight rows, nothing left behind"
