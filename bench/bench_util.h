@@ -13,7 +13,8 @@
 uint64_t bench_now_ns(void);
 /* CPU time (user+system) consumed by the calling thread, in ns. */
 uint64_t bench_thread_cpu_ns(void);
-/* Bytes of the arenas used for cold copies: 16x the L3 cache, capped (SOFTDOCA_BENCH_ARENA). */
+/* Bytes of the arenas used for cold copies: 16x the L3 cache, capped, or SOFTDOCA_BENCH_ARENA
+ * (1 byte to 1 TiB; any other value is refused with one line and exit status 2). */
 size_t bench_cold_arena_bytes(void);
 /* A page-aligned, pre-faulted buffer of @len bytes filled with a pattern. NULL on failure. */
 void *bench_alloc(size_t len, uint8_t pattern);

@@ -167,13 +167,19 @@ int main(int argc, char **argv)
 		argc = 3;
 	}
 	if (argc != 1 && !(argc == 3 && strcmp(argv[1], "--diff") == 0)) {
-		if (argv[1][0] == '-' && strcmp(argv[1], "--diff") != 0 && strncmp(argv[1], "--diff=", 7) != 0)
-			fprintf(stderr,
-				"doca-capability-snapshot: unknown option '%s'; see doca-capability-snapshot --help\n",
-				argv[1]);
-		else
-			fprintf(stderr, "doca-capability-snapshot: %s; see doca-capability-snapshot --help\n",
-				argc == 2 ? "--diff needs a snapshot file" : "unexpected arguments");
+		static const char *const known[] = {"--diff", "-h", "--help", "-v", "--version"};
+		bool diff = strcmp(argv[1], "--diff") == 0, is_opt = strncmp(argv[1], "--diff=", 7) == 0;
+
+		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			is_opt = is_opt || strcmp(argv[1], known[i]) == 0;
+		fprintf(stderr, "doca-capability-snapshot: ");
+		if (argv[1][0] == '-' && !is_opt)
+			fprintf(stderr, "unknown option '%s'", argv[1]);
+		else if (argc == 2 && is_opt) /* --diff or --diff= */
+			fprintf(stderr, "--diff needs a snapshot file");
+		else /* the first word that is neither an option nor --diff's file */
+			fprintf(stderr, "unexpected argument '%s'", argv[diff ? 3 : is_opt ? 2 : 1]);
+		fprintf(stderr, "; see doca-capability-snapshot --help\n");
 		return 2;
 	}
 	n = collect(now, MAX_ENTRIES);

@@ -15,7 +15,6 @@
  * Exit status: 0 success, 1 the devices could not be read (e.g. a bad SOFTDOCA_CONFIG),
  * 2 bad usage, 3 no device with that PCI address.
  */
-#include <ctype.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -31,6 +30,7 @@
 #include "caps_common.h"
 #include "file_util.h"
 #include "gpu_report.h"
+#include "opt_error.h"
 
 static void usage(FILE *f)
 {
@@ -370,7 +370,8 @@ static int apply(struct caps_args *a, int opt, const char *arg)
 	case OPT_LIST_REPS:
 	case OPT_LIST_LIBS:
 		if (a->list != 0 && a->list != opt) {
-			fprintf(stderr, "doca_caps: give one of --list-devs, --list-rep-devs and --list-libs\n");
+			fprintf(stderr, "doca_caps: give one of --list-devs, --list-rep-devs and --list-libs; "
+					"see doca_caps --help\n");
 			return 2;
 		}
 		a->list = opt;
@@ -489,6 +490,7 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	static const char shorts[] = ":p:l:j:vh";
 	struct caps_args a = {0};
 	const char *json_file = NULL;
 	bool found = false;
@@ -497,7 +499,7 @@ int main(int argc, char **argv)
 	int c, nflags = 0;
 
 	opterr = 0; /* its messages carry argv[0]; this tool's say "doca_caps:" */
-	while ((c = getopt_long(argc, argv, ":p:l:j:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			printf("%s (softdoca %s)\n", DOCA_VERSION_STRING, SOFTDOCA_VERSION_STRING);
@@ -509,22 +511,8 @@ int main(int argc, char **argv)
 			json_file = optarg;
 			break;
 		case '?':
-		case ':': {
-			/* A long option as written (argv), a short one as getopt saw it inside a group. */
-			const char *arg = argv[optind - 1];
-			bool is_long = strncmp(arg, "--", 2) == 0;
-
-			if (c == ':')
-				fprintf(stderr, "doca_caps: option '%s' needs a value; see doca_caps --help\n",
-					is_long ? arg : (char[]){'-', (char)optopt, '\0'});
-			else if (is_long)
-				fprintf(stderr, "doca_caps: unknown option '%s'%s; see doca_caps --help\n", arg,
-					optopt != 0 ? " (this option takes no value)" : "");
-			else
-				fprintf(stderr, "doca_caps: unknown option '-%c'; see doca_caps --help\n",
-					isprint(optopt) ? optopt : '?');
-			return 2;
-		}
+		case ':':
+			return tool_option_error("doca_caps", c, argv, shorts);
 		default:
 			nflags++;
 			if (apply(&a, c, optarg) != 0)

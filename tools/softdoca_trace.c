@@ -103,6 +103,18 @@ static void usage(FILE *f)
 		   "    0 success; 1 the file is not a softdoca trace; 2 usage\n");
 }
 
+/* @s on one line: every control character a space, none at the end. */
+static void one_line(char *s)
+{
+	size_t n = strlen(s);
+
+	for (char *p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
 int main(int argc, char **argv)
 {
 	struct json_object *root, *events;
@@ -143,8 +155,13 @@ int main(int argc, char **argv)
 	}
 	if (root == NULL || !json_object_object_get_ex(root, "traceEvents", &events) ||
 	    !json_object_is_type(events, json_type_array)) {
-		fprintf(stderr, "softdoca-trace: %s is not a trace written by SOFTDOCA_TRACE (%s)\n", argv[1],
-			root == NULL && json_util_get_last_err() ? json_util_get_last_err() : "no traceEvents array");
+		char why[256];
+
+		/* json-c's message ends with a newline, and may hold more: one line, said once */
+		snprintf(why, sizeof(why), "%s",
+			 root == NULL && json_util_get_last_err() ? json_util_get_last_err() : "no traceEvents array");
+		one_line(why);
+		fprintf(stderr, "softdoca-trace: %s is not a trace written by SOFTDOCA_TRACE (%s)\n", argv[1], why);
 		json_object_put(root);
 		return 1;
 	}

@@ -30,6 +30,7 @@
 
 #include "core.h"
 #include "nic.h"
+#include "opt_error.h"
 
 #define BURST 32
 
@@ -523,12 +524,14 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	static const char shorts[] = ":p:n:s:r:P:f:t:qvh";
 	struct opts o = {.count = 10, .size = 64, .flows = 1, .timeout = 10, .proto = P_UDP};
 	const char *cmd = NULL;
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:n:s:r:P:f:t:qvh", lopts, NULL)) != -1) {
+	opterr = 0; /* its messages carry argv[0] and leave the hint to a second line */
+	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (!valid_pci(optarg))
@@ -584,9 +587,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default: /* getopt_long already said which option */
-			fprintf(stderr, "see softdoca-wire --help\n");
-			return 2;
+		default: /* '?' or ':' */
+			return tool_option_error("softdoca-wire", c, argv, shorts);
 		}
 	}
 	/* getopt_long moves the words that are not options to the end: the command, and nothing else */

@@ -63,6 +63,7 @@ enum {
 #define FAULT_MAX_DELAY_US 60000000ull	       /* 60 s */
 #define FAULT_MAX_STALL_MS 600000ull	       /* 10 min */
 #define FAULT_MAX_COUNT	   (UINT64_C(1) << 62) /* task numbers */
+#define FAULT_KEYS	   "again, error, error_prob, nth, delay_us, stall and seed"
 
 /*
  * Parses a SOFTDOCA_FAULT value into @c (defaults first) and the keys given into @given.
@@ -136,7 +137,7 @@ SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsign
 			if (c->error == DOCA_SUCCESS)
 				why = "not a DOCA error name (e.g. DRIVER, IO_FAILED)";
 		} else {
-			snprintf(err, err_len, "unknown key '%.32s'", k);
+			snprintf(err, err_len, "unknown key '%.32s' (the keys are %s)", k, FAULT_KEYS);
 			return false;
 		}
 		if (rc != 0)
@@ -144,7 +145,7 @@ SD_PRIV bool priv_sd_fault_parse(const char *env, struct fault_config *c, unsign
 			      : key == F_STALL			    ? "not N:MS (N >= 1, MS <= 600000)"
 			      : key == F_DELAY			    ? "not a number of microseconds in 0..60000000"
 			      : key == F_NTH			    ? "not a task number >= 1"
-								    : priv_sd_parse_error(rc);
+								    : "not a seed in 0..18446744073709551615";
 		if (why == NULL && (*given & key))
 			why = "given twice";
 		if (why != NULL) {

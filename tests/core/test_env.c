@@ -57,6 +57,8 @@ static void test_parsers(void)
 	CHECK(priv_sd_parse_prob("1e", &p) == -EINVAL);
 }
 
+#define FAULT_KEYS_WANT "again, error, error_prob, nth, delay_us, stall and seed"
+
 static void test_fault_setting(void)
 {
 	static const char *const bad[] = {
@@ -95,6 +97,13 @@ static void test_fault_setting(void)
 			exit(T_EXIT_FAIL);
 		}
 	}
+	/* A refusal says what would be accepted: the keys, the range of a number. */
+	CHECK(!priv_sd_fault_parse("bogus=1", &c, &given, err, sizeof(err)));
+	CHECK(strstr(err, "unknown key 'bogus' (the keys are " FAULT_KEYS_WANT ")") != NULL);
+	CHECK(!priv_sd_fault_parse("seed=-1", &c, &given, err, sizeof(err)));
+	CHECK(strstr(err, "'seed=-1': not a seed in 0..18446744073709551615") != NULL);
+	CHECK(!priv_sd_fault_parse("seed=18446744073709551616", &c, &given, err, sizeof(err)));
+	CHECK(strstr(err, "not a seed in 0..18446744073709551615") != NULL);
 	/* 72 x "seed=1," then nth=1234: more than 511 bytes is refused, never cut to nth=123. */
 	for (int i = 0; i < 72; i++)
 		strcat(longv, "seed=1,");

@@ -19,11 +19,16 @@ for t in "$caps" "$env" "$snap" "$trace" "$@"; do
 	echo "$out" | grep -q "$doca" || fail "$name --version does not name DOCA $doca: $out"
 	"$t" --help >"$tmp/help" 2>"$tmp/err" || fail "$name --help exits $?"
 	[ -s "$tmp/help" ] && [ ! -s "$tmp/err" ] || fail "$name --help must print to stdout only"
-	"$t" --no-such-option >"$tmp/out" 2>"$tmp/err"; rc=$?
-	[ $rc = 2 ] || fail "$name with an unknown option exits $rc, not 2"
-	[ "$(wc -l < "$tmp/err")" -le 2 ] || fail "$name prints $(wc -l < "$tmp/err") lines for an unknown option"
-	[ ! -s "$tmp/out" ] || fail "$name prints to stdout on bad usage"
-	grep -q -- "--no-such-option" "$tmp/err" || fail "$name does not name the unknown option: $(cat "$tmp/err")"
+	# one line in the tool's own words (not getopt's, which start with the path it was run by)
+	# and the hint, for an unknown long option and an unknown short one
+	for opt in --no-such-option -V; do
+		"$t" $opt >"$tmp/out" 2>"$tmp/err"; rc=$?
+		[ $rc = 2 ] || fail "$name $opt exits $rc, not 2"
+		[ "$(wc -l < "$tmp/err")" = 1 ] || fail "$name $opt: $(wc -l < "$tmp/err") lines: $(cat "$tmp/err")"
+		[ ! -s "$tmp/out" ] || fail "$name prints to stdout on bad usage"
+		grep -q -- "^$name: unknown [a-z]* '$opt'; see $name --help\$" "$tmp/err" ||
+			fail "$name $opt: $(cat "$tmp/err")"
+	done
 done
 "$caps" -p zz >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] || fail "doca_caps -p zz exits $rc, not 2 (bad usage)"
@@ -33,6 +38,11 @@ done
 	fail "doca_caps --bogus: $("$caps" --bogus 2>&1)"
 "$caps" --pci-addr 2>&1 | grep -q "^doca_caps: option '--pci-addr' needs a value" ||
 	fail "doca_caps --pci-addr: $("$caps" --pci-addr 2>&1)"
+# A short option refused inside a group is named as itself, not as the word before it.
+"$caps" --list-devs -Vq 2>&1 | grep -q "^doca_caps: unknown option '-V'; see doca_caps --help$" ||
+	fail "doca_caps --list-devs -Vq: $("$caps" --list-devs -Vq 2>&1)"
+"$caps" --list-devs=yes 2>&1 | grep -q "^doca_caps: option '--list-devs' takes no value; see doca_caps --help$" ||
+	fail "doca_caps --list-devs=yes: $("$caps" --list-devs=yes 2>&1)"
 "$caps" -p 07:00.0 >/dev/null 2>&1; rc=$?
 [ $rc = 3 ] || fail "doca_caps -p 07:00.0 (no such device) exits $rc, not 3"
 "$trace" a b >/dev/null 2>&1; [ $? = 2 ] || fail "softdoca-trace with two files must be bad usage"

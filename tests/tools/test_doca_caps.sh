@@ -66,7 +66,10 @@ for lib in doca_eth doca_flow; do
 	"$caps" --list-libs | grep -Eq "^$lib +supported" || fail "--list-libs: $lib"
 done
 "$caps" --list-libs | grep -Eq "^doca_dpdk_bridge +not supported .*no DPDK ports" || fail "--list-libs: doca_dpdk_bridge"
-"$caps" --list-devs --list-libs >/dev/null 2>&1; [ $? = 2 ] || fail "two list flags must be bad usage"
+"$caps" --list-devs --list-libs >/dev/null 2>"$tmp/two.err"; rc=$?
+[ $rc = 2 ] || fail "two list flags must be bad usage, exit $rc"
+grep -Fqx "doca_caps: give one of --list-devs, --list-rep-devs and --list-libs; see doca_caps --help" "$tmp/two.err" &&
+	[ "$(wc -l < "$tmp/two.err")" = 1 ] || fail "two list flags: $(cat "$tmp/two.err")"
 # DOCA's program flags: -l/--log-level, --sdk-log-level, -j/--json FILE.
 "$caps" -l debug --list-libs >/dev/null || fail "-l debug"
 "$caps" --sdk-log-level 20 --list-libs >/dev/null || fail "--sdk-log-level 20"

@@ -30,4 +30,16 @@ out=$(SOFTDOCA_CONFIG=$tmp/cfg "$snap" --diff "$tmp/base.json"); rc=$?
 [ "$(echo "$out" | wc -l)" = 4 ] || fail "expected 4 differences, got: $out"
 echo "$out" | grep -q "^0000:03:00.0 dma.memcpy.max_buf_list_len: 32 -> 4$" || fail "difference line: $out"
 "$snap" --diff "$tmp/missing.json" >/dev/null 2>&1; [ $? = 2 ] || fail "missing baseline must exit 2"
+# Bad usage: one line naming the real cause, the hint, exit status 2, nothing on stdout.
+for case in "extra|unexpected argument 'extra'" "--diff|--diff needs a snapshot file" \
+	"--diff=|--diff needs a snapshot file" "--diff $tmp/base.json extra|unexpected argument 'extra'" \
+	"--diff=$tmp/base.json extra|unexpected argument 'extra'" "extra --diff $tmp/base.json|unexpected argument 'extra'" \
+	"--help extra|unexpected argument 'extra'" "-x|unknown option '-x'" "-x extra|unknown option '-x'"; do
+	args=${case%%|*}
+	# shellcheck disable=SC2086
+	"$snap" $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+		grep -Fqx "doca-capability-snapshot: ${case#*|}; see doca-capability-snapshot --help" "$tmp/err" ||
+		fail "doca-capability-snapshot $args: exit $rc: $(cat "$tmp/err")"
+done
 echo "doca-capability-snapshot: all checks passed"

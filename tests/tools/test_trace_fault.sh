@@ -42,6 +42,12 @@ PY
 	echo "$out" | grep -q "DOCA_SUCCESS  *100" || fail "summary status: $out"
 done
 "$summ" /dev/null >/dev/null 2>&1; [ $? = 1 ] || fail "softdoca-trace must refuse a non-trace"
+# A file that is not JSON at all: one line (json-c's own message ends with a newline).
+printf 'root:x:0:0:root:/root:/bin/sh\n' > "$tmp/notjson"
+"$summ" "$tmp/notjson" >/dev/null 2>"$tmp/notjson.err"; rc=$?
+[ $rc = 1 ] && [ "$(wc -l < "$tmp/notjson.err")" = 1 ] &&
+	grep -q "^softdoca-trace: $tmp/notjson is not a trace written by SOFTDOCA_TRACE (.*)$" "$tmp/notjson.err" ||
+	fail "softdoca-trace on a non-JSON file: exit $rc: $(cat "$tmp/notjson.err")"
 # FIFOs named by mistake neither hang the program nor are written or read as files: a trace
 # that could not be written is refused when the program starts its context, not after its work.
 mkfifo "$tmp/fifo"
@@ -86,6 +92,15 @@ out=$(SOFTDOCA_FAULT=again=2 "$copy" -n 1 2>&1) && fail "a bad SOFTDOCA_FAULT mu
 echo "$out" | grep -q "SOFTDOCA_FAULT='again=2': 'again=2': not a probability in 0..1" ||
 	fail "bad SOFTDOCA_FAULT not explained: $out"
 echo "$out" | grep -q "DOCA_ERROR_BAD_CONFIG\|BAD_CONFIG\|fix the value or unset" || fail "refusal without the fix: $out"
+# An unknown key is refused with the keys there are, a bad number with the range it must be in.
+SOFTDOCA_FAULT=bogus=1 "$copy" -n 1 >/dev/null 2>"$tmp/key.err" && fail "an unknown SOFTDOCA_FAULT key must be refused"
+keys="again, error, error_prob, nth, delay_us, stall and seed"
+grep -q "SOFTDOCA_FAULT='bogus=1': unknown key 'bogus' (the keys are $keys); fix the value or unset the variable$" \
+	"$tmp/key.err" ||
+	fail "unknown SOFTDOCA_FAULT key: $(cat "$tmp/key.err")"
+SOFTDOCA_FAULT=seed=-1 "$copy" -n 1 >/dev/null 2>"$tmp/seed.err" && fail "SOFTDOCA_FAULT=seed=-1 must be refused"
+grep -q "SOFTDOCA_FAULT='seed=-1': 'seed=-1': not a seed in 0..18446744073709551615; fix the value" "$tmp/seed.err" ||
+	fail "SOFTDOCA_FAULT=seed=-1: $(cat "$tmp/seed.err")"
 # The banner names only what was asked for.
 out=$(SOFTDOCA_FAULT=delay_us=10 "$copy" -n 1 2>&1) || fail "delay injection"
 echo "$out" | grep -q "fault injection on (SOFTDOCA_FAULT); every completion at least 10 us late" ||

@@ -79,12 +79,22 @@ grep -A2 "^03:00.0  medium wire  peer 03:00.1" "$tmp/stats" | grep -q "rx $total
 # usage
 for args in "send" "recv" "send -p zz" "send -p 03:00.1 --size 59" "send -p 03:00.1 --size 9217" \
 	"send -p 03:00.1 --proto sctp" "send -p 03:00.1 --flows 0" "send -p 03:00.1 --count x" \
-	"recv -p 03:00.0 --timeout -1" "fly" "send -p 03:00.1 extra"; do
+	"recv -p 03:00.0 --timeout -1" "fly" "send -p 03:00.1 extra" "-V" "recv -qV" "send -p" \
+	"recv --pci-addr" "recv --quiet=1"; do
 	# shellcheck disable=SC2086
 	"$wire" $args >"$tmp/out" 2>"$tmp/err"; rc=$?
 	[ $rc = 2 ] || fail "softdoca-wire $args exits $rc, not 2"
 	[ "$(wc -l < "$tmp/err")" = 1 ] || fail "softdoca-wire $args: $(wc -l < "$tmp/err") error lines"
 	[ ! -s "$tmp/out" ] || fail "softdoca-wire $args prints to stdout"
+done
+# in softdoca-wire's words, with the hint on the same line (getopt's own start with the path)
+for case in "-V|unknown option '-V'" "recv -qV|unknown option '-V'" "send -p|option '-p' needs a value" \
+	"recv --pci-addr|option '--pci-addr' needs a value" "recv --quiet=1|option '--quiet' takes no value" \
+	"--bogus|unknown option '--bogus'"; do
+	args=${case%%|*}
+	# shellcheck disable=SC2086
+	"$wire" $args 2>&1 | grep -Fqx "softdoca-wire: ${case#*|}; see softdoca-wire --help" ||
+		fail "softdoca-wire $args: $("$wire" $args 2>&1)"
 done
 "$wire" send -p 07:00.0 >/dev/null 2>&1; rc=$?
 [ $rc = 3 ] || fail "send on a missing device exits $rc, not 3"
