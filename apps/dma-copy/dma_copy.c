@@ -8,6 +8,7 @@
  * Whichever side has the file sends it; the other side creates it (refusing to replace an
  * existing file without --force). See dma_copy.h for the protocol.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +43,28 @@
 #include "dma_copy.h"
 
 DOCA_LOG_REGISTER(DMA_COPY);
+
+/* A progress frame on stderr that no newline has ended yet (progress_bar()): every log line of
+ * this program ends it first, so that no message is written onto the end of the bar. */
+static bool bar_open;
+
+static void bar_end(void)
+{
+	if (bar_open) {
+		fputc('\n', stderr);
+		bar_open = false;
+	}
+}
+
+#define LOG_AT(level, ...)                                                                                             \
+	do {                                                                                                           \
+		bar_end();                                                                                             \
+		DOCA_LOG_##level(__VA_ARGS__);                                                                         \
+	} while (0)
+#define LOG_ERR(...)  LOG_AT(ERR, __VA_ARGS__)
+#define LOG_WARN(...) LOG_AT(WARN, __VA_ARGS__)
+#define LOG_INFO(...) LOG_AT(INFO, __VA_ARGS__)
+#define LOG_DBG(...)  LOG_AT(DBG, __VA_ARGS__)
 
 /* Each build's default device; the help text names both (one manual page serves both builds). */
 #define DPU_DEFAULT_PCI	 "03:00.0"
@@ -194,7 +217,7 @@ static const char *human(uint64_t bytes, char *buf, size_t len)
 static doca_error_t copy_arg(char *dst, size_t cap, const char *src, const char *what)
 {
 	if (strlen(src) >= cap) {
-		DOCA_LOG_ERR("%s is too long (%zu bytes, at most %zu)", what, strlen(src), cap - 1);
+		LOG_ERR("%s is too long (%zu bytes, at most %zu)", what, strlen(src), cap - 1);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	strcpy(dst, src);
@@ -204,21 +227,48 @@ static doca_error_t copy_arg(char *dst, size_t cap, const char *src, const char 
 static doca_error_t file_cb(void *param, void *config)
 {
 	if (*(const char *)param == '\0') {
-		DOCA_LOG_ERR("-f/--file is empty: give the path of the file to copy or to create");
+		LOG_ERR("-f/--file is empty: give the path of the file to copy or to create");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	return copy_arg(((struct app *)config)->file, sizeof(((struct app *)config)->file), param, "file path");
 }
 
+/* Whether @s reads as a PCI address, BB:DD.F or DDDD:BB:DD.F in hex (device at most 1f,
+ * function at most 7), the forms doca_devinfo_is_equal_pci_addr() takes. */
+static bool pci_addr_ok(const char *s)
+{
+	unsigned int dom, bus, dev, fn;
+	int n = -1;
+
+	if (sscanf(s, "%4x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &n) != 4 || s[n] != '\0') {
+		n = -1;
+		if (sscanf(s, "%2x:%2x.%1x%n", &bus, &dev, &fn, &n) != 3 || s[n] != '\0')
+			return false;
+	}
+	for (const char *c = s; *c != '\0'; c++)
+		if (!isxdigit((unsigned char)*c) && *c != ':' && *c != '.')
+			return false;
+	return dev <= 0x1f && fn <= 7;
+}
+
+static doca_error_t pci_flag(char *dst, size_t cap, const char *arg, const char *flag)
+{
+	if (!pci_addr_ok(arg)) {
+		LOG_ERR("%s '%s' is not a PCI address; use BB:DD.F or DDDD:BB:DD.F (hex), e.g. 03:00.0", flag, arg);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return copy_arg(dst, cap, arg, flag);
+}
+
 static doca_error_t pci_cb(void *param, void *config)
 {
-	return copy_arg(((struct app *)config)->pci, sizeof(((struct app *)config)->pci), param, "PCI address");
+	return pci_flag(((struct app *)config)->pci, sizeof(((struct app *)config)->pci), param, "-p/--pci-addr");
 }
 
 static doca_error_t rep_cb(void *param, void *config)
 {
-	return copy_arg(((struct app *)config)->rep_pci, sizeof(((struct app *)config)->rep_pci), param,
-			"representor PCI address");
+	return pci_flag(((struct app *)config)->rep_pci, sizeof(((struct app *)config)->rep_pci), param,
+			"-r/--rep-pci");
 }
 
 static doca_error_t force_cb(void *param, void *config)
@@ -238,7 +288,7 @@ static doca_error_t timeout_cb(void *param, void *config)
 	int t = *(int *)param;
 
 	if (t < 1 || t > 86400) {
-		DOCA_LOG_ERR("timeout %d s is outside 1..86400", t);
+		LOG_ERR("timeout %d s is outside 1..86400", t);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	((struct app *)config)->timeout_s = t;
@@ -304,11 +354,13 @@ static doca_error_t open_source(struct file_map *fm, const char *path)
 	/* Non-blocking: a FIFO or device named by mistake is refused below instead of hanging here. */
 	fm->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fm->fd < 0 || fstat(fm->fd, &st) != 0) {
-		DOCA_LOG_ERR("cannot read %s: %s", path, strerror(errno));
+		snprintf(fm->why, sizeof(fm->why), "%s", strerror(errno));
+		LOG_ERR("cannot read %s: %s", path, fm->why);
 		return DOCA_ERROR_IO_FAILED;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		DOCA_LOG_ERR("%s is not a regular file", path);
+		snprintf(fm->why, sizeof(fm->why), "not a regular file");
+		LOG_ERR("%s is not a regular file", path);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	fm->size = (uint64_t)st.st_size;
@@ -400,8 +452,7 @@ static void remove_stale_partials(const char *path)
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
 		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
-			DOCA_LOG_INFO("removed %s/%s, left by a copy whose process (pid %ld) is gone", dir, de->d_name,
-				      pid);
+			LOG_INFO("removed %s/%s, left by a copy whose process (pid %ld) is gone", dir, de->d_name, pid);
 	}
 	closedir(d);
 }
@@ -462,7 +513,7 @@ static doca_error_t dest_refused(struct file_map *fm, doca_error_t err, const ch
 	va_start(ap, fmt);
 	vsnprintf(fm->why, sizeof(fm->why), fmt, ap);
 	va_end(ap);
-	DOCA_LOG_ERR("%s", fm->why);
+	LOG_ERR("%s", fm->why);
 	return err;
 }
 
@@ -580,17 +631,17 @@ static doca_error_t shrink_status(struct app *app, char *why, size_t len)
 		return DOCA_SUCCESS;
 	if (app->read_errno != 0) {
 		if (!app->shrink_logged)
-			DOCA_LOG_ERR("cannot read %s at byte %" PRIu64 ": %s", app->fm.path, app->sum_pos,
-				     strerror(app->read_errno));
+			LOG_ERR("cannot read %s at byte %" PRIu64 ": %s", app->fm.path, app->sum_pos,
+				strerror(app->read_errno));
 		app->shrink_logged = true;
 		snprintf(why, len, "cannot read %.200s on the %s side: %.60s", app->fm.path, ROLE_DPU ? "DPU" : "host",
 			 strerror(app->read_errno));
 		return DOCA_ERROR_IO_FAILED;
 	}
 	if (!app->shrink_logged)
-		DOCA_LOG_ERR("%s shrank during the copy (%lld bytes now, %" PRIu64
-			     " at the start): another program truncated it; copy it again once nothing writes it",
-			     app->fm.path, now, app->size);
+		LOG_ERR("%s shrank during the copy (%lld bytes now, %" PRIu64
+			" at the start): another program truncated it; copy it again once nothing writes it",
+			app->fm.path, now, app->size);
 	app->file_shrank = app->shrink_logged = true;
 	snprintf(why, len, "%.200s on the %s side shrank during the copy (another program truncated it)", app->fm.path,
 		 ROLE_DPU ? "DPU" : "host");
@@ -660,8 +711,8 @@ static void send_failed(struct doca_comch_task_send *task, union doca_data tud, 
 	struct app *app = cud.ptr;
 
 	send_settled(app, tud.u64);
-	DOCA_LOG_ERR("a message to the other side failed: %s",
-		     doca_error_get_descr(doca_task_get_status(doca_comch_task_send_as_task(task))));
+	LOG_ERR("a message to the other side failed: %s",
+		doca_error_get_descr(doca_task_get_status(doca_comch_task_send_as_task(task))));
 	doca_task_free(doca_comch_task_send_as_task(task));
 	app->peer_gone = true;
 }
@@ -681,8 +732,7 @@ static void refuse_busy(struct app *app, struct doca_comch_connection *conn)
 	m.hdr = (struct msg_hdr){DMA_COPY_MAGIC, MSG_ERROR, DMA_COPY_VERSION};
 	m.status = DOCA_ERROR_IN_USE;
 	snprintf(m.text, sizeof(m.text),
-		 "the DPU side is busy with another host's copy; run one copy at a time (or start another "
-		 "doca_dma_copy on the DPU side for this host)");
+		 "the DPU side is busy with another host's copy; run this copy again when that one is done");
 	if (doca_comch_server_task_send_alloc_init(app->server, conn, &m, sizeof(m), &task) != DOCA_SUCCESS)
 		return;
 	doca_task_set_user_data(doca_comch_task_send_as_task(task), (union doca_data){.u64 = BUSY_TASK});
@@ -724,7 +774,7 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 		}
 	}
 	if (app->inbox_count == INBOX || len > app->max_msg) {
-		DOCA_LOG_ERR("unexpected message burst from the other side (%u bytes); stopping", len);
+		LOG_ERR("unexpected message burst from the other side (%u bytes); stopping", len);
 		app->peer_gone = true;
 		return;
 	}
@@ -748,7 +798,7 @@ static void server_connected(struct doca_comch_event_connection_status_changed *
 		union doca_data busy = {.ptr = &busy_marker};
 
 		doca_comch_connection_set_user_data(conn, busy);
-		DOCA_LOG_WARN("a second host connected while a copy runs; it is told to wait its turn");
+		LOG_WARN("a second host connected while a copy runs; it is told that this side is busy");
 		return;
 	}
 	doca_comch_connection_set_user_data(conn, ud);
@@ -862,7 +912,7 @@ static doca_error_t open_device(struct app *app)
 	}
 	doca_devinfo_destroy_list(list);
 	if (ret == DOCA_ERROR_NOT_FOUND)
-		DOCA_LOG_ERR("no device with PCI address %s (see doca_caps --list-devs)", app->pci);
+		LOG_ERR("no device with PCI address %s (see doca_caps --list-devs)", app->pci);
 	if (ret != DOCA_SUCCESS || !ROLE_DPU)
 		return ret;
 
@@ -882,7 +932,7 @@ static doca_error_t open_device(struct app *app)
 	}
 	doca_devinfo_rep_destroy_list(reps);
 	if (ret == DOCA_ERROR_NOT_FOUND)
-		DOCA_LOG_ERR("device %s has no representor %s (see doca_caps --list-rep-devs)", app->pci, app->rep_pci);
+		LOG_ERR("device %s has no representor %s (see doca_caps --list-rep-devs)", app->pci, app->rep_pci);
 	return ret;
 }
 
@@ -895,8 +945,7 @@ static doca_error_t comch_setup(struct app *app)
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (app->max_msg < sizeof(struct msg_status) + 64) {
-		DOCA_LOG_ERR("device %s allows Comch messages of %u bytes, too small for DMA Copy", app->pci,
-			     app->max_msg);
+		LOG_ERR("device %s allows Comch messages of %u bytes, too small for DMA Copy", app->pci, app->max_msg);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	for (int i = 0; i < INBOX; i++) {
@@ -954,20 +1003,21 @@ static doca_error_t wait_connected(struct app *app)
 {
 	double deadline = now_s() + app->timeout_s;
 
-	if (ROLE_DPU && !app->quiet) /* --quiet: only the summary */
-		DOCA_LOG_INFO("waiting for the host (doca_dma_copy on the host side, server name '%s')",
-			      DMA_COPY_SERVER_NAME);
+	/* Where stderr is a terminal and not --quiet: elsewhere only the summary is printed. */
+	if (ROLE_DPU && !app->quiet && isatty(STDERR_FILENO))
+		LOG_INFO("waiting for the host (doca_dma_copy on the host side, server name '%s')",
+			 DMA_COPY_SERVER_NAME);
 	while (!app->connected) {
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN; /* main() says so */
 		if (app->peer_gone) {
-			DOCA_LOG_ERR("the DPU side is not there: start doca_dma_copy on the DPU side first");
+			LOG_ERR("the DPU side is not there: start doca_dma_copy on the DPU side first");
 			return DOCA_ERROR_NOT_CONNECTED;
 		}
 		if (now_s() > deadline) {
-			DOCA_LOG_ERR("no %s within %d s; start doca_dma_copy on the %s side (or raise --timeout)",
-				     ROLE_DPU ? "host connected" : "DPU side answered", app->timeout_s,
-				     ROLE_DPU ? "host" : "DPU");
+			LOG_ERR("no %s within %d s; start doca_dma_copy on the %s side (or raise --timeout)",
+				ROLE_DPU ? "host connected" : "DPU side answered", app->timeout_s,
+				ROLE_DPU ? "host" : "DPU");
 			return DOCA_ERROR_TIME_OUT;
 		}
 		if (doca_pe_progress(app->pe) == 0)
@@ -1039,13 +1089,13 @@ static doca_error_t peer_error(const void *msg, uint32_t len)
 		struct msg_status s; /* a copy: messages arrive at any alignment */
 
 		memcpy(&s, msg, sizeof(s));
-		DOCA_LOG_ERR("the other side stopped the copy: %s", s.text);
+		LOG_ERR("the other side stopped the copy: %s", s.text);
 		return s.status != 0 ? (doca_error_t)s.status : DOCA_ERROR_UNKNOWN;
 	}
 	if (type == 0)
-		DOCA_LOG_ERR("malformed message from the other side: %s", why);
+		LOG_ERR("malformed message from the other side: %s", why);
 	else
-		DOCA_LOG_ERR("unexpected message of type %d from the other side", type);
+		LOG_ERR("unexpected message of type %d from the other side", type);
 	return DOCA_ERROR_UNEXPECTED;
 }
 
@@ -1074,6 +1124,7 @@ static void progress_bar(struct app *app, bool final)
 	fprintf(stderr, "\r\033[K[%.*s%*s] %5.1f%% %s / %s  %.2f GB/s  ETA %d:%02d%s", fill, "####################",
 		20 - fill, "", pct, human(app->done_bytes, a, sizeof(a)), human(app->size, b, sizeof(b)), rate / 1e9,
 		(int)eta / 60, (int)eta % 60, final ? "\n" : "");
+	bar_open = !final;
 }
 
 /* DPU side: tells the host how much of the file has landed (PROGRESS); its bar moves with it.
@@ -1178,7 +1229,7 @@ static doca_error_t stage_alloc(struct app *app, uint64_t len)
 			  MAP_PRIVATE | MAP_ANONYMOUS | (extra == 0 ? MAP_POPULATE : 0), -1, 0);
 
 	if (p == MAP_FAILED) {
-		DOCA_LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring: %s", len, strerror(errno));
+		LOG_ERR("cannot allocate the %" PRIu64 " bytes of the staging ring: %s", len, strerror(errno));
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	if (extra != 0) {
@@ -1219,8 +1270,7 @@ static bool stage_drain(struct app *app, uint64_t upto)
 		if (!write_full(app->fm.fd, p, len, app->written)) {
 			int err = errno;
 
-			DOCA_LOG_ERR("cannot write %s at byte %" PRIu64 ": %s", app->fm.tmp, app->written,
-				     strerror(err));
+			LOG_ERR("cannot write %s at byte %" PRIu64 ": %s", app->fm.tmp, app->written, strerror(err));
 			app->write_error =
 			    err == ENOSPC || err == EDQUOT || err == EFBIG ? DOCA_ERROR_FULL : DOCA_ERROR_IO_FAILED;
 			snprintf(app->write_why, sizeof(app->write_why), "cannot write %.200s on the %s side: %.60s",
@@ -1311,7 +1361,7 @@ static void dma_err(struct doca_dma_task_memcpy *task, union doca_data tud, unio
 	(void)tud;
 	if (app->dma_error == DOCA_SUCCESS && !app->stopping) {
 		app->dma_error = st;
-		DOCA_LOG_ERR("DMA of the file failed: %s", doca_error_get_descr(st));
+		LOG_ERR("DMA of the file failed: %s", doca_error_get_descr(st));
 	}
 	doca_buf_dec_refcount((struct doca_buf *)doca_dma_task_memcpy_get_src(task), NULL);
 	doca_buf_dec_refcount(doca_dma_task_memcpy_get_dst(task), NULL);
@@ -1529,7 +1579,8 @@ static void summary(struct app *app, double secs, const char *dir)
 {
 	char a[32];
 
-	printf("doca_dma_copy: %s %s (%" PRIu64 " bytes) %s in %.3f s, %.2f GB/s, checksum %016" PRIx64 " verified\n",
+	/* One line of at most 120 columns: 1 GiB in a second takes 106, 16 TiB in three hours 118. */
+	printf("%s %s (%" PRIu64 " bytes) %s in %.3f s, %.2f GB/s, checksum %016" PRIx64 " verified\n",
 	       app->fm.is_dest ? "received" : "sent", human(app->size, a, sizeof(a)), app->size, dir, secs,
 	       secs > 0 ? (double)app->size / secs / 1e9 : 0.0, app->checksum);
 }
@@ -1563,7 +1614,7 @@ static doca_error_t run_dpu(struct app *app)
 		if (ret == DOCA_SUCCESS)
 			ret = open_dest(&app->fm, app->file, app->size, app->force, why, sizeof(why));
 		if (ret != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("%s", why);
+			LOG_ERR("%s", why);
 			send_status(app, MSG_ERROR, ret, why);
 			goto out;
 		}
@@ -1578,7 +1629,7 @@ static doca_error_t run_dpu(struct app *app)
 				snprintf(why, sizeof(why),
 					 "the host's -f names no file, and the DPU side cannot read %.200s: %s",
 					 app->file, strerror(errno));
-			DOCA_LOG_ERR("%s", why);
+			LOG_ERR("%s", why);
 			ret = DOCA_ERROR_NOT_FOUND;
 			send_status(app, MSG_ERROR, ret, why);
 			goto out;
@@ -1608,7 +1659,7 @@ static doca_error_t run_dpu(struct app *app)
 
 		if (exp->len == 0 || (exp->len & (exp->len - 1)) != 0) {
 			ret = DOCA_ERROR_INVALID_VALUE;
-			DOCA_LOG_ERR("the host's ring of %" PRIu64 " bytes is not a power of two", (uint64_t)exp->len);
+			LOG_ERR("the host's ring of %" PRIu64 " bytes is not a power of two", (uint64_t)exp->len);
 			send_status(app, MSG_ERROR, ret, "the exported ring's length is not a power of two");
 			goto out;
 		}
@@ -1618,8 +1669,8 @@ static doca_error_t run_dpu(struct app *app)
 		t1 = now_s();
 		if (ret == DOCA_SUCCESS)
 			ret = dma_run(app, exp->addr);
-		DOCA_LOG_DBG("set-up %.3f s, DMA %.3f s (%.2f GB/s)", t1 - t0, now_s() - t1,
-			     (double)app->size / (now_s() - t1) / 1e9);
+		LOG_DBG("set-up %.3f s, DMA %.3f s (%.2f GB/s)", t1 - t0, now_s() - t1,
+			(double)app->size / (now_s() - t1) / 1e9);
 		if (ret == DOCA_SUCCESS && app->file_shrank)
 			ret = DOCA_ERROR_IO_FAILED;
 		if (ret != DOCA_SUCCESS) {
@@ -1644,19 +1695,19 @@ static doca_error_t run_dpu(struct app *app)
 		goto out;
 	}
 	app->done_bytes = app->size;
-	DOCA_LOG_DBG("DMA done, checksum folded at %.3f s", now_s() - t0);
+	LOG_DBG("DMA done, checksum folded at %.3f s", now_s() - t0);
 	send_status(app, MSG_DONE, DOCA_SUCCESS, NULL);
 	ret = wait_msg(app, m, sizeof(*m), &len, false);
-	DOCA_LOG_DBG("host answered at %.3f s", now_s() - t0);
+	LOG_DBG("host answered at %.3f s", now_s() - t0);
 	if (ret == DOCA_SUCCESS && !msg_is(m, len, MSG_RESULT))
 		ret = peer_error(m, len);
 	if (ret == DOCA_SUCCESS && m->status.status != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("the host reports: %s", m->status.text);
+		LOG_ERR("the host reports: %s", m->status.text);
 		ret = (doca_error_t)m->status.status;
 	}
 	if (ret == DOCA_SUCCESS && m->status.checksum != app->checksum) {
-		DOCA_LOG_ERR("checksum mismatch: the host's file has %016" PRIx64 ", this side's %016" PRIx64,
-			     (uint64_t)m->status.checksum, app->checksum);
+		LOG_ERR("checksum mismatch: the host's file has %016" PRIx64 ", this side's %016" PRIx64,
+			(uint64_t)m->status.checksum, app->checksum);
 		ret = DOCA_ERROR_UNEXPECTED;
 		if (app->fm.is_dest)
 			send_status(app, MSG_LANDED, ret, "checksum mismatch on the DPU side");
@@ -1670,7 +1721,7 @@ static doca_error_t run_dpu(struct app *app)
 		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
 out:
 	if (ret == DOCA_ERROR_CONNECTION_RESET)
-		DOCA_LOG_ERR("the host went away before the copy finished");
+		LOG_ERR("the host went away before the copy finished");
 	free(m);
 	return ret;
 }
@@ -1710,8 +1761,7 @@ static doca_error_t export_local(struct app *app, struct msg_export *exp, uint32
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (sizeof(*exp) + desc_len > cap) {
-		DOCA_LOG_ERR("the export descriptor (%zu bytes) does not fit a Comch message of %u bytes", desc_len,
-			     cap);
+		LOG_ERR("the export descriptor (%zu bytes) does not fit a Comch message of %u bytes", desc_len, cap);
 		return DOCA_ERROR_TOO_BIG;
 	}
 	exp->addr = (uint64_t)(uintptr_t)app->stage;
@@ -1743,7 +1793,7 @@ static doca_error_t run_host(struct app *app)
 		ret = open_source(&app->fm, app->file);
 		if (ret != DOCA_SUCCESS) {
 			/* The DPU side waits for START: tell it why none comes, instead of vanishing. */
-			snprintf(why, sizeof(why), "the host cannot read %.200s (see the host's log)", app->file);
+			snprintf(why, sizeof(why), "the host cannot read %.180s: %.80s", app->file, app->fm.why);
 			send_status_flush(app, MSG_ERROR, ret, why);
 			goto out;
 		}
@@ -1766,7 +1816,7 @@ static doca_error_t run_host(struct app *app)
 		if (ret == DOCA_SUCCESS)
 			ret = open_dest(&app->fm, app->file, app->size, app->force, why, sizeof(why));
 		if (ret != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("%s", why);
+			LOG_ERR("%s", why);
 			send_status(app, MSG_ERROR, ret, why);
 			goto out;
 		}
@@ -1827,8 +1877,8 @@ static doca_error_t run_host(struct app *app)
 	}
 	if (app->checksum != m->status.checksum) {
 		ret = DOCA_ERROR_UNEXPECTED;
-		DOCA_LOG_ERR("checksum mismatch: the file on the DPU side has %016" PRIx64 ", this side's %016" PRIx64,
-			     (uint64_t)m->status.checksum, app->checksum);
+		LOG_ERR("checksum mismatch: the file on the DPU side has %016" PRIx64 ", this side's %016" PRIx64,
+			(uint64_t)m->status.checksum, app->checksum);
 		send_status(app, MSG_RESULT, ret, "checksum mismatch on the host side");
 		goto out;
 	}
@@ -1840,12 +1890,12 @@ static doca_error_t run_host(struct app *app)
 		/* The host sent the file: it succeeds only once the DPU side put it in place. */
 		ret = wait_msg(app, m, sizeof(*m), &len, false);
 		if (ret == DOCA_ERROR_CONNECTION_RESET) {
-			DOCA_LOG_ERR("the DPU side went away before confirming that %s landed", app->file);
+			LOG_ERR("the DPU side went away before confirming that the copy of %s landed there", app->file);
 			ret = DOCA_ERROR_IO_FAILED;
 		} else if (ret == DOCA_SUCCESS && !msg_is(m, len, MSG_LANDED)) {
 			ret = peer_error(m, len);
 		} else if (ret == DOCA_SUCCESS && m->status.status != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("the DPU side reports: %s", m->status.text);
+			LOG_ERR("the DPU side reports: %s", m->status.text);
 			ret = (doca_error_t)m->status.status;
 		}
 	}
@@ -1853,7 +1903,7 @@ static doca_error_t run_host(struct app *app)
 		summary(app, now_s() - t0, app->file_on_host ? "host -> DPU" : "DPU -> host");
 out:
 	if (ret == DOCA_ERROR_CONNECTION_RESET)
-		DOCA_LOG_ERR("the DPU side went away before the copy finished");
+		LOG_ERR("the DPU side went away before the copy finished");
 	/* The DPU side's DMA failing on this side's file: say so if it shrank under the copy. */
 	if (ret != DOCA_SUCCESS && app->fm.fd >= 0 && !app->fm.is_dest && app->size > 0)
 		(void)shrink_status(app, why, sizeof(why));
@@ -1879,13 +1929,12 @@ static void stop_ctx(struct app *app, struct doca_ctx *ctx, const char *what)
 			usleep(100);
 		if (!said && now_s() > start + 1) {
 			/* Slow tasks (SOFTDOCA_FAULT delays, a stalled peer) keep the exit waiting: say so. */
-			DOCA_LOG_WARN("waiting for the %s tasks in flight to finish before exiting (at most 10 s)",
-				      what);
+			LOG_WARN("waiting for the %s tasks in flight to finish before exiting (at most 10 s)", what);
 			said = true;
 		}
 	}
 	if (st != DOCA_CTX_STATE_IDLE)
-		DOCA_LOG_WARN("the %s context did not stop within 10 s; its resources are left to the exit", what);
+		LOG_WARN("the %s context did not stop within 10 s; its resources are left to the exit", what);
 }
 
 static void teardown(struct app *app)
@@ -1964,11 +2013,11 @@ int main(int argc, char **argv)
 		/* The other side hears it now rather than finding the connection gone. */
 		if (app.connected && !app.peer_gone && !app.told_error)
 			send_status_flush(&app, MSG_ERROR, ret, interrupted_why());
-		DOCA_LOG_ERR("%s: the copy stopped%s", interrupted_why(),
-			     app.fm.is_dest ? "; nothing was put in place" : "");
+		LOG_ERR("%s: the copy stopped%s", interrupted_why(),
+			app.fm.is_dest ? "; nothing was put in place" : "");
 	} else if (ret != DOCA_SUCCESS && ret != DOCA_ERROR_SHUTDOWN) {
 		/* (SHUTDOWN here: the other side was interrupted, and peer_error() said so) */
-		DOCA_LOG_ERR("DMA copy failed: %s", doca_error_get_descr(ret));
+		LOG_ERR("DMA copy failed: %s", doca_error_get_descr(ret));
 	}
 	/* An ERROR said just before (on a busy socket it may still be queued) leaves before the
 	 * connection closes: the other side names this side's cause, not its departure. */

@@ -59,12 +59,28 @@ for size in 0 1 4095 4097 1048576 3000001; do
 	cmp -s "$tmp/d/src" "$tmp/h/dst" || fail "DPU->host $size bytes: files differ"
 done
 grep -q "verified" "$tmp/h2d-1048576.host.log" || fail "no summary line"
-# Not a terminal: each side prints its summary line and nothing else; --quiet keeps it that way
-# on the DPU side, which otherwise says it is waiting for the host.
+# Not a terminal: each side prints its summary line and nothing else (the DPU side says it waits
+# for the host only on a terminal); --quiet keeps it that way.
 for side in dpu host; do
-	[ "$(wc -l < "$tmp/h2d-1048576.$side.log")" = 1 ] || [ $side = dpu ] ||
+	[ "$(wc -l < "$tmp/h2d-1048576.$side.log")" = 1 ] ||
 		fail "$side: more than the summary: $(cat "$tmp/h2d-1048576.$side.log")"
 done
+# The summary fits in 120 columns for a file of 1 GiB (a sparse one: no disk reads).
+truncate -s 1G "$tmp/h/sparse"
+run_pair wide -f "$tmp/d/sparse" -- -f "$tmp/h/sparse"
+[ $rc_host = 0 ] && [ $rc_dpu = 0 ] || fail "1 GiB host->DPU: host $rc_host, dpu $rc_dpu"
+for side in dpu host; do
+	grep -q "verified" "$tmp/wide.$side.log" && awk 'length > 120 { exit 1 }' "$tmp/wide.$side.log" ||
+		fail "$side: the summary of 1 GiB is wider than 120 columns: $(cat "$tmp/wide.$side.log")"
+done
+rm -f "$tmp/h/sparse" "$tmp/d/sparse"
+# A -p that is no PCI address is bad usage: one line that says so, exit 2 (not one line per device).
+rc=0; "$host" -f "$tmp/h/src" -p zz >"$tmp/badpci.host.log" 2>&1 || rc=$?
+[ $rc = 2 ] || fail "-p zz: exit $rc, not 2"
+[ "$(grep -c "not a PCI address" "$tmp/badpci.host.log")" = 1 ] || fail "-p zz: $(cat "$tmp/badpci.host.log")"
+rc=0; "$dpu" -f "$tmp/d/x" -r 1:2:3 >"$tmp/badrep.dpu.log" 2>&1 || rc=$?
+[ $rc = 2 ] && grep -q "rep-pci '1:2:3' is not a PCI address" "$tmp/badrep.dpu.log" || fail "-r 1:2:3: exit $rc"
+n=$((n + 3))
 make_file "$tmp/h/src" 4096
 rm -f "$tmp/d/dst"
 run_pair quiet -f "$tmp/d/dst" -q -- -f "$tmp/h/src" --quiet
@@ -111,6 +127,12 @@ make_file "$tmp/d/src" 5000
 run_pair dest-fifo-host -f "$tmp/d/src" -- -f "$tmp/h/fifo" --force
 [ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "a FIFO as host destination: host $rc_host, dpu $rc_dpu"
 [ -p "$tmp/h/fifo" ] || fail "--force replaced a FIFO on the host"
+# A host source that is no regular file: the DPU side names the host's cause.
+rm -f "$tmp/d/devcopy"
+run_pair src-dev-host -f "$tmp/d/devcopy" -- -f /dev/null
+[ $rc_host != 0 ] && [ $rc_dpu != 0 ] || fail "/dev/null as host source: host $rc_host, dpu $rc_dpu"
+grep -q "the host cannot read /dev/null: not a regular file" "$tmp/src-dev-host.dpu.log" ||
+	fail "a host source that is no file: $(grep ERR "$tmp/src-dev-host.dpu.log")"
 
 # A destination name taken during the copy is not replaced (no --force), and the sending host
 # is told the DPU side's own words, not to look at its log.
@@ -385,6 +407,8 @@ wait $h1 || fail "the first host's copy failed while a second host knocked: $(ta
 wait $dp || fail "the DPU side failed while a second host knocked"
 [ $rc2 != 0 ] || fail "a second host must not succeed while the DPU side is busy"
 grep -q "busy with another host" "$tmp/busy.host2.log" || fail "second host: $(tail -2 "$tmp/busy.host2.log")"
+# (a second DPU side for the same host function cannot be started: no advice to do so)
+! grep -q "start another" "$tmp/busy.host2.log" || fail "second host: told to start another DPU side"
 cmp -s "$tmp/h/big" "$tmp/d/big" || fail "the first copy differs"
 ! grep -q "\\[ERR\\]" "$tmp/busy.dpu.log" || fail "the DPU side logged errors: $(grep '\[ERR\]' "$tmp/busy.dpu.log" | head -2)"
 n=$((n + 4))
@@ -411,7 +435,25 @@ if command -v script >/dev/null 2>&1; then
 	wait $dp || fail "--quiet copy (DPU)"
 	! grep -q "%" "$tmp/quiet.dpu.log" "$tmp/quiet.host.log" || fail "--quiet still draws a progress bar"
 	grep -q "verified" "$tmp/quiet.host.log" || fail "--quiet drops the summary"
-	n=$((n + 2))
+	# A copy that fails while its bar is drawn: the error starts a line of its own, not the
+	# bar's end (the host killed while the copy runs, each DMA task of the DPU side held 0.2 s:
+	# 123 chunks, 16 in flight, at least 1.6 s).
+	make_file "$tmp/h/big" 64000000
+	rm -f "$tmp/d/big"
+	SOFTDOCA_FAULT=delay_us=200000 script -qfec "\"$dpu\" -t 30 -f \"$tmp/d/big\"" "$tmp/ttyfail.dpu.log" \
+		>/dev/null 2>&1 &
+	dp=$!; pids="$pids $dp"
+	"$host" -t 30 -f "$tmp/h/big" >"$tmp/ttyfail.host.log" 2>&1 &
+	hp=$!; pids="$pids $hp"
+	for i in $(seq 200); do grep -q "ETA" "$tmp/ttyfail.dpu.log" 2>/dev/null && break; sleep 0.05; done
+	grep -q "ETA" "$tmp/ttyfail.dpu.log" || fail "no progress bar before the failure"
+	sleep 0.3
+	kill -9 $hp; wait $hp 2>/dev/null
+	wait $dp && fail "the DPU side succeeded without its host"
+	grep -q "\[ERR\]" "$tmp/ttyfail.dpu.log" || fail "the DPU side did not say why it failed"
+	! grep "ETA" "$tmp/ttyfail.dpu.log" | grep -q "\[ERR\]" ||
+		fail "an error written onto the end of the progress bar: $(grep ETA "$tmp/ttyfail.dpu.log" | tail -1)"
+	n=$((n + 3))
 fi
 ! grep -q "%" "$tmp/h2d-3000001.host.log" "$tmp/h2d-3000001.dpu.log" || fail "a bar without a terminal"
 echo "doca_dma_copy: $n scenarios passed"
