@@ -91,6 +91,8 @@ struct doca_dev {
 struct doca_devinfo_rep {
 	const struct topo_device *parent;
 	const struct topo_rep *trep;
+	uint32_t pos;			 /* position in its list (doca_devinfo_rep_create_list) */
+	struct devinfo_lookups *lookups; /* its list's addresses asked (NULL once opened) */
 };
 
 struct doca_dev_rep {

@@ -128,7 +128,8 @@ static doca_error_t side_view(int *view, const char **why)
  * the user gave (doca_devinfo_is_equal_pci_addr). When the answer was "no" from every device,
  * the program's own message is often vague; the list remembers the addresses asked, and
  * doca_devinfo_destroy_list() logs one line naming an address no device matched and the
- * devices that exist.
+ * devices that exist. Representor lists do the same (doca_devinfo_rep_is_equal_pci_addr,
+ * doca_devinfo_rep_destroy_list).
  */
 #define LOOKUPS_MAX 4
 
@@ -143,9 +144,8 @@ struct devinfo_lookups {
 	} q[LOOKUPS_MAX];
 };
 
-static void note_lookup(const struct doca_devinfo *info, const char *str, bool equal)
+static void note_lookup(struct devinfo_lookups *l, uint32_t pos, const char *str, bool equal)
 {
-	struct devinfo_lookups *l = info->lookups;
 	uint16_t d;
 	uint8_t b, v, f;
 	uint32_t i;
@@ -167,37 +167,59 @@ static void note_lookup(const struct doca_devinfo *info, const char *str, bool e
 		l->q[i].asked = 0;
 	}
 	l->q[i].matched |= equal;
-	if (info->pos < 64)
-		l->q[i].asked |= 1ull << info->pos;
+	if (pos < 64)
+		l->q[i].asked |= 1ull << pos;
 }
 
-static void report_lookups(struct doca_devinfo **list)
+/* The mask of all the elements of a list (0: a list there is nothing to say of). */
+static uint64_t lookups_all(const struct devinfo_lookups *l)
 {
-	struct devinfo_lookups *l = list[0] != NULL ? list[0]->lookups : NULL;
-	uint64_t all;
-
 	if (l == NULL || l->nb_devs == 0 || l->nb_devs > 64)
+		return 0;
+	return l->nb_devs == 64 ? ~0ull : (1ull << l->nb_devs) - 1;
+}
+
+/* Whether an address was asked of every element of a list and matched none. */
+static bool lookups_missed(const struct devinfo_lookups *l)
+{
+	uint64_t all = lookups_all(l);
+
+	for (uint32_t i = 0; all != 0 && i < l->n; i++)
+		if (!l->q[i].matched && l->q[i].asked == all)
+			return true;
+	return false;
+}
+
+/* One line for each such address, naming what the list holds (@have: the elements' addresses;
+ * @what: "device" or "representor"). */
+static void report_lookups(const struct devinfo_lookups *l, const char *what, const char *have, const char *hint)
+{
+	uint64_t all = lookups_all(l);
+
+	for (uint32_t i = 0; all != 0 && i < l->n; i++)
+		if (!l->q[i].matched && l->q[i].asked == all)
+			SD_WARN(COMP,
+				"no %s has PCI address %04x:%02x:%02x.%x (asked of every %s listed); the %ss here are "
+				"%s; %s",
+				what, l->q[i].domain, l->q[i].bus, l->q[i].dev, l->q[i].fn, what, what, have, hint);
+}
+
+static void report_dev_lookups(struct doca_devinfo **list)
+{
+	const struct devinfo_lookups *l = list[0] != NULL ? list[0]->lookups : NULL;
+	char have[512];
+	size_t k = 0;
+
+	if (!lookups_missed(l))
 		return;
-	all = l->nb_devs == 64 ? ~0ull : (1ull << l->nb_devs) - 1;
-	for (uint32_t i = 0; i < l->n; i++) {
-		char have[512];
-		size_t k = 0;
+	have[0] = '\0';
+	for (uint32_t j = 0; j < l->nb_devs && k < sizeof(have); j++) {
+		const struct topo_device *td = list[j]->tdev;
 
-		if (l->q[i].matched || l->q[i].asked != all)
-			continue;
-		have[0] = '\0';
-		for (uint32_t j = 0; j < l->nb_devs && k < sizeof(have); j++) {
-			const struct topo_device *td = list[j]->tdev;
-
-			k += (size_t)snprintf(have + k, sizeof(have) - k, "%s%04x:%02x:%02x.%x (%s)", j ? ", " : "",
-					      td->domain, td->bus, td->dev, td->fn,
-					      td->side == TOPO_SIDE_DPU ? "dpu" : "host");
-		}
-		SD_WARN(COMP,
-			"no device has PCI address %04x:%02x:%02x.%x (asked of every device listed); the devices "
-			"here are %s; see doca_caps --list-devs, or SOFTDOCA_CONFIG to add one",
-			l->q[i].domain, l->q[i].bus, l->q[i].dev, l->q[i].fn, have);
+		k += (size_t)snprintf(have + k, sizeof(have) - k, "%s%04x:%02x:%02x.%x (%s)", j ? ", " : "", td->domain,
+				      td->bus, td->dev, td->fn, td->side == TOPO_SIDE_DPU ? "dpu" : "host");
 	}
+	report_lookups(l, "device", have, "see doca_caps --list-devs, or SOFTDOCA_CONFIG to add one");
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
@@ -248,7 +270,7 @@ DOCA_STABLE doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_lis
 {
 	if (dev_list == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	report_lookups(dev_list);
+	report_dev_lookups(dev_list);
 	free(dev_list);
 	return DOCA_SUCCESS;
 }
@@ -277,7 +299,7 @@ DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinf
 				 "doca_devinfo_is_equal_pci_addr: '%s' is not a PCI address; use 'BB:DD.F' or "
 				 "'DDDD:BB:DD.F' (hex), e.g. 03:00.0",
 				 pci_addr_str);
-	note_lookup(devinfo, pci_addr_str, *is_equal != 0);
+	note_lookup(devinfo->lookups, devinfo->pos, pci_addr_str, *is_equal != 0);
 	return DOCA_SUCCESS;
 }
 
@@ -499,6 +521,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
 	const struct topo_device *td;
 	struct doca_devinfo_rep **list;
 	struct doca_devinfo_rep *infos;
+	struct devinfo_lookups *lookups;
 
 	if (dev == NULL || dev_list_rep == NULL || nb_devs_rep == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_devinfo_rep_create_list: NULL argument");
@@ -514,13 +537,17 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
 	/* Every emulated representor is a network representor; EMULATED alone matches none. */
 	uint32_t n = (filter == DOCA_DEVINFO_REP_FILTER_EMULATED) ? 0 : td->nb_reps;
 
-	list = calloc(1, (n + 1) * sizeof(*list) + n * sizeof(*infos));
+	list = calloc(1, (n + 1) * sizeof(*list) + n * sizeof(*infos) + sizeof(struct devinfo_lookups));
 	if (list == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	infos = (struct doca_devinfo_rep *)(list + n + 1);
+	lookups = (struct devinfo_lookups *)(infos + n);
+	lookups->nb_devs = n;
 	for (uint32_t i = 0; i < n; i++) {
 		infos[i].parent = td;
 		infos[i].trep = &td->reps[i];
+		infos[i].pos = i;
+		infos[i].lookups = lookups;
 		list[i] = &infos[i];
 	}
 	*dev_list_rep = list;
@@ -530,8 +557,24 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
 {
+	const struct devinfo_lookups *l;
+
 	if (dev_list_rep == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
+	l = dev_list_rep[0] != NULL ? dev_list_rep[0]->lookups : NULL;
+	if (lookups_missed(l)) {
+		char have[512];
+		size_t k = 0;
+
+		have[0] = '\0';
+		for (uint32_t j = 0; j < l->nb_devs && k < sizeof(have); j++) {
+			const struct topo_rep *r = dev_list_rep[j]->trep;
+
+			k += (size_t)snprintf(have + k, sizeof(have) - k, "%s%04x:%02x:%02x.%x", j ? ", " : "",
+					      r->domain, r->bus, r->dev, r->fn);
+		}
+		report_lookups(l, "representor", have, "see doca_caps --list-rep-devs");
+	}
 	free(dev_list_rep);
 	return DOCA_SUCCESS;
 }
@@ -570,6 +613,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_de
 				 "doca_devinfo_rep_is_equal_pci_addr: '%s' is not a PCI address; use 'BB:DD.F' or "
 				 "'DDDD:BB:DD.F' (hex), e.g. b1:00.0",
 				 pci_addr_str);
+	note_lookup(devinfo_rep->lookups, devinfo_rep->pos, pci_addr_str, *is_equal != 0);
 	return DOCA_SUCCESS;
 }
 
@@ -583,6 +627,7 @@ DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo, str
 	if (r == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	r->info = *devinfo;
+	r->info.lookups = NULL; /* the list goes away; the representor stays */
 	*dev_rep = r;
 	return DOCA_SUCCESS;
 }

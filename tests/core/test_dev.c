@@ -657,6 +657,45 @@ static void test_lookup_report(void)
 	CHECK(strstr(out, "no device has PCI address") == NULL);
 }
 
+/* The same for a representor list: an address asked of every representor of 03:00.0 that none
+ * has is reported with the representors there are; one a representor has is not. */
+static int rep_lookup_child(void *arg)
+{
+	const char *addr = arg;
+	struct doca_devinfo **list;
+	struct doca_devinfo_rep **reps;
+	struct doca_dev *dev = NULL;
+	uint32_t n, nr;
+	uint8_t eq = 0;
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n && dev == NULL; i++)
+		if (doca_devinfo_is_equal_pci_addr(list[i], "03:00.0", &eq) == DOCA_SUCCESS && eq)
+			CHECK_OK(doca_dev_open(list[i], &dev));
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	CHECK(dev != NULL);
+	CHECK_OK(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &nr));
+	CHECK(nr > 0);
+	for (uint32_t i = 0; i < nr; i++)
+		CHECK_OK(doca_devinfo_rep_is_equal_pci_addr(reps[i], addr, &eq));
+	CHECK_OK(doca_devinfo_rep_destroy_list(reps));
+	CHECK_OK(doca_dev_close(dev));
+	return T_EXIT_PASS;
+}
+
+static void test_rep_lookup_report(void)
+{
+	char out[4096];
+
+	CHECK(check_run_child_output(rep_lookup_child, (void *)"99:00.0", "missing representor", out, sizeof(out)) ==
+	      T_EXIT_PASS);
+	CHECK(strstr(out, "no representor has PCI address 0000:99:00.0") != NULL);
+	CHECK(strstr(out, "the representors here are 0000:b1:00.0") != NULL);
+	CHECK(check_run_child_output(rep_lookup_child, (void *)"b1:00.0", "present representor", out, sizeof(out)) ==
+	      T_EXIT_PASS);
+	CHECK(strstr(out, "no representor has PCI address") == NULL);
+}
+
 int main(void)
 {
 	/* Before any DOCA call here: each child reads its own topology. */
@@ -669,6 +708,7 @@ int main(void)
 	test_list();
 	test_pci_compare();
 	test_lookup_report();
+	test_rep_lookup_report();
 	test_names_and_props();
 	test_open_close();
 	test_backends();
