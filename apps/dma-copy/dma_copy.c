@@ -233,22 +233,20 @@ static doca_error_t file_cb(void *param, void *config)
 	return copy_arg(((struct app *)config)->file, sizeof(((struct app *)config)->file), param, "file path");
 }
 
-/* Whether @s reads as a PCI address, BB:DD.F or DDDD:BB:DD.F in hex (device at most 1f,
- * function at most 7), the forms doca_devinfo_is_equal_pci_addr() takes. */
+/* Whether @s reads as a PCI address as doca_devinfo_is_equal_pci_addr() takes it: fixed widths,
+ * BB:DD.F or DDDD:BB:DD.F in hex, device at most 1f, function at most 7. */
 static bool pci_addr_ok(const char *s)
 {
-	unsigned int dom, bus, dev, fn;
-	int n = -1;
+	size_t len = strlen(s);
+	const char *shape = len == 12 ? "xxxx:xx:xx.x" : "xx:xx.x";
 
-	if (sscanf(s, "%4x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &n) != 4 || s[n] != '\0') {
-		n = -1;
-		if (sscanf(s, "%2x:%2x.%1x%n", &bus, &dev, &fn, &n) != 3 || s[n] != '\0')
+	if (strlen(shape) != len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
 			return false;
-	}
-	for (const char *c = s; *c != '\0'; c++)
-		if (!isxdigit((unsigned char)*c) && *c != ':' && *c != '.')
-			return false;
-	return dev <= 0x1f && fn <= 7;
+	s += len - 7; /* BB:DD.F */
+	return strtoul((char[]){s[3], s[4], '\0'}, NULL, 16) <= 0x1f && s[6] <= '7';
 }
 
 static doca_error_t pci_flag(char *dst, size_t cap, const char *arg, const char *flag)

@@ -78,6 +78,10 @@ rm -f "$tmp/h/sparse" "$tmp/d/sparse"
 rc=0; "$host" -f "$tmp/h/src" -p zz >"$tmp/badpci.host.log" 2>&1 || rc=$?
 [ $rc = 2 ] || fail "-p zz: exit $rc, not 2"
 [ "$(grep -c "not a PCI address" "$tmp/badpci.host.log")" = 1 ] || fail "-p zz: $(cat "$tmp/badpci.host.log")"
+# (the SDK's widths: a short form it refuses is refused here too, not once per device)
+rc=0; "$host" -f "$tmp/h/src" -p 3:0.0 >"$tmp/badpci2.host.log" 2>&1 || rc=$?
+[ $rc = 2 ] && [ "$(grep -c "not a PCI address" "$tmp/badpci2.host.log")" = 1 ] ||
+	fail "-p 3:0.0: exit $rc: $(cat "$tmp/badpci2.host.log")"
 rc=0; "$dpu" -f "$tmp/d/x" -r 1:2:3 >"$tmp/badrep.dpu.log" 2>&1 || rc=$?
 [ $rc = 2 ] && grep -q "rep-pci '1:2:3' is not a PCI address" "$tmp/badrep.dpu.log" || fail "-r 1:2:3: exit $rc"
 n=$((n + 3))
