@@ -90,7 +90,8 @@ struct file_map {
 	uint64_t size;
 	bool is_dest;
 	bool force;    /* the final rename may replace an existing regular file */
-	char why[300]; /* why the destination could not be put in place (told to the other side) */
+	char why[300]; /* why the destination could not be put in place, or the source not read
+			* (told to the other side) */
 };
 
 struct app {
