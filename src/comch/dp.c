@@ -18,16 +18,27 @@
  *   doca_ctx_stop: gone = 1, CONSUMER{GONE, id} ---------->  expired-consumer callback
  *
  * The ring (struct dp_shm) lives in a memfd of the consumer; the peer maps it shared. The
- * consumer alone writes posts[] and post_head; producers take posts under a spin lock held for
- * a few instructions (several producers may share one consumer) and push completions under the
- * same lock. Completions reach the consumer's PE through a pipe watched by its notification
- * handle; `bell` makes it one byte per quiet period, so a busy stream costs no system call on
- * the consumer's side per task and one process_vm_writev per task on the producer's side.
+ * consumer alone writes posts[] and post_head; producers take posts and push completions under
+ * a lock of their own process (struct dp_remote: every producer of one consumer lives in the
+ * process at the other end of its connection), held for a few instructions. Completions reach
+ * the consumer's PE through a pipe watched by its notification handle; `bell` makes it one byte
+ * per quiet period, so a busy stream costs no system call on the consumer's side per task and
+ * one process_vm_writev per task on the producer's side.
  *
- * Trust: the ring is shared with the peer, which is a process of the same user (the kernel's
- * ptrace rule guards /proc/<pid>/fd and process_vm_writev alike). The consumer still checks
- * every completion against its own table (sequence number, length, immediate data length)
- * before touching a task, so a confused peer cannot make it write out of bounds.
+ * Trust: the ring is shared with the peer, a process that may be buggy or hostile. Each side
+ * keeps what it relies on in its own memory and reads the page only for what the other side
+ * says, once per use, into a local:
+ *   - the ring's size: checked by the producer once, at attach (dp_remote.ring), and known to
+ *     the consumer from its own start (cs->mask); neither reads it from the page again;
+ *   - the producers' indices (post_tail, comp_head) are kept in dp_remote and only published
+ *     to the page; the consumer's post_head is read once per take and must be at most a ring
+ *     ahead of what was taken, or the consumer is failed for the producers with one line;
+ *   - every post (addr, cap, seq) is copied before use; addr is written only with
+ *     process_vm_writev into the consumer's own address space, so a wrong one hurts only it;
+ *   - the consumer checks every completion against its own table (sequence number, length,
+ *     immediate data length) before touching a task, and a completion index more than a ring
+ *     ahead fails the consumer;
+ *   - no lock lives in the page: a peer that stores into it cannot stall the other side.
  *
  * Threading: a consumer or producer may be progressed by another thread (its own PE) than the
  * server/client context of its connection (NVIDIA's secure_channel runs the connection on the
@@ -67,7 +78,7 @@
 #define COMP "comch"
 
 #define DP_MAGIC	0x50444453u /* "SDDP" */
-#define DP_VERSION	1
+#define DP_VERSION	2	    /* 2: no producers' lock in the page */
 #define DP_IMM_MAX	32
 #define DP_MAX_TASKS	TOPO_COMCH_MAX_DP_TASKS /* largest ring a peer may announce */
 #define DP_WRITEV_CHUNK (64u << 20)		/* process_vm_writev moves at most this per call */
@@ -97,11 +108,10 @@ struct dp_shm {
 	atomic_uint attached; /* the peer mapped the ring: the consumer may run */
 	atomic_uint gone;     /* the consumer stopped: take no more posts */
 	/* One cache line each for what the two processes write at different times. */
-	_Alignas(64) atomic_uint lock;	      /* producers: taking a post, pushing a completion */
 	_Alignas(64) atomic_uint bell;	      /* a doorbell byte is on its way */
 	_Alignas(64) atomic_ullong post_head; /* consumer */
-	_Alignas(64) atomic_ullong post_tail; /* producers, under lock */
-	_Alignas(64) atomic_ullong comp_head; /* producers, under lock */
+	_Alignas(64) atomic_ullong post_tail; /* producers: published, never read back */
+	_Alignas(64) atomic_ullong comp_head; /* producers: published, never read back */
 					      /* struct dp_post posts[ring]; struct dp_comp comps[ring]; */
 };
 
@@ -115,21 +125,10 @@ static struct dp_post *shm_posts(struct dp_shm *s)
 	return (struct dp_post *)(s + 1);
 }
 
-static struct dp_comp *shm_comps(struct dp_shm *s)
+/* @ring: the size this side checked or chose, never the page's own field (a peer may change it). */
+static struct dp_comp *shm_comps(struct dp_shm *s, uint32_t ring)
 {
-	return (struct dp_comp *)(shm_posts(s) + s->ring);
-}
-
-static void shm_lock(struct dp_shm *s)
-{
-	while (atomic_exchange_explicit(&s->lock, 1, memory_order_acquire) != 0)
-		while (atomic_load_explicit(&s->lock, memory_order_relaxed) != 0)
-			;
-}
-
-static void shm_unlock(struct dp_shm *s)
-{
-	atomic_store_explicit(&s->lock, 0, memory_order_release);
+	return (struct dp_comp *)(shm_posts(s) + ring);
 }
 
 static void ring_bell(struct dp_shm *s, int fd)
@@ -186,8 +185,17 @@ struct dp_remote {
 	pid_t pid;
 	struct dp_shm *shm;
 	size_t size;
+	uint32_t ring, imm_max; /* checked at attach; the page's fields are not read again */
 	int bell_fd;
 	int pidfd; /* -1 when pidfd_open is unavailable */
+	/*
+	 * This process's producers of this consumer take posts and push completions under lock;
+	 * post_tail and comp_head are the truth, the page gets a copy. broken: the consumer broke a
+	 * rule of the ring (said once); every later send to it fails.
+	 */
+	pthread_mutex_t lock;
+	uint64_t post_tail, comp_head;
+	atomic_bool broken;
 };
 
 /* Any thread: @c is still the connection of generation @gen and up. */
@@ -247,6 +255,13 @@ static void remote_unmap(struct dp_remote *r)
 	r->gone = true;
 }
 
+static void remote_free(struct dp_remote *r)
+{
+	remote_unmap(r);
+	pthread_mutex_destroy(&r->lock);
+	free(r);
+}
+
 void comch_dp_conn_closed(struct doca_comch_connection *c)
 {
 	struct dp_remote *list;
@@ -260,8 +275,7 @@ void comch_dp_conn_closed(struct doca_comch_connection *c)
 		struct dp_remote *r = list;
 
 		list = r->next;
-		remote_unmap(r);
-		free(r);
+		remote_free(r);
 	}
 }
 
@@ -288,6 +302,7 @@ static int open_peer_fd(pid_t pid, uint32_t fd, int flags)
 static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, const struct comch_wire_msg *m)
 {
 	struct dp_remote *r, *old = NULL;
+	struct dp_shm hdr;
 	struct stat st;
 	int fd;
 
@@ -318,6 +333,7 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 	r->local = r->pid == getpid();
 	r->bell_fd = -1;
 	r->pidfd = -1;
+	pthread_mutex_init(&r->lock, NULL);
 	fd = open_peer_fd(r->pid, m->consumer.shm_fd, O_RDWR);
 	if (fd < 0 || fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(struct dp_shm)) {
 		SD_ERR(COMP,
@@ -337,13 +353,21 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 		       strerror(errno));
 		goto fail;
 	}
-	if (r->shm->magic != DP_MAGIC || r->shm->version != DP_VERSION || r->shm->consumer_id != r->id ||
-	    r->shm->ring == 0 || (r->shm->ring & (r->shm->ring - 1)) != 0 || r->shm->ring > DP_MAX_TASKS ||
-	    shm_size(r->shm->ring) != r->size || r->shm->imm_max > DP_IMM_MAX) {
-		SD_ERR(COMP, "%s: the ring of consumer %u of pid %u is not a softdoca consumer ring; ignored",
-		       priv_doca_ctx_name(&ep->ctx), r->id, c->peer_pid);
+	/* Once, into our memory: the peer may change the page while it is checked. */
+	memcpy(&hdr, r->shm, offsetof(struct dp_shm, attached));
+	if (hdr.magic != DP_MAGIC || hdr.version != DP_VERSION || hdr.consumer_id != r->id || hdr.ring == 0 ||
+	    (hdr.ring & (hdr.ring - 1)) != 0 || hdr.ring > DP_MAX_TASKS || shm_size(hdr.ring) != r->size ||
+	    hdr.imm_max > DP_IMM_MAX) {
+		SD_ERR(COMP,
+		       "%s: the ring of consumer %u of pid %u is not a softdoca consumer ring of version %u (magic "
+		       "%#x, version %u, id %u, %u entries, %zu bytes); the consumer is ignored: run the same "
+		       "softdoca on both sides",
+		       priv_doca_ctx_name(&ep->ctx), r->id, c->peer_pid, DP_VERSION, hdr.magic, hdr.version,
+		       hdr.consumer_id, hdr.ring, r->size);
 		goto fail;
 	}
+	r->ring = hdr.ring;
+	r->imm_max = hdr.imm_max;
 	r->bell_fd = open_peer_fd(r->pid, m->consumer.bell_fd, O_WRONLY | O_NONBLOCK);
 	if (r->bell_fd < 0) {
 		SD_ERR(COMP, "%s: cannot open the doorbell of consumer %u of pid %u: %s", priv_doca_ctx_name(&ep->ctx),
@@ -365,19 +389,19 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 	r->next = c->remotes;
 	c->remotes = r;
 	dp_unlock();
-	free(old);
+	if (old != NULL)
+		remote_free(old);
 	atomic_store(&r->shm->attached, 1);
 	ring_bell(r->shm, r->bell_fd);
 	SD_DBG(COMP, "%s: the peer (pid %d) has consumer %u (%u posts)", priv_doca_ctx_name(&ep->ctx), (int)r->pid,
-	       r->id, r->shm->ring);
+	       r->id, r->ring);
 	if (ep->new_consumer_cb != NULL)
 		ep->new_consumer_cb(&ep->ev_consumer, c, r->id);
 	return;
 fail:
 	if (fd >= 0)
 		close(fd);
-	remote_unmap(r);
-	free(r);
+	remote_free(r);
 }
 
 void comch_dp_packet(struct comch_ep *ep, struct doca_comch_connection *c, const struct comch_wire_msg *m)
@@ -702,7 +726,7 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 		return 1;
 	}
 	for (; cs->comp_tail != head; cs->comp_tail++, n++) {
-		const struct dp_comp *cp = &shm_comps(cs->shm)[cs->comp_tail & cs->mask];
+		const struct dp_comp *cp = &shm_comps(cs->shm, cs->mask + 1)[cs->comp_tail & cs->mask];
 		struct dp_comp c = *cp;
 		struct doca_comch_consumer_task_post_recv *t = cs->slots[c.seq & cs->mask];
 		doca_error_t st = (doca_error_t)c.status;
@@ -712,6 +736,8 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 				priv_doca_ctx_name(&cs->ctx), (unsigned long long)c.seq);
 			continue;
 		}
+		if (st != DOCA_SUCCESS && (c.status > DOCA_ERROR_DEVICE_FATAL_ERROR))
+			st = DOCA_ERROR_IO_FAILED; /* not a status a producer sends */
 		if (st == DOCA_SUCCESS && (c.len > t->buf->len || c.imm_len > cs->imm_len)) {
 			SD_WARN(COMP, "%s: a completion larger than its buffer or immediate data; failing post %llu",
 				priv_doca_ctx_name(&cs->ctx), (unsigned long long)c.seq);
@@ -1114,7 +1140,7 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 {
 	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)task;
 	struct doca_comch_producer *p = (struct doca_comch_producer *)t->base.ctx;
-	uint64_t tail, len = t->buf->data_len;
+	uint64_t tail, head, len = t->buf->data_len;
 	struct dp_remote *r;
 	struct dp_shm *s;
 	struct dp_post post;
@@ -1131,9 +1157,17 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 		priv_doca_task_complete_pe(task, DOCA_ERROR_NOT_CONNECTED);
 		return 0;
 	}
+	if (SD_UNLIKELY(atomic_load_explicit(&r->broken, memory_order_relaxed))) {
+		dp_unlock();
+		priv_doca_task_complete_pe(task, DOCA_ERROR_IO_FAILED);
+		return 0;
+	}
 	s = r->shm;
-	if (atomic_load_explicit(&s->post_tail, memory_order_relaxed) ==
-	    atomic_load_explicit(&s->post_head, memory_order_acquire)) {
+	pthread_mutex_lock(&r->lock);
+	tail = r->post_tail;
+	head = atomic_load_explicit(&s->post_head, memory_order_acquire);
+	if (tail == head) {
+		pthread_mutex_unlock(&r->lock);
 		/* Nothing posted: a dead consumer never will post (one system call, off the hot path). */
 		if (remote_dead(r)) {
 			st = DOCA_ERROR_NOT_CONNECTED;
@@ -1141,15 +1175,24 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 		}
 		goto out;
 	}
-	shm_lock(s);
-	tail = atomic_load_explicit(&s->post_tail, memory_order_relaxed);
-	if (tail == atomic_load_explicit(&s->post_head, memory_order_acquire)) {
-		shm_unlock(s);
+	if (SD_UNLIKELY(head - tail > r->ring)) {
+		/* More posts than the ring has room for, or a head that went back: not an honest consumer. */
+		pthread_mutex_unlock(&r->lock);
+		if (!atomic_exchange(&r->broken, true))
+			SD_ERR(
+			    COMP,
+			    "%s: consumer %u of pid %d broke the rule of its ring: %llu buffers posted past the %llu "
+			    "taken, the ring holds %u; every send to it fails from now on (DOCA_ERROR_IO_FAILED)",
+			    priv_doca_ctx_name(&p->ctx), r->id, (int)r->pid, (unsigned long long)(head - tail),
+			    (unsigned long long)tail, r->ring);
+		st = DOCA_ERROR_IO_FAILED;
+		rc = 0;
 		goto out;
 	}
-	post = shm_posts(s)[tail & (s->ring - 1)];
+	post = shm_posts(s)[tail & (r->ring - 1)];
+	r->post_tail = tail + 1;
 	atomic_store_explicit(&s->post_tail, tail + 1, memory_order_relaxed);
-	shm_unlock(s);
+	pthread_mutex_unlock(&r->lock);
 
 	if (post.cap < len) {
 		SD_ERR(COMP, "%s: consumer %u posted a buffer of %llu bytes, the send has %llu; both fail",
@@ -1158,9 +1201,9 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 	} else {
 		st = copy_to_peer(r, post.addr, t->buf->data, len);
 	}
-	shm_lock(s);
-	tail = atomic_load_explicit(&s->comp_head, memory_order_relaxed);
-	cp = &shm_comps(s)[tail & (s->ring - 1)];
+	pthread_mutex_lock(&r->lock);
+	tail = r->comp_head++;
+	cp = &shm_comps(s, r->ring)[tail & (r->ring - 1)];
 	cp->seq = post.seq;
 	cp->len = st == DOCA_SUCCESS ? len : 0;
 	cp->status = (uint32_t)st;
@@ -1168,7 +1211,7 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 	cp->imm_len = t->imm_len;
 	memcpy(cp->imm, t->imm, t->imm_len);
 	atomic_store_explicit(&s->comp_head, tail + 1, memory_order_release);
-	shm_unlock(s);
+	pthread_mutex_unlock(&r->lock);
 	ring_bell(s, r->bell_fd);
 	rc = 0;
 out:
@@ -1248,7 +1291,7 @@ static doca_error_t prod_prepare(struct doca_task *task)
 				 "%s: send task %p: consumer %u of the peer expired (it stopped)",
 				 priv_doca_ctx_name(task->ctx), (void *)t, t->consumer_id);
 	}
-	imm_max = r->shm->imm_max;
+	imm_max = r->imm_max;
 	dp_unlock();
 	if (SD_UNLIKELY(t->imm_len > imm_max))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
