@@ -175,13 +175,10 @@ static doca_error_t client_start(struct doca_ctx *ctx)
 static unsigned int ep_events(struct doca_ctx *ctx)
 {
 	struct comch_ep *ep = ep_of(ctx);
-	unsigned int n;
 
-	ep->in_events++;
-	n = ep->is_server ? comch_server_events((struct doca_comch_server *)ep)
-			  : comch_client_events((struct doca_comch_client *)ep);
-	ep->in_events--;
-	return n;
+	/* The last touch of @ep: its callbacks may destroy it (each step checks its guard). */
+	return ep->is_server ? comch_server_events((struct doca_comch_server *)ep)
+			     : comch_client_events((struct doca_comch_client *)ep);
 }
 
 /*
@@ -272,14 +269,9 @@ static doca_error_t ep_check_idle(const struct comch_ep *ep, const char *call)
 	return DOCA_SUCCESS;
 }
 
-/* Destroying a context from one of its callbacks would pull it from under the progress loop. */
-static doca_error_t ep_fini(struct comch_ep *ep, const char *call)
+/* Also from a callback of its own (its IDLE state callback): the events code checks its guard. */
+static doca_error_t ep_fini(struct comch_ep *ep)
 {
-	if (ep->in_events || (ep->ctx.pe != NULL && ep->ctx.pe->in_progress))
-		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
-				 "%s: %s is being progressed (called from a callback); destroy it after "
-				 "doca_pe_progress() returns",
-				 call, priv_doca_ctx_name(&ep->ctx));
 	return priv_doca_ctx_fini(&ep->ctx);
 }
 
@@ -456,7 +448,7 @@ DOCA_STABLE doca_error_t doca_comch_server_destroy(struct doca_comch_server *com
 
 	if (comch_server == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_server_destroy: NULL server");
-	ret = ep_fini(&comch_server->ep, "doca_comch_server_destroy");
+	ret = ep_fini(&comch_server->ep);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	while (comch_server->free_conns != NULL) {
@@ -658,7 +650,7 @@ DOCA_STABLE doca_error_t doca_comch_client_destroy(struct doca_comch_client *com
 
 	if (comch_client == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_client_destroy: NULL client");
-	ret = ep_fini(&comch_client->ep, "doca_comch_client_destroy");
+	ret = ep_fini(&comch_client->ep);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	free(comch_client->ep.rx);

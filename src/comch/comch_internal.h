@@ -134,7 +134,6 @@ struct comch_ep {
 	char path[108];
 	uint8_t *rx; /* one received packet; valid during the msg-recv callback only */
 	size_t rx_size;
-	unsigned int in_events; /* inside ops->events (callbacks may not destroy the context) */
 
 	struct doca_comch_event_msg_recv ev_recv;
 	struct doca_comch_event_connection_status_changed ev_conn;

@@ -720,9 +720,12 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 	unsigned int n = 0;
 
 	if (head - cs->comp_tail > (uint64_t)cs->mask + 1) {
-		SD_ERR(COMP, "%s: the peer corrupted the completion ring; stopping the consumer",
-		       priv_doca_ctx_name(&cs->ctx));
-		priv_doca_ctx_fail(&cs->ctx);
+		SD_ERR(COMP,
+		       "%s: the peer (pid %u) moved the completion index %llu entries past the %u its ring holds; "
+		       "stopping the consumer",
+		       priv_doca_ctx_name(&cs->ctx), cs->conn->peer_pid, (unsigned long long)(head - cs->comp_tail),
+		       cs->mask + 1);
+		(void)priv_doca_ctx_fail(&cs->ctx); /* RUNNING -> STOPPING: the context stays */
 		return 1;
 	}
 	for (; cs->comp_tail != head; cs->comp_tail++, n++) {
@@ -789,9 +792,9 @@ static unsigned int cons_events(struct doca_ctx *ctx)
 		SD_INFO(COMP, "%s: its connection went away; stopping the consumer", priv_doca_ctx_name(ctx));
 		cs->announced = false;
 		if (ctx->state == DOCA_CTX_STATE_STARTING)
-			priv_doca_ctx_start_done(ctx, DOCA_ERROR_NOT_CONNECTED);
+			(void)priv_doca_ctx_start_done(ctx, DOCA_ERROR_NOT_CONNECTED); /* last touch */
 		else
-			priv_doca_ctx_fail(ctx);
+			(void)priv_doca_ctx_fail(ctx); /* last touch */
 		return 1;
 	}
 	if (ctx->state == DOCA_CTX_STATE_STARTING) {
@@ -799,8 +802,12 @@ static unsigned int cons_events(struct doca_ctx *ctx)
 			cons_bell_rearm(cs);
 			return atomic_load(&cs->shm->attached) ? cons_events(ctx) : 0;
 		}
-		priv_doca_ctx_start_done(ctx, DOCA_SUCCESS);
+		/* Its RUNNING callback may stop the consumer and its IDLE callback destroy it. */
+		if (!priv_doca_ctx_start_done(ctx, DOCA_SUCCESS))
+			return 1;
 		n++;
+		if (ctx->state != DOCA_CTX_STATE_RUNNING)
+			return n;
 	}
 	n += cons_reap(cs);
 	if (n != 0)

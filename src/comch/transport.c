@@ -380,10 +380,16 @@ static void server_lost(struct doca_comch_server *srv, struct doca_comch_connect
 
 	conn_close(srv, c, DOCA_ERROR_NOT_CONNECTED);
 	if (was_up) {
+		struct ctx_guard *g = ctx_guard_top(&srv->ep.ctx);
+
 		SD_DBG(COMP, "%s: client (pid %u) on connection %p %s", priv_doca_ctx_name(&srv->ep.ctx), c->peer_pid,
 		       (void *)c, why);
 		if (srv->disconnect_cb != NULL)
 			srv->disconnect_cb(&srv->ep.ev_conn, c, 1);
+		if (g != NULL && g->gone) {
+			free(c); /* the callback stopped and destroyed the server; @c was on none of its lists */
+			return;
+		}
 	} else {
 		SD_DBG(COMP, "%s: a connection %s before its handshake", priv_doca_ctx_name(&srv->ep.ctx), why);
 	}
@@ -481,9 +487,11 @@ static void server_hello(struct doca_comch_server *srv, struct doca_comch_connec
 		srv->connect_cb(&ep->ev_conn, c, 1);
 }
 
+/* Runs callbacks: the caller checks ctx_guard_top(&srv->ep.ctx)->gone before touching @srv again. */
 static unsigned int server_conn_io(struct doca_comch_server *srv, struct doca_comch_connection *c, uint32_t events)
 {
 	struct comch_ep *ep = &srv->ep;
+	const struct ctx_guard *g = ctx_guard_top(&ep->ctx);
 	uint32_t gen = c->gen;
 	unsigned int n = 0;
 
@@ -523,7 +531,7 @@ static unsigned int server_conn_io(struct doca_comch_server *srv, struct doca_co
 		} else {
 			deliver_msg(ep, c, &m);
 		}
-		if (ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
+		if (g->gone || ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
 			break;
 	}
 	return n;
@@ -550,6 +558,7 @@ static unsigned int server_sweep(struct doca_comch_server *srv)
 unsigned int comch_server_events(struct doca_comch_server *srv)
 {
 	struct comch_ep *ep = &srv->ep;
+	const struct ctx_guard *g = ctx_guard_top(&ep->ctx); /* progress holds one */
 	struct epoll_event evs[EVENTS_MAX];
 	unsigned int n = 0;
 	int nev;
@@ -568,6 +577,8 @@ unsigned int comch_server_events(struct doca_comch_server *srv)
 		if (c->state == CONN_FREE || c->state == CONN_GONE)
 			continue;
 		n += server_conn_io(srv, c, evs[i].events);
+		if (g->gone)
+			return n; /* a callback destroyed the server */
 	}
 	if (srv->nb_hello != 0 && ep->ctx.state == DOCA_CTX_STATE_RUNNING)
 		n += server_sweep(srv);
@@ -772,9 +783,10 @@ static int client_try_connect(struct doca_comch_client *cl)
 	return 0;
 }
 
+/* The last touch of @cl: its IDLE callback may destroy it. */
 static unsigned int client_start_failed(struct doca_comch_client *cl, doca_error_t err)
 {
-	priv_doca_ctx_start_done(&cl->ep.ctx, err);
+	(void)priv_doca_ctx_start_done(&cl->ep.ctx, err);
 	return 1;
 }
 
@@ -851,7 +863,7 @@ static unsigned int client_welcome(struct doca_comch_client *cl, int rc, const s
 	client_stop_timer(cl);
 	SD_DBG(COMP, "%s: connected to server '%s' (pid %u, messages up to %u bytes)", priv_doca_ctx_name(&ep->ctx),
 	       ep->name, c->peer_pid, c->send_max);
-	priv_doca_ctx_start_done(&ep->ctx, DOCA_SUCCESS);
+	(void)priv_doca_ctx_start_done(&ep->ctx, DOCA_SUCCESS); /* the last touch: callbacks may destroy it */
 	return 1;
 }
 
@@ -861,12 +873,14 @@ static void client_lost(struct doca_comch_client *cl, const char *why)
 	SD_INFO(COMP, "%s: the server '%s' (pid %u) %s; stopping the client", priv_doca_ctx_name(&cl->ep.ctx),
 		cl->ep.name, cl->conn.peer_pid, why);
 	client_close_socket(cl);
-	priv_doca_ctx_fail(&cl->ep.ctx);
+	(void)priv_doca_ctx_fail(&cl->ep.ctx); /* the last touch */
 }
 
+/* Runs callbacks: the caller checks ctx_guard_top(&cl->ep.ctx)->gone before touching @cl again. */
 static unsigned int client_conn_io(struct doca_comch_client *cl, uint32_t events)
 {
 	struct comch_ep *ep = &cl->ep;
+	const struct ctx_guard *g = ctx_guard_top(&ep->ctx);
 	struct doca_comch_connection *c = &cl->conn;
 	uint32_t gen = c->gen;
 	unsigned int n = 0;
@@ -904,7 +918,7 @@ static unsigned int client_conn_io(struct doca_comch_client *cl, uint32_t events
 		}
 		if (rc == 0 && m.type == COMCH_WIRE_CONSUMER) {
 			comch_dp_packet(ep, c, &m);
-			if (ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
+			if (g->gone || ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
 				break;
 			continue;
 		}
@@ -915,7 +929,7 @@ static unsigned int client_conn_io(struct doca_comch_client *cl, uint32_t events
 			break;
 		}
 		deliver_msg(ep, c, &m);
-		if (ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
+		if (g->gone || ep->ctx.state != DOCA_CTX_STATE_RUNNING || c->gen != gen || c->state != CONN_UP)
 			break;
 	}
 	return n;
@@ -924,6 +938,7 @@ static unsigned int client_conn_io(struct doca_comch_client *cl, uint32_t events
 unsigned int comch_client_events(struct doca_comch_client *cl)
 {
 	struct comch_ep *ep = &cl->ep;
+	const struct ctx_guard *g = ctx_guard_top(&ep->ctx); /* progress holds one */
 	struct epoll_event evs[8];
 	unsigned int n = 0;
 	int nev;
@@ -939,6 +954,8 @@ unsigned int comch_client_events(struct doca_comch_client *cl)
 				n += client_tick(cl);
 		} else if (cl->conn.state != CONN_FREE)
 			n += client_conn_io(cl, evs[i].events);
+		if (g->gone)
+			return n; /* a state or event callback destroyed the client */
 	}
 	return n;
 }

@@ -427,8 +427,29 @@ struct ctx_ops {
 	/* Library object destroy hook is the library's own business. */
 };
 
+/*
+ * Callbacks may destroy what called them. Code that calls into the application and then goes on
+ * with the context brackets the call with a guard on its own stack: ctx->guards chains the
+ * guards of the calls in progress, and priv_doca_ctx_fini() marks each of them gone, so the
+ * caller learns from its stack, not from the freed context, that it must stop:
+ *
+ *   struct ctx_guard g;
+ *   ctx_guard_enter(ctx, &g);
+ *   ctx->state_cb(...);                   // may stop and destroy ctx
+ *   if (!ctx_guard_leave(ctx, &g))
+ *           return;                       // ctx is gone: touch nothing of it
+ *
+ * Code deeper in the same call (a module's events hook) reads the innermost guard with
+ * ctx_guard_top() before its own callbacks and checks ->gone after each.
+ */
+struct ctx_guard {
+	struct ctx_guard *up;
+	bool gone;
+};
+
 struct doca_ctx {
 	const struct ctx_ops *ops;
+	struct ctx_guard *guards; /* innermost first; NULL outside calls into the application */
 	struct doca_dev *dev;
 	struct doca_pe *pe;
 	struct doca_ctx *pe_next;
@@ -491,6 +512,7 @@ struct doca_pe {
 	struct doca_graph_instance *graph_done;
 	uint32_t nb_ctxs;
 	bool in_progress;
+	struct doca_ctx *iter_next; /* doca_pe_progress(): the context visited next */
 	/*
 	 * Engine threads read notify.armed after every batch they finish; the PE writes in_progress
 	 * twice per progress call. A cache line's worth of padding on each side keeps the lines
@@ -514,6 +536,28 @@ struct doca_pe {
 	uint32_t watch_cap;
 };
 
+static inline void ctx_guard_enter(struct doca_ctx *ctx, struct ctx_guard *g)
+{
+	g->gone = false;
+	g->up = ctx->guards;
+	ctx->guards = g;
+}
+
+/* true: @ctx is alive and @g is off its chain; false: @ctx was destroyed meanwhile. */
+static inline bool ctx_guard_leave(struct doca_ctx *ctx, struct ctx_guard *g)
+{
+	if (SD_UNLIKELY(g->gone))
+		return false;
+	ctx->guards = g->up;
+	return true;
+}
+
+/* The guard of the innermost call in progress on @ctx (ops->events runs inside one). */
+static inline struct ctx_guard *ctx_guard_top(const struct doca_ctx *ctx)
+{
+	return ctx->guards;
+}
+
 /* Library modules: initialise the common part of a new context (state IDLE). */
 SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops, struct doca_dev *dev);
 /*
@@ -535,14 +579,18 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 /*
  * Library modules, from ops->events, after ops->start returned IN_PROGRESS: the asynchronous
  * start finished. SUCCESS: STARTING -> RUNNING. An error: STARTING -> IDLE (the module logged
- * why). Ignored unless STARTING.
+ * why). Ignored unless STARTING. Returns false when the application destroyed the context from
+ * the state callback (it may stop it from RUNNING and destroy it from IDLE): the caller then
+ * touches nothing of the context and returns.
  */
-SD_PRIV void priv_doca_ctx_start_done(struct doca_ctx *ctx, doca_error_t status);
+SD_PRIV bool priv_doca_ctx_start_done(struct doca_ctx *ctx, doca_error_t status);
 /*
  * Library modules: a fatal error (the peer went away). STARTING -> IDLE at once; RUNNING ->
  * STOPPING, every undelivered task is flushed, IDLE once drained. Ignored in other states.
+ * Like priv_doca_ctx_start_done(), false when a state callback destroyed the context: the
+ * caller returns without touching it.
  */
-SD_PRIV void priv_doca_ctx_fail(struct doca_ctx *ctx);
+SD_PRIV bool priv_doca_ctx_fail(struct doca_ctx *ctx);
 /*
  * Library modules: make @fd part of the PE's notification handle (readable @fd = progress
  * possible) until unwatched. Watching the same fd twice is an error; unwatching an fd that is

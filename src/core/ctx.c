@@ -74,15 +74,20 @@ SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops,
 	ctx_progress_path(ctx);
 }
 
-static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
+/* false: the state callback destroyed @ctx (touch nothing of it). */
+static bool set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 {
 	enum doca_ctx_states prev = ctx->state;
+	struct ctx_guard g;
 
 	ctx->state = next;
 	SD_DBG(COMP, "%s: %s -> %s", priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(prev),
 	       priv_doca_ctx_state_name(next));
-	if (ctx->state_cb != NULL)
-		ctx->state_cb(ctx->user_data, ctx, prev, next);
+	if (ctx->state_cb == NULL)
+		return true;
+	ctx_guard_enter(ctx, &g);
+	ctx->state_cb(ctx->user_data, ctx, prev, next);
+	return ctx_guard_leave(ctx, &g);
 }
 
 /* "dma data path (engine cpu)" style name of the context's data path, for log lines. */
@@ -114,13 +119,14 @@ static void log_stats(struct doca_ctx *ctx)
 	       ctx->dp ? ctx_dp_describe(ctx) : "-");
 }
 
-static void to_idle(struct doca_ctx *ctx)
+/* The last thing done to @ctx: its IDLE callback may destroy it. false when it did. */
+static bool to_idle(struct doca_ctx *ctx)
 {
 	log_stats(ctx);
 	pool_release(ctx);
 	if (ctx->ops->stopped != NULL)
 		ctx->ops->stopped(ctx);
-	set_state(ctx, DOCA_CTX_STATE_IDLE);
+	return set_state(ctx, DOCA_CTX_STATE_IDLE);
 }
 
 SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx)
@@ -137,9 +143,16 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx)
 			pp = &(*pp)->pe_next;
 		if (*pp == ctx)
 			*pp = ctx->pe_next;
+		/* Destroyed from a callback of its PE's progress: the loop goes on past it. */
+		if (ctx->pe->iter_next == ctx)
+			ctx->pe->iter_next = ctx->pe_next;
 		ctx->pe->nb_ctxs--;
 		ctx->pe = NULL;
 	}
+	/* Destroyed from one of its callbacks: every call on the stack learns it (struct ctx_guard). */
+	for (struct ctx_guard *g = ctx->guards; g != NULL; g = g->up)
+		g->gone = true;
+	ctx->guards = NULL;
 	pool_release(ctx);
 	return DOCA_SUCCESS;
 }
@@ -241,23 +254,31 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 				 ctx->ops->set_datapath_on_gpu ? " (or doca_ctx_set_datapath_on_gpu())" : "");
 	ret = ctx->ops->start(ctx);
 	if (ret == DOCA_ERROR_IN_PROGRESS) {
-		set_state(ctx, DOCA_CTX_STATE_STARTING);
+		(void)set_state(ctx, DOCA_CTX_STATE_STARTING); /* the last touch: its callback may stop it */
 		return DOCA_ERROR_IN_PROGRESS;
 	}
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	set_state(ctx, DOCA_CTX_STATE_RUNNING);
+	(void)set_state(ctx, DOCA_CTX_STATE_RUNNING); /* the last touch: its callback may stop and destroy it */
 	return DOCA_SUCCESS;
 }
 
-/* RUNNING or STARTING -> STOPPING: everything not yet delivered will be flushed. */
-static void begin_stop(struct doca_ctx *ctx)
+/*
+ * RUNNING or STARTING -> STOPPING: everything not yet delivered will be flushed. false when the
+ * context is gone (a STOPPING context cannot be destroyed, but its callback may have started
+ * something that did: checked, not assumed).
+ */
+static bool begin_stop(struct doca_ctx *ctx)
 {
-	set_state(ctx, DOCA_CTX_STATE_STOPPING);
+	if (!set_state(ctx, DOCA_CTX_STATE_STOPPING))
+		return false;
+	if (ctx->state != DOCA_CTX_STATE_STOPPING)
+		return true; /* stopped and started again from the callback: nothing left to cancel */
 	if (ctx->queue != NULL)
 		ctx->dp->cancel(ctx->queue, CTX_FLUSH_STATUS);
 	if (ctx->ops->stopping != NULL)
 		ctx->ops->stopping(ctx);
+	return true;
 }
 
 static bool can_finish_stop(const struct doca_ctx *ctx)
@@ -279,9 +300,10 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	case DOCA_CTX_STATE_RUNNING:
 		break;
 	}
-	begin_stop(ctx);
+	if (!begin_stop(ctx))
+		return DOCA_SUCCESS;
 	if (ctx->state == DOCA_CTX_STATE_STOPPING && can_finish_stop(ctx)) {
-		to_idle(ctx);
+		(void)to_idle(ctx); /* the last touch: its IDLE callback may destroy it */
 		return DOCA_SUCCESS;
 	}
 	/* Flushed tasks are deliverable now. */
@@ -289,34 +311,31 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	return DOCA_ERROR_IN_PROGRESS;
 }
 
-SD_PRIV void priv_doca_ctx_start_done(struct doca_ctx *ctx, doca_error_t status)
+SD_PRIV bool priv_doca_ctx_start_done(struct doca_ctx *ctx, doca_error_t status)
 {
 	if (ctx->state != DOCA_CTX_STATE_STARTING)
-		return;
-	if (status == DOCA_SUCCESS) {
-		set_state(ctx, DOCA_CTX_STATE_RUNNING);
-		return;
-	}
+		return true;
+	if (status == DOCA_SUCCESS)
+		return set_state(ctx, DOCA_CTX_STATE_RUNNING);
 	SD_DBG(COMP, "%s: start failed with %s", priv_doca_ctx_name(ctx), doca_error_get_name(status));
 	if (ctx->ops->stopping != NULL)
 		ctx->ops->stopping(ctx);
-	to_idle(ctx);
+	return to_idle(ctx);
 }
 
-SD_PRIV void priv_doca_ctx_fail(struct doca_ctx *ctx)
+SD_PRIV bool priv_doca_ctx_fail(struct doca_ctx *ctx)
 {
 	switch (ctx->state) {
 	case DOCA_CTX_STATE_STARTING:
-		priv_doca_ctx_start_done(ctx, DOCA_ERROR_NOT_CONNECTED);
-		break;
+		return priv_doca_ctx_start_done(ctx, DOCA_ERROR_NOT_CONNECTED);
 	case DOCA_CTX_STATE_RUNNING:
 		ctx->stop_requested_by_error = true;
-		begin_stop(ctx);
-		break;
+		return begin_stop(ctx);
 	case DOCA_CTX_STATE_IDLE:
 	case DOCA_CTX_STATE_STOPPING:
 		break;
 	}
+	return true;
 }
 
 DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
@@ -711,7 +730,8 @@ static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, do
 		SD_DBG(COMP, "%s: task %p failed with %s; stopping the context", priv_doca_ctx_name(ctx), (void *)task,
 		       doca_error_get_name(status));
 		ctx->stop_requested_by_error = true;
-		begin_stop(ctx);
+		if (!begin_stop(ctx))
+			return;
 	}
 	if (task->graph_inst != NULL)
 		graph_task_done(task, status);
@@ -720,13 +740,15 @@ static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, do
 }
 
 /* A task the application freed while in flight: its callback runs, then it goes back to the pool
- * unless the callback freed or resubmitted it. */
+ * unless the callback freed or resubmitted it (or destroyed the context, and the task with it). */
 static __attribute__((noinline)) void run_callback_then_free(struct doca_ctx *ctx, struct doca_task *task,
 							     doca_error_t status)
 {
+	struct ctx_guard *g = ctx_guard_top(ctx);
+
 	task->free_after = false;
 	run_callback(ctx, task, status);
-	if (task->state == TASK_ALLOCATED)
+	if ((g == NULL || !g->gone) && task->state == TASK_ALLOCATED)
 		doca_task_free(task);
 }
 
@@ -735,13 +757,15 @@ static __attribute__((noinline)) void deliver_instrumented(struct doca_ctx *ctx,
 							   doca_error_t status)
 {
 	uint64_t tid = task->comp.trace_id;
+	struct ctx_guard *g = ctx_guard_top(ctx);
+	bool traced = ctx->traced;
 
 	if (ctx->fault && status == DOCA_SUCCESS)
 		status = fault_complete_status();
-	if (ctx->traced)
+	if (traced)
 		priv_doca_trace(TR_CB_START, ctx, tid, status, 0);
 	run_callback(ctx, task, status);
-	if (ctx->traced)
+	if (traced && (g == NULL || !g->gone))
 		priv_doca_trace(TR_CB_END, ctx, tid, 0, 0);
 }
 
@@ -771,7 +795,7 @@ static void deliver_one(struct doca_ctx *ctx, struct doca_task *task)
  * Unordered contexts: deliver every finished task wherever it sits in the FIFO. A callback may
  * submit (appends at the tail, behind @pp) or stop the context; neither unlinks other tasks.
  */
-static unsigned int deliver_unordered(struct doca_ctx *ctx)
+static unsigned int deliver_unordered(struct doca_ctx *ctx, const struct ctx_guard *g)
 {
 	struct doca_task **pp = &ctx->fifo_head, *prev = NULL;
 	unsigned int n = 0;
@@ -795,6 +819,8 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
 		task->in_engine = false;
 		deliver_one(ctx, task);
 		n++;
+		if (SD_UNLIKELY(g->gone))
+			break; /* the callback destroyed the context */
 	}
 	return n;
 }
@@ -803,7 +829,8 @@ static unsigned int deliver_unordered(struct doca_ctx *ctx)
  * Delivers the finished tasks at the FIFO head, in submission order. @instr (a constant at each
  * call, as in fifo_push()): the context may be instrumented (injected latency, traces).
  */
-static inline __attribute__((always_inline)) unsigned int deliver_fifo(struct doca_ctx *ctx, bool instr)
+static inline __attribute__((always_inline)) unsigned int deliver_fifo(struct doca_ctx *ctx, bool instr,
+								       const struct ctx_guard *g)
 {
 	unsigned int n = 0;
 
@@ -828,48 +855,71 @@ static inline __attribute__((always_inline)) unsigned int deliver_fifo(struct do
 		else
 			run_callback(ctx, task, deliver_status(ctx, task));
 		n++;
+		if (SD_UNLIKELY(g->gone))
+			break; /* the callback destroyed the context */
 	}
 	return n;
 }
 
-/* A stopping context whose last task is back goes to IDLE: 1 when it did (counts as progress). */
-static inline unsigned int idle_if_stopped(struct doca_ctx *ctx)
+/*
+ * A stopping context whose last task is back goes to IDLE: 1 when it did (counts as progress).
+ * The last touch of @ctx in a progress call: its IDLE callback may destroy it.
+ */
+static inline unsigned int idle_if_stopped(struct doca_ctx *ctx, struct ctx_guard *g)
 {
-	if (SD_LIKELY(!can_finish_stop(ctx)))
+	if (SD_LIKELY(!can_finish_stop(ctx))) {
+		(void)ctx_guard_leave(ctx, g);
 		return 0;
-	to_idle(ctx);
+	}
+	if (ctx_guard_leave(ctx, g))
+		(void)to_idle(ctx);
 	return 1;
 }
 
-/* ctx_progress() with events, unordered delivery, batches or instrumentation. */
+/*
+ * ctx_progress() with events, unordered delivery, batches or instrumentation. Each step that
+ * calls into the application is followed by a look at @g: a callback that destroyed the context
+ * ends the visit (see struct ctx_guard).
+ */
 static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx *ctx)
 {
-	unsigned int n, ev = 0;
+	unsigned int n = 0, ev = 0;
+	struct ctx_guard g;
 
-	if (SD_UNLIKELY(ctx->ops->events != NULL))
+	ctx_guard_enter(ctx, &g);
+	if (SD_UNLIKELY(ctx->ops->events != NULL)) {
 		ev = ctx->ops->events(ctx);
+		if (SD_UNLIKELY(g.gone))
+			return ev;
+	}
 	if (ctx->queue != NULL)
 		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
 	if (SD_UNLIKELY(ctx->unordered)) {
-		n = deliver_unordered(ctx);
+		n = deliver_unordered(ctx, &g);
 	} else {
-		n = deliver_fifo(ctx, true);
-		if (SD_UNLIKELY(ctx->batches != NULL))
+		n = deliver_fifo(ctx, true, &g);
+		if (!g.gone && SD_UNLIKELY(ctx->batches != NULL))
 			n += task_batch_progress(ctx, CTX_PROGRESS_BUDGET);
 	}
+	if (SD_UNLIKELY(g.gone))
+		return n + ev;
 	/* after delivery: the callbacks may have freed the last tasks */
-	n += idle_if_stopped(ctx);
+	n += idle_if_stopped(ctx, &g);
 	return n + ev;
 }
 
 unsigned int ctx_progress(struct doca_ctx *ctx)
 {
+	struct ctx_guard g;
 	unsigned int n;
 
 	if (SD_UNLIKELY(ctx->progress_slow))
 		return ctx_progress_slow(ctx);
 	if (ctx->queue != NULL)
 		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
-	n = deliver_fifo(ctx, false);
-	return n + idle_if_stopped(ctx); /* after delivery: the callbacks may have freed the last tasks */
+	ctx_guard_enter(ctx, &g);
+	n = deliver_fifo(ctx, false, &g);
+	if (SD_UNLIKELY(g.gone))
+		return n;
+	return n + idle_if_stopped(ctx, &g); /* after delivery: the callbacks may have freed the last tasks */
 }

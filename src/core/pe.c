@@ -60,6 +60,11 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 {
 	if (pe == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_pe_destroy: NULL progress engine");
+	if (pe->in_progress)
+		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
+				 "doca_pe_destroy: progress engine %p is running a callback of its own progress; "
+				 "destroy it after doca_pe_progress() returns",
+				 (void *)pe);
 	if (pe->nb_ctxs != 0)
 		return SD_REJECT(DOCA_ERROR_IN_USE, COMP,
 				 "doca_pe_destroy: progress engine %p still has %u context(s) connected; destroy them "
@@ -119,8 +124,12 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 		return 0;
 	}
 	pe->in_progress = true;
-	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
+	/* A callback may destroy the context being visited or the next one: iter_next follows. */
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = pe->iter_next) {
+		pe->iter_next = ctx->pe_next;
 		n += ctx_progress(ctx);
+	}
+	pe->iter_next = NULL;
 	if (SD_UNLIKELY(pe->graph_done != NULL))
 		n += graph_progress(pe);
 	pe->in_progress = false;

@@ -346,7 +346,8 @@ static void deliver(struct doca_ctx *ctx, struct task_batch_pool *pool, struct d
 	if (ctx->state == DOCA_CTX_STATE_RUNNING && !ctx->keep_running_on_error) {
 		SD_DBG(COMP, "%s: batch %p failed with %s; stopping the context", priv_doca_ctx_name(ctx), (void *)b,
 		       doca_error_get_name(status));
-		priv_doca_ctx_fail(ctx);
+		if (!priv_doca_ctx_fail(ctx))
+			return;
 	}
 	pool->ops->deliver(b, false);
 }
@@ -354,6 +355,7 @@ static void deliver(struct doca_ctx *ctx, struct task_batch_pool *pool, struct d
 unsigned int task_batch_progress(struct doca_ctx *ctx, unsigned int budget)
 {
 	struct task_batch_pool *pool = ctx->batches;
+	const struct ctx_guard *g = ctx_guard_top(ctx); /* progress holds one */
 	unsigned int n = 0;
 
 	while (n < budget) {
@@ -371,6 +373,8 @@ unsigned int task_batch_progress(struct doca_ctx *ctx, unsigned int budget)
 		b->next = NULL;
 		deliver(ctx, pool, b);
 		n++;
+		if (g->gone)
+			break; /* the callback destroyed the context */
 	}
 	return n;
 }

@@ -264,7 +264,7 @@ doca_error_t eth_txq_gpu_handle(const struct eth_txq_gpu *g, const char *name, s
 /* doca_eth_txq_gpu_cpu_proxy_progress(): one walk of the ring on the caller's thread. */
 doca_error_t eth_txq_gpu_proxy_progress(struct eth_txq_gpu *g, const char *name);
 /* The PE's side of CPU events: runs at most @budget handlers; returns how many. */
-unsigned int eth_txq_gpu_events(struct eth_txq_gpu *g, unsigned int budget);
+unsigned int eth_txq_gpu_events(struct eth_txq_gpu *g, unsigned int budget, const struct ctx_guard *guard);
 bool eth_txq_gpu_events_pending(const struct eth_txq_gpu *g);
 
 #endif /* SD_ETH_INTERNAL_H_ */

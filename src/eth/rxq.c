@@ -552,6 +552,7 @@ static void rxq_deliver(struct doca_task *task, bool success)
 /* Managed events: one per ready frame, with a buf over its stride. */
 static unsigned int deliver_managed(struct doca_eth_rxq *q, unsigned int budget)
 {
+	const struct ctx_guard *g = ctx_guard_top(&q->ctx); /* progress holds one */
 	unsigned int n = 0;
 	uint32_t h = atomic_load_explicit(&q->ready_head, memory_order_relaxed);
 
@@ -580,6 +581,9 @@ static unsigned int deliver_managed(struct doca_eth_rxq *q, unsigned int budget)
 			continue;
 		}
 		q->ev_cb(&q->ev, buf, q->ev_user);
+		/* The handler may have stopped the queue, or stopped and destroyed it. */
+		if (g->gone || q->ctx.state != DOCA_CTX_STATE_RUNNING)
+			break;
 	}
 	return n;
 }
@@ -590,6 +594,7 @@ static unsigned int deliver_managed(struct doca_eth_rxq *q, unsigned int budget)
  */
 static unsigned int deliver_batches(struct doca_eth_rxq *q, bool idle)
 {
+	const struct ctx_guard *g = ctx_guard_top(&q->ctx); /* progress holds one */
 	unsigned int calls = 0;
 
 	for (;;) {
@@ -627,6 +632,8 @@ static unsigned int deliver_batches(struct doca_eth_rxq *q, bool idle)
 		ev->in_use = true;
 		calls++;
 		q->bev_cb(ev, n, q->bev_user, DOCA_SUCCESS, ev->pkts);
+		if (g->gone || q->ctx.state != DOCA_CTX_STATE_RUNNING)
+			break; /* stopped, or stopped and destroyed, by the handler */
 	}
 	return calls;
 }

@@ -714,7 +714,7 @@ static void txq_batch_deliver(struct doca_task_batch *batch, bool success)
 /* GPU queues: their send completions as CPU events (txq_gpu.c); CPU queues have none. */
 static unsigned int txq_events(struct doca_ctx *ctx)
 {
-	return eth_txq_gpu_events(txq_of(ctx)->gpu, 64);
+	return eth_txq_gpu_events(txq_of(ctx)->gpu, 64, ctx_guard_top(ctx));
 }
 
 static bool txq_events_pending(const struct doca_ctx *ctx)

@@ -396,7 +396,7 @@ static unsigned int walk(struct eth_txq_gpu *g, unsigned int budget)
 
 /* ---- the PE's side of CPU events ---- */
 
-unsigned int eth_txq_gpu_events(struct eth_txq_gpu *g, unsigned int budget)
+unsigned int eth_txq_gpu_events(struct eth_txq_gpu *g, unsigned int budget, const struct ctx_guard *guard)
 {
 	uint64_t tail, head;
 	unsigned int n = 0;
@@ -421,6 +421,8 @@ unsigned int eth_txq_gpu_events(struct eth_txq_gpu *g, unsigned int budget)
 			g->err_cb(&ev, g->err_ud);
 		}
 		n++;
+		if (guard != NULL && guard->gone)
+			break; /* the handler destroyed the queue, and @g with it */
 	}
 	return n;
 }

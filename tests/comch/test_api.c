@@ -264,7 +264,7 @@ static void single_connect_cb(struct doca_comch_event_connection_status_changed 
 	}
 }
 
-static bool destroy_refused;
+static bool destroyed_in_cb;
 
 static void destroying_recv_cb(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
 			       struct doca_comch_connection *c)
@@ -272,9 +272,13 @@ static void destroying_recv_cb(struct doca_comch_event_msg_recv *ev, uint8_t *bu
 	struct side *s = side_of_conn(c);
 
 	side_recv_cb(ev, buf, len, c);
-	/* Stop from a callback is fine; destroy is not. */
-	(void)doca_ctx_stop(s->ctx);
-	destroy_refused = doca_comch_server_destroy(s->srv) == DOCA_ERROR_IN_USE;
+	/* Stop and destroy from its own callback: nothing in flight, so IDLE at once. */
+	CHECK_OK(doca_ctx_stop(s->ctx));
+	CHECK(s->state == DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(s->srv));
+	s->srv = NULL;
+	s->ctx = NULL;
+	destroyed_in_cb = true;
 }
 
 static void test_single_connection_server(void)
@@ -298,7 +302,7 @@ static void test_single_connection_server(void)
 	CHECK_OK(side_send(&a, a.conn, "still here", 10));
 	CHECK(PROGRESS_UNTIL(&srv, &a, srv.recvs == 1, 5000));
 
-	/* A server that stops itself from its receive callback, and may not destroy itself there. */
+	/* A server that stops itself from its receive callback, and destroys itself there. */
 	CHECK_ERR(doca_comch_server_event_msg_recv_register(srv.srv, destroying_recv_cb), DOCA_ERROR_BAD_STATE);
 	side_free(&a);
 	side_free(&b);
@@ -313,9 +317,11 @@ static void test_single_connection_server(void)
 	CHECK_OK(doca_comch_client_get_connection(a.cl, &a.conn));
 	CHECK_OK(side_send(&a, a.conn, "bye", 3));
 	CHECK(PROGRESS_UNTIL(&srv, &a, srv.state == DOCA_CTX_STATE_IDLE && a.state == DOCA_CTX_STATE_IDLE, 5000));
-	CHECK(destroy_refused);
+	CHECK(destroyed_in_cb);
 	side_free(&a);
-	side_free(&srv);
+	CHECK_OK(doca_pe_destroy(srv.pe));
+	CHECK_OK(doca_dev_rep_close(srv.rep));
+	CHECK_OK(doca_dev_close(srv.dev));
 }
 
 int main(void)
