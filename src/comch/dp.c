@@ -74,62 +74,13 @@
 #include <doca_comch_producer.h>
 
 #include "comch_internal.h"
+#include "dp_page.h"
 
 #define COMP "comch"
 
-#define DP_MAGIC	0x50444453u /* "SDDP" */
-#define DP_VERSION	2	    /* 2: no producers' lock in the page */
-#define DP_IMM_MAX	32
-#define DP_MAX_TASKS	TOPO_COMCH_MAX_DP_TASKS /* largest ring a peer may announce */
-#define DP_WRITEV_CHUNK (64u << 20)		/* process_vm_writev moves at most this per call */
+#define DP_WRITEV_CHUNK (64u << 20) /* process_vm_writev moves at most this per call */
 
-struct dp_post {
-	uint64_t addr; /* in the consumer's address space */
-	uint64_t cap;
-	uint64_t seq;
-};
-
-struct dp_comp {
-	uint64_t seq;
-	uint64_t len;
-	uint32_t status; /* doca_error_t */
-	uint32_t producer_id;
-	uint32_t imm_len;
-	uint8_t imm[DP_IMM_MAX];
-};
-
-struct dp_shm {
-	uint32_t magic;
-	uint32_t version;
-	uint32_t consumer_id;
-	uint32_t ring; /* entries of posts[] and comps[], a power of two */
-	uint32_t imm_max;
-	uint32_t pad;
-	atomic_uint attached; /* the peer mapped the ring: the consumer may run */
-	atomic_uint gone;     /* the consumer stopped: take no more posts */
-	/* One cache line each for what the two processes write at different times. */
-	_Alignas(64) atomic_uint bell;	      /* a doorbell byte is on its way */
-	_Alignas(64) atomic_ullong post_head; /* consumer */
-	_Alignas(64) atomic_ullong post_tail; /* producers: published, never read back */
-	_Alignas(64) atomic_ullong comp_head; /* producers: published, never read back */
-					      /* struct dp_post posts[ring]; struct dp_comp comps[ring]; */
-};
-
-static size_t shm_size(uint32_t ring)
-{
-	return sizeof(struct dp_shm) + (size_t)ring * (sizeof(struct dp_post) + sizeof(struct dp_comp));
-}
-
-static struct dp_post *shm_posts(struct dp_shm *s)
-{
-	return (struct dp_post *)(s + 1);
-}
-
-/* @ring: the size this side checked or chose, never the page's own field (a peer may change it). */
-static struct dp_comp *shm_comps(struct dp_shm *s, uint32_t ring)
-{
-	return (struct dp_comp *)(shm_posts(s) + ring);
-}
+_Static_assert(DP_RING_MAX >= TOPO_COMCH_MAX_DP_TASKS, "a consumer's largest ring is a ring a producer takes");
 
 static void ring_bell(struct dp_shm *s, int fd)
 {
@@ -303,6 +254,7 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 {
 	struct dp_remote *r, *old = NULL;
 	struct dp_shm hdr;
+	const char *why;
 	struct stat st;
 	int fd;
 
@@ -354,16 +306,14 @@ static void remote_new(struct comch_ep *ep, struct doca_comch_connection *c, con
 		goto fail;
 	}
 	/* Once, into our memory: the peer may change the page while it is checked. */
-	memcpy(&hdr, r->shm, offsetof(struct dp_shm, attached));
-	if (hdr.magic != DP_MAGIC || hdr.version != DP_VERSION || hdr.consumer_id != r->id || hdr.ring == 0 ||
-	    (hdr.ring & (hdr.ring - 1)) != 0 || hdr.ring > DP_MAX_TASKS || shm_size(hdr.ring) != r->size ||
-	    hdr.imm_max > DP_IMM_MAX) {
+	memcpy(&hdr, r->shm, DP_HDR_ID_LEN);
+	why = dp_page_check(&hdr, r->size, r->id);
+	if (why != NULL) {
 		SD_ERR(COMP,
-		       "%s: the ring of consumer %u of pid %u is not a softdoca consumer ring of version %u (magic "
-		       "%#x, version %u, id %u, %u entries, %zu bytes); the consumer is ignored: run the same "
-		       "softdoca on both sides",
-		       priv_doca_ctx_name(&ep->ctx), r->id, c->peer_pid, DP_VERSION, hdr.magic, hdr.version,
-		       hdr.consumer_id, hdr.ring, r->size);
+		       "%s: the ring of consumer %u of pid %u is refused: %s (magic %#x, version %u, id %u, %u "
+		       "entries, %zu bytes); the consumer is ignored: run the same softdoca on both sides",
+		       priv_doca_ctx_name(&ep->ctx), r->id, c->peer_pid, why, hdr.magic, hdr.version, hdr.consumer_id,
+		       hdr.ring, r->size);
 		goto fail;
 	}
 	r->ring = hdr.ring;
@@ -574,7 +524,7 @@ static int cons_submit(struct ctx_dp_queue *q, struct doca_task *task)
 	struct doca_comch_consumer *cs = q->cons;
 	struct doca_comch_consumer_task_post_recv *t = (struct doca_comch_consumer_task_post_recv *)task;
 	uint64_t seq = cs->next_seq++;
-	struct dp_post *p = &shm_posts(cs->shm)[seq & cs->mask];
+	struct dp_post *p = &dp_page_posts(cs->shm)[seq & cs->mask];
 
 	t->seq = seq;
 	t->producer_id = 0;
@@ -650,7 +600,7 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 				 priv_doca_ctx_name(ctx));
 	while (ring < cs->num_tasks)
 		ring <<= 1;
-	cs->size = shm_size(ring);
+	cs->size = dp_page_size(ring);
 	cs->mask = ring - 1;
 	cs->shm_fd = (int)syscall(SYS_memfd_create, "softdoca-comch-consumer", MFD_CLOEXEC);
 	if (cs->shm_fd < 0 || ftruncate(cs->shm_fd, (off_t)cs->size) != 0) {
@@ -719,7 +669,7 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 	uint64_t head = atomic_load_explicit(&cs->shm->comp_head, memory_order_acquire);
 	unsigned int n = 0;
 
-	if (head - cs->comp_tail > (uint64_t)cs->mask + 1) {
+	if (!dp_page_comps_ok(cs->comp_tail, head, cs->mask + 1)) {
 		SD_ERR(COMP,
 		       "%s: the peer (pid %u) moved the completion index %llu entries past the %u its ring holds; "
 		       "stopping the consumer",
@@ -729,23 +679,22 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 		return 1;
 	}
 	for (; cs->comp_tail != head; cs->comp_tail++, n++) {
-		const struct dp_comp *cp = &shm_comps(cs->shm, cs->mask + 1)[cs->comp_tail & cs->mask];
+		const struct dp_comp *cp = &dp_page_comps(cs->shm, cs->mask + 1)[cs->comp_tail & cs->mask];
 		struct dp_comp c = *cp;
 		struct doca_comch_consumer_task_post_recv *t = cs->slots[c.seq & cs->mask];
-		doca_error_t st = (doca_error_t)c.status;
+		int st =
+		    dp_comp_status(&c, t != NULL, t != NULL ? t->seq : 0, t != NULL ? t->buf->len : 0, cs->imm_len);
 
-		if (t == NULL || t->seq != c.seq) {
-			SD_WARN(COMP, "%s: a completion for post %llu that is not outstanding; ignored",
-				priv_doca_ctx_name(&cs->ctx), (unsigned long long)c.seq);
+		if (st < 0) {
+			SD_WARN(COMP, "%s: the peer (pid %u) completed post %llu, which is not outstanding; ignored",
+				priv_doca_ctx_name(&cs->ctx), cs->conn->peer_pid, (unsigned long long)c.seq);
 			continue;
 		}
-		if (st != DOCA_SUCCESS && (c.status > DOCA_ERROR_DEVICE_FATAL_ERROR))
-			st = DOCA_ERROR_IO_FAILED; /* not a status a producer sends */
-		if (st == DOCA_SUCCESS && (c.len > t->buf->len || c.imm_len > cs->imm_len)) {
-			SD_WARN(COMP, "%s: a completion larger than its buffer or immediate data; failing post %llu",
-				priv_doca_ctx_name(&cs->ctx), (unsigned long long)c.seq);
-			st = DOCA_ERROR_IO_FAILED;
-		}
+		if (st == DOCA_ERROR_IO_FAILED && c.status == DOCA_SUCCESS)
+			SD_WARN(COMP,
+				"%s: the peer (pid %u) completed post %llu with more than its buffer or immediate data "
+				"holds; the post fails",
+				priv_doca_ctx_name(&cs->ctx), cs->conn->peer_pid, (unsigned long long)c.seq);
 		cs->slots[c.seq & cs->mask] = NULL;
 		t->producer_id = c.producer_id;
 		if (st == DOCA_SUCCESS) {
@@ -754,7 +703,7 @@ static unsigned int cons_reap(struct doca_comch_consumer *cs)
 			t->imm_len = c.imm_len;
 			memcpy(t->imm, c.imm, c.imm_len);
 		}
-		priv_doca_task_complete_pe(&t->base, st);
+		priv_doca_task_complete_pe(&t->base, (doca_error_t)st);
 	}
 	return n;
 }
@@ -1182,8 +1131,7 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 		}
 		goto out;
 	}
-	if (SD_UNLIKELY(head - tail > r->ring)) {
-		/* More posts than the ring has room for, or a head that went back: not an honest consumer. */
+	if (SD_UNLIKELY(dp_page_take(tail, head, r->ring) == DP_TAKE_BROKEN)) {
 		pthread_mutex_unlock(&r->lock);
 		if (!atomic_exchange(&r->broken, true))
 			SD_ERR(
@@ -1196,7 +1144,7 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 		rc = 0;
 		goto out;
 	}
-	post = shm_posts(s)[tail & (r->ring - 1)];
+	post = dp_page_posts(s)[tail & (r->ring - 1)];
 	r->post_tail = tail + 1;
 	atomic_store_explicit(&s->post_tail, tail + 1, memory_order_relaxed);
 	pthread_mutex_unlock(&r->lock);
@@ -1210,7 +1158,7 @@ static int prod_submit(struct ctx_dp_queue *q, struct doca_task *task)
 	}
 	pthread_mutex_lock(&r->lock);
 	tail = r->comp_head++;
-	cp = &shm_comps(s, r->ring)[tail & (r->ring - 1)];
+	cp = &dp_page_comps(s, r->ring)[tail & (r->ring - 1)];
 	cp->seq = post.seq;
 	cp->len = st == DOCA_SUCCESS ? len : 0;
 	cp->status = (uint32_t)st;

@@ -12,6 +12,9 @@
  *     scribble  0xff over the whole header
  *   and once more in one process ("inproc"): the ring's size changed under both sides.
  *
+ *   test_comch_dp_hostile dump DIR  writes pages of a run in one process into DIR (the seeds of
+ *                                   tests/comch/corpus/dp_page): posted, completed, reaped.
+ *
  * The producer's process must finish each case by itself (an alarm turns a hang into a
  * failure): the 4 real posts are filled where the page's rule still holds (ring, lock), every
  * send fails with IO_FAILED once the consumer broke it (head), and no send succeeds into a
@@ -261,11 +264,68 @@ static void test_inproc(void)
 	alarm(0);
 }
 
+/* The ring page of the one consumer of this process, @len bytes of it, into DIR/NAME. */
+static void dump_page(const char *dir, const char *name, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	CHECK(f != NULL);
+	CHECK(fwrite(find_ring_page(), 1, len, f) == len);
+	CHECK(fclose(f) == 0);
+}
+
+static int dump(const char *dir)
+{
+	struct side srv, cl;
+	struct dp cons = {0}, prod = {0};
+	const size_t len = 384 + 16 * (24 + 56); /* ring of 16: header, posts, completions */
+	uint64_t seq = 0;
+
+	side_rundir();
+	server_new(&srv, NAME "-dump", 0, 16);
+	client_new(&cl, NAME "-dump", 0, 16);
+	CHECK_OK(doca_comch_server_event_consumer_register(srv.srv, new_consumer_cb, expired_consumer_cb));
+	CHECK_OK(doca_ctx_start(srv.ctx));
+	CHECK_ERR(doca_ctx_start(cl.ctx), DOCA_ERROR_IN_PROGRESS);
+	SPIN(cl.state == DOCA_CTX_STATE_RUNNING && srv.connects == 1, srv.pe, cl.pe);
+	CHECK_OK(doca_comch_client_get_connection(cl.cl, &cl.conn));
+	dp_mem(&cons, cl.dev, 16, 4096);
+	dp_consumer(&cons, cl.conn, 16);
+	SPIN(cons.state == DOCA_CTX_STATE_RUNNING && nb_new == 1, srv.pe, cl.pe, cons.pe);
+	for (uint32_t i = 0; i < 8; i++)
+		CHECK_OK(dp_post(&cons, i, 0));
+	dump_page(dir, "posted", len);
+	dp_mem(&prod, srv.dev, 1, 4096);
+	dp_producer(&prod, srv.conn, 16);
+	while (seq < 3)
+		if (dp_send_seq(&prod, last_new_id, seq, false) == DOCA_SUCCESS)
+			seq++;
+	dump_page(dir, "completed", len);
+	SPIN(prod.send_ok == 3 && cons.recv_ok == 3, prod.pe, cons.pe);
+	while (seq < 8)
+		if (dp_send_seq(&prod, last_new_id, seq, false) == DOCA_SUCCESS)
+			seq++;
+	SPIN(cons.recv_ok == 8, prod.pe, cons.pe);
+	dump_page(dir, "reaped", len);
+	dp_free(&cons, &cl);
+	dp_free(&prod, &srv);
+	side_free(&cl);
+	side_free(&srv);
+	dp_mem_free(&cons);
+	dp_mem_free(&prod);
+	return T_EXIT_PASS;
+}
+
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
 	if (argc >= 4 && strcmp(argv[1], "consumer") == 0)
 		return role_consumer(argv[2], argv[3]);
+	if (argc >= 3 && strcmp(argv[1], "dump") == 0)
+		return dump(argv[2]);
 	side_rundir();
 	sd_setenv("SOFTDOCA_CONFIG", NULL);
 	sd_setenv("SOFTDOCA_FAULT", NULL);
