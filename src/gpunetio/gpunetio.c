@@ -48,10 +48,14 @@ doca_error_t gpunetio_check_gpu(const struct doca_gpu *gpu, const char *call)
 	return DOCA_SUCCESS;
 }
 
-/* "BB:DD.F" or "DDDD:BB:DD.F", hex digits, function 0..7. */
-static bool valid_bus_id(const char *s)
+/*
+ * "BB:DD.F", "DDDD:BB:DD.F" or "DDDDDDDD:BB:DD.F" (the form nvidia-smi --query-gpu=pci.bus_id
+ * prints), hex digits of either case, function 0..7. Writes the address as "dddd:bb:dd.f" (the
+ * domain with more digits only when it needs them) into @out; false when @s is none of these.
+ */
+static bool parse_bus_id(const char *s, char *out, size_t out_len)
 {
-	static const char *const shapes[] = {"xx:xx.f", "xxxx:xx:xx.f"};
+	static const char *const shapes[] = {"xx:xx.f", "xxxx:xx:xx.f", "xxxxxxxx:xx:xx.f"};
 
 	for (size_t i = 0; i < SD_ARRAY_SIZE(shapes); i++) {
 		const char *p = shapes[i];
@@ -65,8 +69,19 @@ static bool valid_bus_id(const char *s)
 			if ((*p == ':' || *p == '.') && *q != *p)
 				break;
 		}
-		if (*p == '\0' && *q == '\0')
+		if (*p == '\0' && *q == '\0') {
+			unsigned long domain = 0;
+			const char *rest = s;
+
+			if (i > 0) {
+				domain = strtoul(s, NULL, 16);
+				rest = strchr(s, ':') + 1;
+			}
+			snprintf(out, out_len, "%04lx:%c%c:%c%c.%c", domain, tolower((unsigned char)rest[0]),
+				 tolower((unsigned char)rest[1]), tolower((unsigned char)rest[3]),
+				 tolower((unsigned char)rest[4]), rest[6]);
 			return true;
+		}
 	}
 	return false;
 }
@@ -148,17 +163,19 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct do
 	const struct cuda_rt *rt;
 	const char *why = NULL;
 	struct doca_gpu *gpu;
+	char bus[24];
 	int dev = -1;
 	int err;
 
 	if (gpu_bus_id == NULL || gpu_dev == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL %s", call,
 				 gpu_bus_id == NULL ? "PCI bus id" : "output argument");
-	if (!valid_bus_id(gpu_bus_id))
+	if (!parse_bus_id(gpu_bus_id, bus, sizeof(bus)))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: \"%.32s\" is not a PCI address; pass the GPU's as BB:DD.F or DDDD:BB:DD.F "
-				 "(nvidia-smi --query-gpu=pci.bus_id --format=csv)",
+				 "%s: \"%.32s\" is not a PCI address; pass the GPU's as BB:DD.F, DDDD:BB:DD.F or "
+				 "DDDDDDDD:BB:DD.F (nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader prints it)",
 				 call, gpu_bus_id);
+	gpu_bus_id = bus; /* one spelling from here on, for CUDA and for the log lines */
 	rt = cuda_rt_get(&why);
 	if (rt == NULL)
 		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP, "%s: GPU %s: %s", call, gpu_bus_id, why);

@@ -80,7 +80,7 @@ struct doca_gpu {
 	struct priv_doca_gpu_base hdr; /* first: the core reads it (gpu_hook.h) */
 	const struct cuda_rt *rt;
 	int cuda_dev;
-	char bus_id[16];
+	char bus_id[24]; /* "dddd:bb:dd.f" */
 	/* Changed on the application's thread; also read by the DMA context's GPU thread. */
 	pthread_mutex_t allocs_lock;
 	struct gpu_alloc *allocs;

@@ -45,6 +45,13 @@ int main(void)
 	/* No GPU at that address; then the fake's one, in both spellings. */
 	CHECK_ERR(doca_gpu_create("18:00.0", &gpu), DOCA_ERROR_NOT_FOUND);
 	CHECK_OK(doca_gpu_create("0000:17:00.0", &other));
+	CHECK_OK(doca_gpu_destroy(other));
+	/* nvidia-smi --query-gpu=pci.bus_id prints an 8-digit domain; either case of hex digits. */
+	CHECK_OK(doca_gpu_create("00000000:17:00.0", &other));
+	CHECK_OK(doca_gpu_destroy(other));
+	CHECK_ERR(doca_gpu_create("000000000:17:00.0", &other), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_gpu_create("00000:17:00.0", &other), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_gpu_create("0000:17:00.0", &other));
 	CHECK_OK(doca_gpu_create(FAKE_GPU_PCI, &gpu));
 	fake = fake_cuda_get();
 	CHECK_EQ(fake.live_allocations(), 0);
