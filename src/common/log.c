@@ -13,12 +13,25 @@
  * backend to at least that verbosity, so `DOCA_LOG_LEVEL=trace ./prog` shows everything even
  * when the program pinned its SDK backend to WARNING.
  *
- * Concurrency: one mutex guards sources and backends; writers hold it while formatting so
- * lines from different threads never interleave. Logging is never on a hot path.
+ * Repeated SDK lines: a program that polls a call the SDK refuses (or that keeps meeting the
+ * same condition) would write the same line once per poll. The SDK world writes a line at most
+ * `repeat_limit` times (SOFTDOCA_LOG_REPEATS, default 3; 0 = no limit) for one key: its call site
+ * (the format string), its level and a hash of the formatted text, which names the object. Later
+ * ones are counted, and one summary line "<object>: <rule>: refused N more times" is written when
+ * the repetition ends: before the next line written from the same call site (another object),
+ * at every context state change and whenever SDK log settings change (the entries are then
+ * forgotten, so the next start shows its first lines again), when the table must make room, and
+ * at exit. The table is small and fixed (least recently used entry replaced): no allocation, and
+ * a held-back line costs its formatting, a hash and a lookup under the lock, no write. TRACE
+ * lines and the application's own lines (doca_log) are never held back.
+ *
+ * Concurrency: one mutex guards sources, backends and the repeat table; writers hold it while
+ * formatting so lines from different threads never interleave. Logging is never on a hot path.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +70,31 @@ static uint32_t env_level; /* 0 = DOCA_LOG_LEVEL not set */
 
 static char **source_names;
 static int nb_sources, cap_sources;
+
+/* ---- repeated SDK lines (see the top of the file) ---- */
+
+#define REPEATS_DEFAULT 3
+#define REPEATS_MAX	1000000
+#define REPEAT_SLOTS	64
+#define REPEAT_HEAD	224 /* bytes of "<object>: <rule>" the summary line repeats */
+
+struct repeat {
+	const char *fmt; /* the call site; NULL: slot free */
+	uint64_t hash;	 /* of the formatted message */
+	uint64_t last_use;
+	uint64_t shown; /* lines written */
+	uint64_t held;	/* lines not written since the last summary */
+	uint32_t level;
+	bool reject;
+	char component[24];
+	char head[REPEAT_HEAD];
+};
+
+static uint32_t repeat_limit = REPEATS_DEFAULT; /* set once by log_init */
+static struct repeat repeats[REPEAT_SLOTS];
+static uint64_t repeat_clock;
+static atomic_uint repeats_used; /* slots in use: the flush hook's lock-free test */
+static bool repeat_atexit_done;
 
 static const struct {
 	const char *name;
@@ -100,11 +138,29 @@ SD_PRIV const char *priv_doca_log_level_name(uint32_t level)
 	return "???";
 }
 
+static void repeats_forget_in_child(void);
+
 static void log_init(void)
 {
 	const char *env = getenv("DOCA_LOG_LEVEL");
+	const char *rep = getenv("SOFTDOCA_LOG_REPEATS");
 	int level;
 
+	/* A forked child starts with no held-back lines: the parent's counts are its own to say. */
+	pthread_atfork(NULL, NULL, repeats_forget_in_child);
+	if (rep != NULL && *rep != '\0') {
+		uint64_t v;
+		int rc = priv_sd_parse_u64(rep, 0, REPEATS_MAX, &v);
+
+		if (rc == 0)
+			repeat_limit = (uint32_t)v;
+		else
+			fprintf(stderr,
+				"[DOCA][WRN][softdoca:log] SOFTDOCA_LOG_REPEATS='%s' is %s; use the number of times "
+				"one SDK line is written before its repeats are only counted, 0..%u (0 = write "
+				"every one); keeping %u\n",
+				rep, priv_sd_parse_error(rc), REPEATS_MAX, REPEATS_DEFAULT);
+	}
 	if (env == NULL || *env == '\0')
 		return;
 	level = priv_doca_log_level_parse(env);
@@ -222,29 +278,213 @@ SD_PRIV uint64_t priv_doca_errors_said(void)
 	return errors_said;
 }
 
-SD_PRIV void priv_doca_vlog(uint32_t level, const char *component, const char *fmt, va_list ap)
+/* A hash of the formatted message, 8 bytes at a time (the key's "which object" part). */
+static uint64_t text_hash(const char *s, size_t n)
 {
-	char line[1024];
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
+/* "[time][pid][DOCA][LVL][softdoca:comp] " into @line; returns its length. */
+static int sdk_prefix(char *line, size_t len, uint32_t level, const char *component)
+{
 	int n;
+
+	format_prefix(line, len, level);
+	n = (int)strlen(line);
+	n += snprintf(line + n, len - (size_t)n, "[softdoca:%s] ", component ? component : "sdk");
+	return n < (int)len - 2 ? n : (int)len - 2; /* room for '\n' and '\0' */
+}
+
+/* 228917 as "228,917". */
+static void count_text(char *buf, size_t len, uint64_t v)
+{
+	char digits[24];
+	int nd = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	size_t o = 0;
+
+	for (int i = 0; i < nd && o + 2 < len; i++) {
+		if (i != 0 && (nd - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+/* Writes @r's summary line when it held lines back since the last one. Called with log_lock held. */
+static void repeat_summarise(struct repeat *r)
+{
+	char line[512], count[32];
+	int n;
+
+	if (r->held == 0)
+		return;
+	count_text(count, sizeof(count), r->held);
+	n = sdk_prefix(line, sizeof(line), r->level, r->component);
+	n += snprintf(line + n, sizeof(line) - (size_t)n, "%s: %s %s more time%s (only the first %llu logged)", r->head,
+		      r->reject ? "refused" : "repeated", count, r->held == 1 ? "" : "s", (unsigned long long)r->shown);
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	line[n] = '\0';
+	r->held = 0;
+	dispatch(WORLD_SDK, r->level, line, (size_t)n);
+}
+
+/* Summarises and forgets every entry. Called with log_lock held. */
+static void repeats_flush_locked(void)
+{
+	for (size_t i = 0; i < REPEAT_SLOTS; i++) {
+		if (repeats[i].fmt == NULL)
+			continue;
+		repeat_summarise(&repeats[i]);
+		repeats[i].fmt = NULL;
+	}
+	atomic_store_explicit(&repeats_used, 0, memory_order_relaxed);
+}
+
+SD_PRIV void priv_doca_log_flush_repeats(void)
+{
+	if (atomic_load_explicit(&repeats_used, memory_order_relaxed) == 0)
+		return;
+	pthread_mutex_lock(&log_lock);
+	repeats_flush_locked();
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* At exit: a thread still inside a write keeps its counts (exit never waits on a log sink). */
+static void repeats_at_exit(void)
+{
+	if (atomic_load_explicit(&repeats_used, memory_order_relaxed) == 0 || pthread_mutex_trylock(&log_lock) != 0)
+		return;
+	repeats_flush_locked();
+	pthread_mutex_unlock(&log_lock);
+}
+
+static void repeats_forget_in_child(void)
+{
+	memset(repeats, 0, sizeof(repeats));
+	atomic_store_explicit(&repeats_used, 0, memory_order_relaxed);
+}
+
+static struct repeat *repeat_find(const char *fmt, uint32_t level, uint64_t hash)
+{
+	for (size_t i = 0; i < REPEAT_SLOTS; i++)
+		if (repeats[i].fmt == fmt && repeats[i].hash == hash && repeats[i].level == level)
+			return &repeats[i];
+	return NULL;
+}
+
+/* Before a line from @fmt is written: the other objects' repetitions at that call site end. */
+static void repeat_flush_site(const char *fmt)
+{
+	for (size_t i = 0; i < REPEAT_SLOTS; i++)
+		if (repeats[i].fmt == fmt)
+			repeat_summarise(&repeats[i]);
+}
+
+/* A slot for a new key: a free one, else the least recently used (summarised first). */
+static struct repeat *repeat_claim(const char *fmt, uint32_t level, uint64_t hash, const char *component,
+				   const char *msg, bool reject)
+{
+	struct repeat *r = NULL;
+	const char *semi = strstr(msg, "; ");
+	size_t head = semi != NULL ? (size_t)(semi - msg) : strlen(msg);
+
+	for (size_t i = 0; i < REPEAT_SLOTS && (r == NULL || r->fmt != NULL); i++)
+		if (r == NULL || repeats[i].fmt == NULL || repeats[i].last_use < r->last_use)
+			r = &repeats[i];
+	if (r->fmt != NULL)
+		repeat_summarise(r);
+	else
+		atomic_fetch_add_explicit(&repeats_used, 1, memory_order_relaxed);
+	r->fmt = fmt;
+	r->hash = hash;
+	r->level = level;
+	r->reject = reject;
+	r->shown = r->held = 0;
+	snprintf(r->component, sizeof(r->component), "%s", component ? component : "sdk");
+	if (head >= sizeof(r->head))
+		snprintf(r->head, sizeof(r->head), "%.*s...", (int)sizeof(r->head) - 4, msg);
+	else
+		snprintf(r->head, sizeof(r->head), "%.*s", (int)head, msg);
+	return r;
+}
+
+/*
+ * Whether the line @msg from @fmt is written (false: held back and counted). Called with log_lock
+ * held; an entry that is written ends the held-back repetitions of the other objects of its
+ * call site first, so their summaries come before it.
+ */
+static bool repeat_admit(uint32_t level, const char *component, const char *fmt, const char *msg, size_t len,
+			 bool reject)
+{
+	uint64_t hash = text_hash(msg, len);
+	struct repeat *r = repeat_find(fmt, level, hash);
+
+	if (r != NULL && r->shown >= repeat_limit) {
+		r->held++;
+		r->last_use = ++repeat_clock;
+		if (!repeat_atexit_done) {
+			repeat_atexit_done = true;
+			atexit(repeats_at_exit);
+		}
+		return false;
+	}
+	repeat_flush_site(fmt);
+	if (r == NULL)
+		r = repeat_claim(fmt, level, hash, component, msg, reject);
+	r->shown++;
+	r->last_use = ++repeat_clock;
+	return true;
+}
+
+static void sdk_vlog(uint32_t level, const char *component, const char *fmt, va_list ap, bool reject)
+{
+	char line[1024], msg[1024];
+	int n, m;
 
 	if (level <= DOCA_LOG_LEVEL_ERROR)
 		errors_said++;
 	ensure_init();
 	if (!world_admits(WORLD_SDK, level))
 		return;
-	format_prefix(line, sizeof(line), level);
-	n = (int)strlen(line);
-	n += snprintf(line + n, sizeof(line) - (size_t)n, "[softdoca:%s] ", component ? component : "sdk");
-	if (n < (int)sizeof(line) - 2) {
-		int m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
-
-		n = (m < 0) ? n : (n + m >= (int)sizeof(line) - 1 ? (int)sizeof(line) - 2 : n + m);
+	m = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (m < 0)
+		m = 0;
+	else if (m >= (int)sizeof(msg))
+		m = (int)sizeof(msg) - 1;
+	pthread_mutex_lock(&log_lock);
+	if (repeat_limit != 0 && level < DOCA_LOG_LEVEL_TRACE &&
+	    !repeat_admit(level, component, fmt, msg, (size_t)m, reject)) {
+		pthread_mutex_unlock(&log_lock);
+		return;
+	}
+	n = sdk_prefix(line, sizeof(line), level, component);
+	if (m > (int)sizeof(line) - 2 - n)
+		m = (int)sizeof(line) - 2 - n;
+	if (m > 0) {
+		memcpy(line + n, msg, (size_t)m);
+		n += m;
 	}
 	line[n++] = '\n';
 	line[n] = '\0';
-	pthread_mutex_lock(&log_lock);
 	dispatch(WORLD_SDK, level, line, (size_t)n);
 	pthread_mutex_unlock(&log_lock);
+}
+
+SD_PRIV void priv_doca_vlog(uint32_t level, const char *component, const char *fmt, va_list ap)
+{
+	sdk_vlog(level, component, fmt, ap, false);
 }
 
 SD_PRIV void priv_doca_log(uint32_t level, const char *component, const char *fmt, ...)
@@ -252,7 +492,7 @@ SD_PRIV void priv_doca_log(uint32_t level, const char *component, const char *fm
 	va_list ap;
 
 	va_start(ap, fmt);
-	priv_doca_vlog(level, component, fmt, ap);
+	sdk_vlog(level, component, fmt, ap, false);
 	va_end(ap);
 }
 
@@ -261,7 +501,17 @@ SD_PRIV doca_error_t priv_doca_reject(doca_error_t err, const char *component, c
 	va_list ap;
 
 	va_start(ap, fmt);
-	priv_doca_vlog(DOCA_LOG_LEVEL_ERROR, component, fmt, ap);
+	sdk_vlog(DOCA_LOG_LEVEL_ERROR, component, fmt, ap, true);
+	va_end(ap);
+	return err;
+}
+
+SD_PRIV doca_error_t priv_doca_reject_at(doca_error_t err, uint32_t level, const char *component, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sdk_vlog(level, component, fmt, ap, true);
 	va_end(ap);
 	return err;
 }
@@ -359,6 +609,8 @@ static doca_error_t backend_add(enum log_world world, enum log_sink sink, FILE *
 	be->fd = fd;
 	be->lower = lower;
 	be->upper = upper;
+	if (world == WORLD_SDK)
+		priv_doca_log_flush_repeats(); /* said where the lines went; a new reader sees first lines */
 	pthread_mutex_lock(&log_lock);
 	/* Append so that output order follows creation order. */
 	struct doca_log_backend **pp = &backends;
@@ -426,6 +678,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_lower_limit(struct doc
 {
 	if (backend == NULL || !level_valid(level) || level < backend->upper)
 		return DOCA_ERROR_INVALID_VALUE;
+	if (backend->world == WORLD_SDK)
+		priv_doca_log_flush_repeats();
 	backend->lower = level;
 	return DOCA_SUCCESS;
 }
@@ -435,6 +689,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_upper_limit(struct doc
 {
 	if (backend == NULL || !level_valid(upper_limit) || upper_limit > backend->lower)
 		return DOCA_ERROR_INVALID_VALUE;
+	if (backend->world == WORLD_SDK)
+		priv_doca_log_flush_repeats();
 	backend->upper = upper_limit;
 	return DOCA_SUCCESS;
 }
@@ -448,6 +704,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_sdk_level(struct doca_log_ba
 				 "doca_log_backend_set_sdk_level: backend %p is an application backend; create it with "
 				 "doca_log_backend_create_with_file_sdk()",
 				 (void *)backend);
+	priv_doca_log_flush_repeats();
 	backend->lower = level;
 	return DOCA_SUCCESS;
 }
@@ -487,6 +744,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_level_set_global_sdk_limit(uint32_t leve
 	ensure_init();
 	if (!level_valid(level))
 		return DOCA_ERROR_INVALID_VALUE;
+	priv_doca_log_flush_repeats();
 	sdk_limit = level;
 	return DOCA_SUCCESS;
 }

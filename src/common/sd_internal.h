@@ -107,10 +107,24 @@ SD_PRIV uint64_t priv_doca_errors_said(void);
 /*
  * A rejected call: logs one error line "<object>: <rule>; <fix>" and returns @err, so every
  * validation failure reads `return SD_REJECT(DOCA_ERROR_..., "dma", "...", ...)`.
+ * SD_REJECT_DBG is for a refusal a correct program meets while it polls (a call made before the
+ * context it waits for is RUNNING): the same line and code, at DEBUG.
  */
 SD_PRIV doca_error_t priv_doca_reject(doca_error_t err, const char *component, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-#define SD_REJECT(err, comp, ...) priv_doca_reject(err, comp, __VA_ARGS__)
+SD_PRIV doca_error_t priv_doca_reject_at(doca_error_t err, uint32_t level, const char *component, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define SD_REJECT(err, comp, ...)     priv_doca_reject(err, comp, __VA_ARGS__)
+#define SD_REJECT_DBG(err, comp, ...) priv_doca_reject_at(err, DOCA_LOG_LEVEL_DEBUG, comp, __VA_ARGS__)
+
+/*
+ * Repeated SDK lines (log.c): the same line about the same object (same call site, same text) is
+ * written at most SOFTDOCA_LOG_REPEATS times (default 3); later ones are counted and summarised
+ * in one line when the repetition ends. The context state machine calls
+ * priv_doca_log_flush_repeats() at every state change: it writes the pending summaries and
+ * forgets the entries (one relaxed load when there are none).
+ */
+SD_PRIV void priv_doca_log_flush_repeats(void);
 
 /*
  * Strict parsers for SOFTDOCA_* values (env.c). Decimal digits only, no sign or space, no wrap:

@@ -81,6 +81,7 @@ static bool set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 	struct ctx_guard g;
 
 	ctx->state = next;
+	priv_doca_log_flush_repeats(); /* held-back repeated lines: summarised, news again */
 	SD_DBG(COMP, "%s: %s -> %s", priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(prev),
 	       priv_doca_ctx_state_name(next));
 	if (ctx->state_cb == NULL)
