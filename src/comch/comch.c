@@ -746,6 +746,12 @@ DOCA_STABLE doca_error_t doca_comch_client_get_connection(const struct doca_comc
 {
 	if (comch_client == NULL || connection == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_comch_client_get_connection: NULL argument");
+	/* STARTING: the caller polls while the client connects, as DOCA's samples do; said at DEBUG. */
+	if (comch_client->ep.ctx.state == DOCA_CTX_STATE_STARTING)
+		return SD_REJECT_DBG(DOCA_ERROR_BAD_STATE, COMP,
+				     "doca_comch_client_get_connection: %s is STARTING; the connection exists once "
+				     "the context is RUNNING (progress after doca_ctx_start() until it is)",
+				     priv_doca_ctx_name(&comch_client->ep.ctx));
 	if (comch_client->ep.ctx.state != DOCA_CTX_STATE_RUNNING || comch_client->conn.state != CONN_UP)
 		return SD_REJECT(
 		    DOCA_ERROR_BAD_STATE, COMP,

@@ -812,7 +812,7 @@ static unsigned int client_tick(struct doca_comch_client *cl)
 	}
 	if (waited > WAIT_WARN_NS && !cl->warned_waiting) {
 		cl->warned_waiting = true;
-		SD_WARN(COMP, "%s: still waiting for a comch server named '%s' on host function %s (socket %s)",
+		SD_INFO(COMP, "%s: still waiting for a comch server named '%s' on host function %s (socket %s)",
 			priv_doca_ctx_name(&ep->ctx), ep->name, ep->key, ep->path);
 	}
 	if (cl->conn.state != CONN_FREE)

@@ -575,14 +575,15 @@ static inline __attribute__((always_inline)) doca_error_t submit_body(struct doc
 	if (SD_UNLIKELY(rc != 0)) {
 		task->in_engine = false;
 		if (rc == -EAGAIN || rc == -ENOBUFS) {
+			/* No buffer posted by the consumer yet is the normal wait of a producer. */
 			if (ctx->st_again++ == 0)
-				SD_WARN(COMP,
-					"%s: %s (%zu tasks in flight); %s returns DOCA_ERROR_AGAIN: call "
-					"doca_pe_progress() and resubmit (logged once per start)",
-					priv_doca_ctx_name(ctx),
-					rc == -ENOBUFS ? "the receiving side has no buffer posted yet"
-						       : "data path queue full",
-					ctx->inflight, call);
+				priv_doca_log(rc == -ENOBUFS ? DOCA_LOG_LEVEL_DEBUG : DOCA_LOG_LEVEL_WARNING, COMP,
+					      "%s: %s (%zu tasks in flight); %s returns DOCA_ERROR_AGAIN: call "
+					      "doca_pe_progress() and resubmit (logged once per start)",
+					      priv_doca_ctx_name(ctx),
+					      rc == -ENOBUFS ? "the receiving side has no buffer posted yet"
+							     : "data path queue full",
+					      ctx->inflight, call);
 			return DOCA_ERROR_AGAIN;
 		}
 		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: %s refused the task (%s)", priv_doca_ctx_name(ctx),
