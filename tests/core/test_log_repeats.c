@@ -5,6 +5,7 @@
  *   - one rejection on one mmap repeated 100000 times: its first 3 lines in full, then one
  *     summary with the count (99,997) once the same call refuses another object, whose own
  *     first line follows; objects taking turns do not bring the flood back;
+ *   - threads refusing on one mmap together: 3 lines, and the summary counts every other call;
  *   - the application's own lines (DOCA_LOG_*) are never held back;
  *   - SOFTDOCA_LOG_REPEATS (in a fresh copy of this program, as the value is read once): 0 writes
  *     every line, 5 writes five, a value that is not a number 0..1000000 is refused with one
@@ -12,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -164,6 +166,63 @@ static void test_one_object_then_another(void)
 	CHECK_OK(doca_mmap_destroy(m2));
 }
 
+#define NB_THREADS	4
+#define NB_CALLS_THREAD 20000
+
+static void *refuse_many(void *arg)
+{
+	for (int i = 0; i < NB_CALLS_THREAD; i++)
+		refuse(arg);
+	return NULL;
+}
+
+/* The sum of N over the summary lines "...: refused N more time(s)" holding @what. */
+static uint64_t refused_more(const char *text, const char *what)
+{
+	uint64_t sum = 0;
+
+	for (const char *l = text; (l = strstr(l, ": refused ")) != NULL;) {
+		const char *start = l, *nl;
+		uint64_t v = 0;
+
+		while (start > text && start[-1] != '\n')
+			start--;
+		nl = strchr(l, '\n');
+		l += strlen(": refused ");
+		for (; (*l >= '0' && *l <= '9') || *l == ','; l++)
+			if (*l != ',')
+				v = v * 10 + (uint64_t)(*l - '0');
+		CHECK(strncmp(l, " more time", 10) == 0);
+		if (memmem(start, (size_t)((nl != NULL ? nl : l) - start), what, strlen(what)) != NULL)
+			sum += v;
+	}
+	return sum;
+}
+
+static void test_threads(void)
+{
+	pthread_t th[NB_THREADS];
+	struct doca_mmap *m;
+	char name[96];
+	char *text;
+	off_t mark;
+
+	CHECK_OK(doca_mmap_create(&m));
+	name_of(name, sizeof(name), m);
+	mark = log_mark();
+	for (int i = 0; i < NB_THREADS; i++)
+		CHECK(pthread_create(&th[i], NULL, refuse_many, m) == 0);
+	for (int i = 0; i < NB_THREADS; i++)
+		CHECK(pthread_join(th[i], NULL) == 0);
+	CHECK_OK(doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_WARNING)); /* ends the repetition */
+	text = fd_since(log_fd, mark);
+	if (count_lines(text, name, "; pass a non-NULL address") != 3 ||
+	    refused_more(text, name) != NB_THREADS * NB_CALLS_THREAD - 3 || nb_lines(text) != 4)
+		show_and_fail("4 threads x 20000 refusals: expected 3 lines and one summary of 79,997", text);
+	free(text);
+	CHECK_OK(doca_mmap_destroy(m));
+}
+
 /* The application's own lines are its business: every one is written. */
 static void test_app_lines_not_held(void)
 {
@@ -266,6 +325,7 @@ int main(int argc, char **argv)
 	CHECK(log_fd >= 0);
 	CHECK_OK(doca_log_backend_create_with_fd_sdk(log_fd, &be));
 	test_one_object_then_another();
+	test_threads();
 	test_app_lines_not_held();
 	printf("test_log_repeats: ok\n");
 	return T_EXIT_PASS;
