@@ -15,7 +15,8 @@
  *
  * Each direction is a single-producer/single-consumer ring of fixed slots. Producers: any
  * process may send on a port, so a burst takes the ring's tx_lock (a robust, process-shared
- * mutex: a dead holder does not wedge the cable; uncontended, a CAS). Consumer: one process
+ * mutex: a dead holder does not wedge the cable; uncontended, a CAS; a live holder is waited
+ * for WIRE_TX_LOCK_MS at most, then the burst is refused). Consumer: one process
  * receives a port at a time, the one that claimed rx_owner with its pid (on its first rx_burst
  * or rx_fd; taken over when that process is gone). A port nobody receives is a cable without
  * a peer: frames sent are lost (counted, `lost`), as on a real unplugged link, and a receiver
@@ -33,6 +34,15 @@
  * and at most one datagram is sent per sleep. sendto(MSG_DONTWAIT | MSG_NOSIGNAL): a receiver
  * that has gone away costs an ECONNREFUSED, never a signal or a block.
  *
+ * Trust: every byte of the cable file can be written by any process that can open it, so
+ * none is believed. The receiver keeps its own cons (the cable's is a copy for the producers),
+ * checks prod against it (the ring's rule, wire_ring.h; broken: said once, receiving starts
+ * over from prod) and reads the slots through wire_ring_walk(), which bounds a burst by the
+ * slots it visits and hands the callback a private copy of each frame. A producer that finds
+ * cons breaking the rule starts over from it (said once). Header fields are checked once, at
+ * mapping; the set-up wait is bounded (WIRE_INIT_WAIT_MS); rx_owner and armed can only make a
+ * port refuse to receive (said) or cost a spurious wake-up.
+ *
  * Within one process each cable file is mapped once, shared by both of its ports, so two
  * ports of one process see the ring at one address (and TSan sees their ordering).
  */
@@ -45,7 +55,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +68,7 @@
 
 #include "core.h"
 #include "nic_internal.h"
+#include "wire_ring.h"
 
 #define COMP "nic"
 
@@ -66,49 +76,10 @@
 static _Atomic int wire_fence_word;
 #define WIRE_FULL_FENCE() SD_FULL_FENCE(&wire_fence_word)
 
-#define WIRE_MAGIC	    0x3145524957445346ull /* "FSDWIRE1" */
-#define WIRE_VERSION	    1u
-#define WIRE_SLOTS	    512u /* power of two */
-#define WIRE_SLOT_SIZE	    (NIC_MAX_FRAME + 64u)
 #define WIRE_INIT_WAIT_MS   2000
 #define WIRE_CLAIM_RETRY_NS 100000000ull /* a refused receiver looks again every 100 ms */
-#define WIRE_RX_AHEAD	    4u		 /* slots a receiver prefetches ahead */
-
-struct wire_slot {
-	uint32_t len;
-	uint32_t rsvd;
-	uint64_t ts_ns;
-	uint8_t data[NIC_MAX_FRAME];
-};
-_Static_assert(sizeof(struct wire_slot) <= WIRE_SLOT_SIZE, "slot fits its stride");
-
-struct wire_ring {
-	/* producer's lines: written under tx_lock */
-	alignas(SD_CACHELINE) _Atomic uint64_t prod;
-	_Atomic uint64_t tx_frames, tx_bytes;
-	_Atomic uint64_t lost;	       /* sent while nobody received the other end */
-	_Atomic uint64_t rx_drop_full; /* the receiver's ring was full */
-	_Atomic uint64_t rx_drop_bad;  /* bad sizes, from either side: fetch_add */
-	pthread_mutex_t tx_lock;
-	/* consumer's line: written by the rx_owner process only (armed also by producers) */
-	alignas(SD_CACHELINE) _Atomic uint64_t cons;
-	_Atomic uint64_t rx_frames, rx_bytes;
-	_Atomic int32_t rx_owner;
-	_Atomic uint32_t armed;
-};
-
-enum { WIRE_FRESH = 0, WIRE_INITIALISING = 1, WIRE_READY = 2 };
-
-struct wire_shm {
-	_Atomic uint32_t state;
-	uint32_t version, nb_slots, slot_size;
-	uint64_t magic;
-	char pci[2][DOCA_DEVINFO_PCI_ADDR_SIZE]; /* the two ends */
-	struct wire_ring ring[2];		 /* ring[e]: frames end e sends */
-};
-
-#define WIRE_SLOTS_OFF ((sizeof(struct wire_shm) + 4095) & ~(size_t)4095)
-#define WIRE_FILE_SIZE (WIRE_SLOTS_OFF + 2 * (size_t)WIRE_SLOTS * WIRE_SLOT_SIZE)
+#define WIRE_TX_LOCK_MS	    1000	 /* longest wait for a ring's send lock */
+#define WIRE_DRAIN_MAX	    64u		 /* wake-up datagrams read per rx_rearm, at most */
 
 /* One mapping of a cable file per process, shared by the ports on it. */
 struct wire_cable {
@@ -127,15 +98,22 @@ struct wire_port {
 	uint32_t mtu;
 	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	char peer_pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
-	/* receive side, this process */
+	/* receive side, this process (the receiving thread) */
 	int rx_sock;	      /* bound at rx_path once claimed */
 	bool rx_claimed;      /* rx_owner == our pid */
 	bool rx_refused;      /* another process receives: said once */
+	bool rx_broken_said;  /* the ring's rule was broken: said once */
 	uint64_t rx_retry_ns; /* when refused, the next claim attempt (no kill() per burst) */
+	uint64_t rx_cons;     /* the ring's cons: ours, the cable's copy is only for the producers */
+	uint8_t *rx_buf;      /* the frame being delivered, copied out of the cable */
 	struct sockaddr_un rx_addr;
-	/* send side: wakes the peer's receiver */
+	/* send side (any thread): wakes the peer's receiver */
 	int tx_sock;
 	struct sockaddr_un peer_addr;
+	_Atomic bool tx_lock_stuck;  /* the send lock timed out: only tried, not waited for, until taken */
+	_Atomic bool tx_lock_said;   /* ... said once */
+	_Atomic bool tx_broken_said; /* the receiver's cons broke the ring's rule: said once */
+	_Atomic uint64_t tx_full;    /* frames refused: the send lock was not to be had */
 	struct nic_pcap *pcap;
 };
 
@@ -157,6 +135,7 @@ static uint64_t now_ns(void)
 
 static uint8_t *slot_at(uint8_t *slots, uint64_t seq)
 {
+	/* masked: whatever a peer wrote in the indices, the slot is one of the ring's */
 	return slots + (size_t)(seq & (WIRE_SLOTS - 1)) * WIRE_SLOT_SIZE;
 }
 
@@ -377,8 +356,8 @@ static bool rx_claim(struct wire_port *p)
 	}
 	if (cur != me && !atomic_compare_exchange_strong(&p->rx->rx_owner, &cur, me))
 		return false; /* another process claimed it just now: try again next time */
-	atomic_store_explicit(&p->rx->cons, atomic_load_explicit(&p->rx->prod, memory_order_acquire),
-			      memory_order_release);
+	p->rx_cons = atomic_load_explicit(&p->rx->prod, memory_order_acquire);
+	atomic_store_explicit(&p->rx->cons, p->rx_cons, memory_order_release);
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd >= 0) {
 		/* the owner is us, so whatever is bound there belongs to a receiver that is gone */
@@ -411,58 +390,81 @@ static void rx_release(struct wire_port *p)
 	p->rx_claimed = false;
 }
 
+/* The receiving thread's callback when frames are also captured (SOFTDOCA_PCAP). */
+struct pcap_tee {
+	struct nic_pcap *pcap;
+	nic_rx_fn cb;
+	void *cb_arg;
+};
+
+static void pcap_tee_cb(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts_ns)
+{
+	const struct pcap_tee *t = arg;
+
+	nic_pcap_write(t->pcap, NULL, 0, frame, len, ts_ns);
+	t->cb(t->cb_arg, frame, len, ts_ns);
+}
+
+/*
+ * The cable's prod broke the ring's rule: a process that can write the cable file moved it
+ * (no honest sender does). Said once per port; the receiver starts over from that prod, as a
+ * new receiver does, so the frames in between are never read and the port goes on receiving
+ * what comes next.
+ */
+static void rx_resync(struct wire_port *p, uint64_t prod)
+{
+	if (!p->rx_broken_said) {
+		bool behind = prod - p->rx_cons > UINT64_MAX / 2;
+
+		SD_ERR(COMP,
+		       "port %s: the wire cable %s: its producer index is %llu slots %s the receiver's (an "
+		       "honest sender is at most %u ahead, never behind); receiving starts over from it, "
+		       "the frames in between are dropped (said once); a process other than softdoca's "
+		       "writes the cable file",
+		       p->pci, p->cable->path, (unsigned long long)(behind ? p->rx_cons - prod : prod - p->rx_cons),
+		       behind ? "behind" : "ahead of", WIRE_SLOTS);
+		p->rx_broken_said = true;
+	}
+	atomic_fetch_add_explicit(&p->rx->rx_drop_bad, 1, memory_order_relaxed);
+	p->rx_cons = prod;
+	atomic_store_explicit(&p->rx->cons, prod, memory_order_release);
+}
+
 static unsigned int wire_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void *cb_arg)
 {
 	struct wire_port *p = port;
 	struct wire_ring *r = p->rx;
-	uint64_t c, prod, frames = 0, bytes = 0, bad = 0;
-	unsigned int k = 0;
+	struct wire_walk w;
+	struct pcap_tee tee;
+	uint64_t prod;
 
 	if (SD_UNLIKELY(!p->rx_claimed) && !rx_claim(p))
 		return 0;
-	c = atomic_load_explicit(&r->cons, memory_order_relaxed);
 	prod = atomic_load_explicit(&r->prod, memory_order_acquire);
-	if (c == prod)
+	if (prod == p->rx_cons)
 		return 0; /* nothing: no store either, so the producer's copy of this line stays valid */
-	while (k < n && c != prod) {
-		const struct wire_slot *s = (const struct wire_slot *)slot_at(p->rx_slots, c);
-		uint32_t len = s->len;
-
-		/*
-		 * Each slot is a few cache lines another core just wrote, a page or more from the
-		 * last: fetch the next ones' headers while this one is handled.
-		 */
-		if (prod - c > WIRE_RX_AHEAD) {
-			const uint8_t *nx = slot_at(p->rx_slots, c + WIRE_RX_AHEAD);
-
-			__builtin_prefetch(nx);
-			__builtin_prefetch(nx + 64);
-		}
-
-		/* the slot is shared memory another process wrote: its length is checked, not trusted */
-		if (SD_UNLIKELY(len < 14 || len > p->mtu)) {
-			bad++;
-		} else {
-			if (p->pcap != NULL)
-				nic_pcap_write(p->pcap, NULL, 0, s->data, len, s->ts_ns);
-			cb(cb_arg, s->data, len, s->ts_ns);
-			frames++;
-			bytes += len;
-			k++;
-		}
-		c++;
+	if (p->pcap != NULL) {
+		tee = (struct pcap_tee){p->pcap, cb, cb_arg};
+		cb = pcap_tee_cb;
+		cb_arg = &tee;
+	}
+	w.cons = p->rx_cons;
+	if (SD_UNLIKELY(!wire_ring_walk(p->rx_slots, prod, p->mtu, n, p->rx_buf, cb, cb_arg, &w))) {
+		rx_resync(p, prod);
+		return 0;
 	}
 	/* once per burst: the slots read are the producer's again (and its cache line moves once) */
-	atomic_store_explicit(&r->cons, c, memory_order_release);
-	if (frames) {
-		counter_add(&r->rx_frames, frames);
-		counter_add(&r->rx_bytes, bytes);
+	p->rx_cons = w.cons;
+	atomic_store_explicit(&r->cons, w.cons, memory_order_release);
+	if (w.frames) {
+		counter_add(&r->rx_frames, w.frames);
+		counter_add(&r->rx_bytes, w.bytes);
 	}
-	if (SD_UNLIKELY(bad))
-		atomic_fetch_add_explicit(&r->rx_drop_bad, bad, memory_order_relaxed);
-	if (p->pcap != NULL && frames)
+	if (SD_UNLIKELY(w.bad))
+		atomic_fetch_add_explicit(&r->rx_drop_bad, w.bad, memory_order_relaxed);
+	if (p->pcap != NULL && w.frames)
 		nic_pcap_flush(p->pcap);
-	return k;
+	return w.frames;
 }
 
 static int wire_rx_fd(void *port)
@@ -474,11 +476,22 @@ static int wire_rx_fd(void *port)
 	return p->rx_sock;
 }
 
+/*
+ * Reads the wake-up datagrams waiting on @fd, a bounded number: any process of the user may
+ * send there, as fast as we read. What is left only makes the next sleep end early.
+ */
+static void drain(int fd)
+{
+	char buf[16];
+
+	for (unsigned int i = 0; i < WIRE_DRAIN_MAX && recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0; i++)
+		;
+}
+
 static void wire_rx_rearm(void *port)
 {
 	struct wire_port *p = port;
 	struct wire_ring *r = p->rx;
-	char buf[16];
 
 	if (!p->rx_claimed || p->rx_sock < 0)
 		return;
@@ -492,17 +505,14 @@ static void wire_rx_rearm(void *port)
 	 * ring). One recv() per sleep, none per frame.
 	 */
 	if (atomic_load_explicit(&r->armed, memory_order_relaxed)) {
-		while (recv(p->rx_sock, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-			;
+		drain(p->rx_sock);
 		if (atomic_load(&r->armed))
 			return;
 	}
-	while (recv(p->rx_sock, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-		;
+	drain(p->rx_sock);
 	atomic_store_explicit(&r->armed, 1, memory_order_relaxed);
 	WIRE_FULL_FENCE();
-	if (atomic_load_explicit(&r->prod, memory_order_relaxed) !=
-	    atomic_load_explicit(&r->cons, memory_order_relaxed)) {
+	if (atomic_load_explicit(&r->prod, memory_order_relaxed) != p->rx_cons) {
 		/* frames came in before the producer could see armed: wake ourselves */
 		uint32_t one = 1;
 
@@ -527,10 +537,57 @@ static void wake_peer(struct wire_port *p)
 		       sizeof(p->peer_addr));
 }
 
-static void tx_lock(struct wire_ring *r)
+/*
+ * Takes the send lock of the port's ring. It lives in the cable, where any process that can
+ * write the file can hold it (a stopped sender, a damaged or hostile file): waited for at most
+ * WIRE_TX_LOCK_MS, then, until it is taken again, only tried, so that a send never waits on it
+ * twice. false when not taken (said once per port).
+ */
+static bool tx_lock(struct wire_port *p)
 {
-	if (pthread_mutex_lock(&r->tx_lock) == EOWNERDEAD)
-		pthread_mutex_consistent(&r->tx_lock); /* its burst was never published: nothing to repair */
+	pthread_mutex_t *m = &p->tx->tx_lock;
+	int rc;
+
+	if (atomic_load_explicit(&p->tx_lock_stuck, memory_order_relaxed)) {
+		rc = pthread_mutex_trylock(m);
+	} else {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += WIRE_TX_LOCK_MS / 1000;
+		until.tv_nsec += (long)(WIRE_TX_LOCK_MS % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		rc = pthread_mutex_timedlock(m, &until);
+	}
+	if (rc == EOWNERDEAD) {
+		pthread_mutex_consistent(m); /* its burst was never published: nothing to repair */
+		rc = 0;
+	}
+	if (SD_LIKELY(rc == 0)) {
+		if (SD_UNLIKELY(atomic_load_explicit(&p->tx_lock_stuck, memory_order_relaxed)))
+			atomic_store_explicit(&p->tx_lock_stuck, false, memory_order_relaxed);
+		return true;
+	}
+	if (rc == EBUSY)
+		return false; /* only tried: said when the wait timed out */
+	atomic_store_explicit(&p->tx_lock_stuck, true, memory_order_relaxed);
+	if (atomic_exchange_explicit(&p->tx_lock_said, true, memory_order_relaxed))
+		return false;
+	if (rc == ETIMEDOUT)
+		SD_ERR(COMP,
+		       "port %s: the wire cable %s: its send lock was held for more than %d ms; frames to %s "
+		       "are refused while it is (said once); stop the process that holds it, or remove the "
+		       "cable file while no program uses it",
+		       p->pci, p->cable->path, WIRE_TX_LOCK_MS, p->peer_pci);
+	else
+		SD_ERR(COMP,
+		       "port %s: the wire cable %s: its send lock is unusable (%s, a damaged cable file); "
+		       "frames to %s are refused (said once); remove the cable file while no program uses it",
+		       p->pci, p->cable->path, strerror(rc), p->peer_pci);
+	return false;
 }
 
 static unsigned int wire_tx_burst(void *port, const struct nic_tx_frame *frames, unsigned int n)
@@ -540,10 +597,33 @@ static unsigned int wire_tx_burst(void *port, const struct nic_tx_frame *frames,
 	uint64_t prod, cons, ts = now_ns(), sent = 0, bytes = 0, lost = 0, full = 0, bad = 0;
 	bool peer_up, reloaded = false;
 
-	tx_lock(r);
+	if (SD_UNLIKELY(!tx_lock(p))) {
+		/* not taken, not lost: the caller tries again */
+		atomic_fetch_add_explicit(&p->tx_full, n, memory_order_relaxed);
+		return 0;
+	}
 	peer_up = atomic_load_explicit(&r->rx_owner, memory_order_acquire) != 0;
 	prod = atomic_load_explicit(&r->prod, memory_order_relaxed);
 	cons = atomic_load_explicit(&r->cons, memory_order_acquire);
+	if (SD_UNLIKELY(!wire_ring_ok(prod, cons))) {
+		/*
+		 * The cable's indices were moved by something other than a sender and its receiver:
+		 * every frame would count as a full ring, for good. Start over from the receiver's
+		 * index (it finds prod where it was, or breaks the rule too and starts over from it).
+		 */
+		if (!atomic_exchange_explicit(&p->tx_broken_said, true, memory_order_relaxed)) {
+			bool ahead = prod - cons > UINT64_MAX / 2;
+
+			SD_ERR(COMP,
+			       "port %s: the wire cable %s: the receiver's index is %llu slots %s the "
+			       "producer's (an honest receiver is at most %u behind, never ahead); sending "
+			       "starts over from it (said once); a process other than softdoca's writes the "
+			       "cable file",
+			       p->pci, p->cable->path, (unsigned long long)(ahead ? cons - prod : prod - cons),
+			       ahead ? "ahead of" : "behind", WIRE_SLOTS);
+		}
+		prod = cons;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		const struct nic_tx_frame *f = &frames[i];
 		struct wire_slot *s;
@@ -567,6 +647,7 @@ static unsigned int wire_tx_burst(void *port, const struct nic_tx_frame *frames,
 				cons = atomic_load_explicit(&r->cons, memory_order_acquire);
 				reloaded = true;
 			}
+			/* a cons moved behind prod by someone else reads as a full ring */
 			if (prod - cons >= WIRE_SLOTS) {
 				full++;
 				continue;
@@ -608,6 +689,7 @@ static void wire_stats(void *port, struct nic_port_stats *out)
 	*out = (struct nic_port_stats){
 	    .tx_frames = atomic_load_explicit(&p->tx->tx_frames, memory_order_relaxed),
 	    .tx_bytes = atomic_load_explicit(&p->tx->tx_bytes, memory_order_relaxed),
+	    .tx_full = atomic_load_explicit(&p->tx_full, memory_order_relaxed),
 	    .rx_frames = atomic_load_explicit(&p->rx->rx_frames, memory_order_relaxed),
 	    .rx_bytes = atomic_load_explicit(&p->rx->rx_bytes, memory_order_relaxed),
 	    .rx_drop_full = atomic_load_explicit(&p->rx->rx_drop_full, memory_order_relaxed),
@@ -642,6 +724,7 @@ static void wire_close(struct doca_dev *dev, void *priv)
 		close(p->tx_sock);
 	nic_pcap_close(p->pcap);
 	cable_put(p->cable);
+	free(p->rx_buf);
 	free(p);
 }
 
@@ -666,6 +749,11 @@ static doca_error_t wire_open(struct doca_dev *dev, void **priv)
 	p->dev = dev;
 	p->rx_sock = -1;
 	p->tx_sock = -1;
+	p->rx_buf = malloc(NIC_MAX_FRAME);
+	if (p->rx_buf == NULL) {
+		free(p);
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	p->mtu = prof != NULL && prof->eth.max_packet_size < NIC_MAX_FRAME ? prof->eth.max_packet_size : NIC_MAX_FRAME;
 	format_pci(p->pci, td);
 	format_pci(p->peer_pci, peer);
@@ -712,6 +800,7 @@ fail_cable:
 		close(p->tx_sock);
 	cable_put(p->cable);
 fail:
+	free(p->rx_buf);
 	free(p);
 	return err;
 }
