@@ -24,7 +24,10 @@
  * The receiving thread owns the cursor (block, packets left, next packet); a block goes back
  * to the kernel (block_status = TP_STATUS_KERNEL, release) once its last packet was handed to
  * the callback. The kernel publishes a block by storing TP_STATUS_USER after its contents: an
- * acquire load of the status orders the reads of the block after it.
+ * acquire load of the status orders the reads of the block after it. The block is walked by
+ * afp_block.c as untrusted bytes (every offset and length checked against the block size, each
+ * header read once): a damaged block loses its frames, said once, never a read outside it. A
+ * burst counts every packet and block it looks at, delivered or not.
  *
  * Frames the kernel could not place because every block was ours are counted by the kernel
  * (PACKET_STATISTICS tp_drops, reset on each read): stats() folds them into rx_drop_full.
@@ -64,6 +67,7 @@
 
 #include <arpa/inet.h>
 
+#include "afp_block.h"
 #include "core.h"
 #include "nic_internal.h"
 
@@ -108,8 +112,8 @@ struct afp_port {
 	size_t ring_len;
 	uint32_t block_size, nb_blocks;
 	uint32_t blk;		/* the block the cursor is in */
-	uint32_t left;		/* packets of blk not yet read; 0 = blk not yet ours */
-	uint32_t next_off;	/* offset in blk of the next packet */
+	struct afp_cursor cur;	/* in blk; cur.left == 0: blk not yet ours */
+	bool bad_block_said;	/* a block broke the TPACKET_V3 layout: said once */
 	uint8_t *vlan_buf;	/* a frame with its VLAN tag put back */
 	uint64_t err_clear_ns;	/* rx_rearm: when it next reads a pending socket error */
 	uint64_t rx_idle_until; /* rx_burst: an empty look at the ring is not repeated before this */
@@ -146,24 +150,35 @@ static void block_release(struct afp_port *p)
 {
 	__atomic_store_n(&block_at(p, p->blk)->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
 	p->blk = p->blk + 1 == p->nb_blocks ? 0 : p->blk + 1;
-	p->left = 0;
+	p->cur.left = 0;
 }
 
-/* Delivers the packet at @h (a bad one is counted); true when it reached the callback. */
-static bool rx_one(struct afp_port *p, const struct tpacket3_hdr *h, nic_rx_fn cb, void *cb_arg, uint64_t *bytes)
+/* A block that breaks the TPACKET_V3 layout (afp_block.h): its frames are dropped, said once. */
+static void rx_bad_block(struct afp_port *p, const char *why)
 {
-	const struct sockaddr_ll *sll = (const void *)((const uint8_t *)h + TPACKET_ALIGN(sizeof(*h)));
-	const uint8_t *data = (const uint8_t *)h + h->tp_mac;
-	uint32_t len = h->tp_snaplen, limit = p->mtu;
-	uint64_t ts = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
+	atomic_fetch_add_explicit(&p->rx_drop_bad, 1, memory_order_relaxed);
+	if (p->bad_block_said)
+		return;
+	p->bad_block_said = true;
+	SD_ERR(COMP,
+	       "port %s: interface %s (%s): a block of the receive ring breaks the TPACKET_V3 layout: %s; "
+	       "the rest of the block is dropped (said once); a kernel bug, or memory damaged",
+	       p->pci, p->ifname, p->where, why);
+}
 
-	if (SD_UNLIKELY(sll->sll_pkttype == PACKET_OUTGOING))
+/* Delivers the packet @pk (a bad one is counted); true when it reached the callback. */
+static bool rx_one(struct afp_port *p, const struct afp_pkt *pk, nic_rx_fn cb, void *cb_arg, uint64_t *bytes)
+{
+	const uint8_t *data = pk->frame;
+	uint32_t len = pk->snaplen, limit = p->mtu;
+
+	if (SD_UNLIKELY(pk->pkttype == PACKET_OUTGOING))
 		return false; /* the host's own traffic on the interface, not the wire's */
-	if (SD_UNLIKELY(h->tp_status & TP_STATUS_VLAN_VALID)) {
-		uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID) ? h->hv1.tp_vlan_tpid : ETH_P_8021Q;
-		uint16_t be_tpid = htons(tpid), be_tci = htons((uint16_t)h->hv1.tp_vlan_tci);
+	if (SD_UNLIKELY(pk->status & TP_STATUS_VLAN_VALID)) {
+		uint16_t tpid = (pk->status & TP_STATUS_VLAN_TPID_VALID) ? pk->vlan_tpid : ETH_P_8021Q;
+		uint16_t be_tpid = htons(tpid), be_tci = htons(pk->vlan_tci);
 
-		if (len < 12 || len + 4 > NIC_MAX_FRAME + 4) {
+		if (len < 12 || len > NIC_MAX_FRAME) {
 			atomic_fetch_add_explicit(&p->rx_drop_bad, 1, memory_order_relaxed);
 			return false;
 		}
@@ -176,13 +191,13 @@ static bool rx_one(struct afp_port *p, const struct tpacket3_hdr *h, nic_rx_fn c
 		limit += 4; /* the tag rides on top of the MTU, as on any Linux interface */
 	}
 	/* shorter than a header, longer than the port takes, or truncated by the ring */
-	if (SD_UNLIKELY(len < 14 || len > limit || h->tp_snaplen != h->tp_len)) {
+	if (SD_UNLIKELY(len < 14 || len > limit || pk->snaplen != pk->len)) {
 		atomic_fetch_add_explicit(&p->rx_drop_bad, 1, memory_order_relaxed);
 		return false;
 	}
 	if (p->pcap != NULL)
-		nic_pcap_write(p->pcap, NULL, 0, data, len, ts);
-	cb(cb_arg, data, len, ts);
+		nic_pcap_write(p->pcap, NULL, 0, data, len, pk->ts_ns);
+	cb(cb_arg, data, len, pk->ts_ns);
 	*bytes += len;
 	return true;
 }
@@ -202,33 +217,38 @@ static unsigned int afp_rx_burst(void *port, unsigned int n, nic_rx_fn cb, void 
 	 * AFP_RETIRE_MS), so after an empty look the ring is left alone for AFP_RX_IDLE_NS, a
 	 * fiftieth of that. rx_rearm (before a sleep on the fd) ends the pause.
 	 */
-	if (p->left == 0 && p->rx_idle_until != 0 && sd_mono_ns() < p->rx_idle_until)
+	if (p->cur.left == 0 && p->rx_idle_until != 0 && sd_mono_ns() < p->rx_idle_until)
 		return 0;
 	p->rx_idle_until = 0;
-	while (k < n) {
-		struct tpacket_block_desc *bd = block_at(p, p->blk);
-		const struct tpacket3_hdr *h;
+	/* every packet or block looked at counts toward @n, delivered or not */
+	for (unsigned int visited = 0; visited < n; visited++) {
+		const uint8_t *bd = (const uint8_t *)block_at(p, p->blk);
+		struct afp_pkt pk;
+		const char *why;
+		int r;
 
-		if (p->left == 0) {
-			if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) {
+		if (p->cur.left == 0) {
+			if (!(__atomic_load_n(&block_at(p, p->blk)->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
+			      TP_STATUS_USER)) {
 				if (k == 0)
 					p->rx_idle_until = sd_mono_ns() + AFP_RX_IDLE_NS;
 				break;
 			}
-			p->left = bd->hdr.bh1.num_pkts;
-			p->next_off = bd->hdr.bh1.offset_to_first_pkt;
-			if (p->left == 0) {
-				block_release(p);
+			why = afp_block_open(bd, p->block_size, &p->cur);
+			if (SD_UNLIKELY(why != NULL))
+				rx_bad_block(p, why);
+			if (p->cur.left == 0) {
+				block_release(p); /* empty, or unreadable */
 				continue;
 			}
 		}
-		h = (const struct tpacket3_hdr *)((const uint8_t *)bd + p->next_off);
-		if (rx_one(p, h, cb, cb_arg, &bytes))
+		r = afp_block_next(bd, p->block_size, &p->cur, &pk, &why);
+		if (SD_UNLIKELY(r < 0))
+			rx_bad_block(p, why);
+		else if (r > 0 && rx_one(p, &pk, cb, cb_arg, &bytes))
 			k++;
-		if (--p->left == 0)
+		if (p->cur.left == 0)
 			block_release(p);
-		else
-			p->next_off += h->tp_next_offset;
 	}
 	if (k) {
 		counter_add(&p->rx_frames, k);
@@ -298,7 +318,7 @@ static void afp_rx_enable(void *port, bool on)
 	if (on == p->rx_on)
 		return;
 	if (on) {
-		if (p->left != 0)
+		if (p->cur.left != 0)
 			block_release(p);
 		for (uint32_t i = 0; i < p->nb_blocks; i++) {
 			if (!(__atomic_load_n(&block_at(p, p->blk)->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
