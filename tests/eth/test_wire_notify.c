@@ -4,11 +4,18 @@
  * 03:00.1, no loop medium) arms the wire's wake-up only when its PE arms, and a sleeping
  * receiver still wakes: for a frame sent after it armed, for a frame that was already waiting
  * when it armed, and after any number of busy-polling rounds in between (which arm nothing).
+ * Then a stranger maps the cable and moves its producer index 2^40 slots ahead over slots of
+ * impossible length: doca_pe_progress() still returns (an alarm fails the test if it spins),
+ * one line says so, and the queue goes on receiving.
  */
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "eth_test.h"
+#include "wire_ring.h"
 
 static int received, sent;
 
@@ -143,6 +150,36 @@ int main(void)
 		CHECK_OK(doca_pe_clear_notification(rx_pe, h));
 		PROGRESS_UNTIL(rx_pe, received == round * 7 + 7, 100000);
 		CHECK_EQ(received, round * 7 + 7);
+	}
+	{
+		char path[PATH_MAX + 64];
+		struct wire_shm *shm;
+		uint8_t *slots;
+		uint64_t said;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/softdoca/" NIC_WIRE_CABLE_NAME, dir, "0000:03:00.0", "0000:03:00.1");
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		CHECK(fd >= 0);
+		shm = mmap(NULL, WIRE_FILE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		CHECK(shm != MAP_FAILED);
+		/* ring[1]: 03:00.1 sends, 03:00.0 receives */
+		slots = (uint8_t *)shm + WIRE_SLOTS_OFF + (size_t)WIRE_SLOTS * WIRE_SLOT_SIZE;
+		for (uint32_t i = 0; i < WIRE_SLOTS; i++)
+			((struct wire_slot *)(slots + (size_t)i * WIRE_SLOT_SIZE))->len = UINT32_MAX;
+		atomic_store(&shm->ring[1].prod, atomic_load(&shm->ring[1].cons) + (1ull << 40));
+		alarm(20);
+		said = priv_doca_errors_said();
+		for (int i = 0; i < 100; i++)
+			doca_pe_progress(rx_pe);
+		CHECK_EQ(priv_doca_errors_said() - said, 1);
+		CHECK_EQ(received, 21);
+		send_one();
+		PROGRESS_UNTIL(rx_pe, received == 22, 100000);
+		CHECK_EQ(received, 22);
+		alarm(0);
+		munmap(shm, WIRE_FILE_SIZE);
 	}
 	sd_ctx_stop_idle(doca_eth_rxq_as_doca_ctx(rxq), rx_pe, NULL, 5000);
 	sd_ctx_stop_idle(doca_eth_txq_as_doca_ctx(txq), tx_pe, NULL, 5000);
