@@ -548,9 +548,9 @@ static bool tx_lock(struct wire_port *p)
 	pthread_mutex_t *m = &p->tx->tx_lock;
 	int rc;
 
-	if (atomic_load_explicit(&p->tx_lock_stuck, memory_order_relaxed)) {
-		rc = pthread_mutex_trylock(m);
-	} else {
+	/* tried first: uncontended, or left by a holder that died, no wait (and what TSan follows) */
+	rc = pthread_mutex_trylock(m);
+	if (rc == EBUSY && !atomic_load_explicit(&p->tx_lock_stuck, memory_order_relaxed)) {
 		struct timespec until;
 
 		clock_gettime(CLOCK_REALTIME, &until);
