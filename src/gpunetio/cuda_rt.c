@@ -4,7 +4,10 @@
  *
  * Which library: the one SOFTDOCA_CUDART names (an absolute path; if it cannot be used the load
  * fails, there is no fallback), else the first of the names CUDA 13 and 12 ship that the
- * dynamic loader or the toolkit's lib64 directory provides. The table is filled once per
+ * dynamic loader or the toolkit's lib64 directory provides and that works with this machine's
+ * driver: a runtime newer than the driver answers its first call with cudaErrorInsufficientDriver
+ * (a CUDA 13 runtime on a CUDA 12 driver), and the next name is tried; when none works, the
+ * first one found stays, so that its error is the one reported. The table is filled once per
  * process (pthread_once) and never unloaded.
  */
 #include <dlfcn.h>
@@ -29,6 +32,7 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static struct cuda_rt rt_table;
 static const struct cuda_rt *rt_loaded;
 static char load_why[512];
+static const char *rt_path; /* the library the table came from */
 
 static bool resolve(void *h, const char *path)
 {
@@ -109,30 +113,58 @@ static void load_named(const char *path)
 	rt_loaded = &rt_table;
 }
 
+/* A runtime that needs a newer driver than this machine's says so at its first call. */
+static bool driver_too_old(void)
+{
+	int n = 0, err = rt_table.get_device_count(&n);
+
+	return err == SD_CUDA_ERROR_INSUFFICIENT_DRIVER;
+}
+
 static void load(void)
 {
 	const char *env = getenv("SOFTDOCA_CUDART");
-	void *h = NULL;
-	const char *path = NULL;
+	void *first = NULL, *h;
+	const char *first_path = NULL;
 
 	if (env != NULL && *env != '\0') { /* empty: not set, as every SOFTDOCA_* variable */
 		load_named(env);
+		if (rt_loaded != NULL)
+			rt_path = env;
 		return;
 	}
-	for (size_t i = 0; i < SD_ARRAY_SIZE(cudart_names) && h == NULL; i++) {
-		path = cudart_names[i];
+	for (size_t i = 0; i < SD_ARRAY_SIZE(cudart_names); i++) {
+		const char *path = cudart_names[i];
+
 		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		if (h == NULL)
+			continue;
+		if (!resolve(h, path)) {
+			dlclose(h);
+			continue;
+		}
+		if (!driver_too_old()) {
+			if (first != NULL)
+				SD_INFO(COMP, "%s needs a newer NVIDIA driver than this machine's; using %s",
+					first_path, path);
+			rt_path = path;
+			rt_loaded = &rt_table;
+			return;
+		}
+		if (first == NULL) {
+			first = h;
+			first_path = path;
+		} /* later ones that fail too stay loaded: a runtime is not unloaded (atexit handlers) */
 	}
-	if (h == NULL) {
+	if (first == NULL) {
 		snprintf(load_why, sizeof(load_why),
 			 "libcudart not found: tried libcudart.so.13, libcudart.so.12 and /usr/local/cuda/lib64; "
 			 "install the CUDA runtime or set SOFTDOCA_CUDART to its path");
 		return;
 	}
-	if (!resolve(h, path)) {
-		dlclose(h);
-		return;
-	}
+	/* No runtime works with this driver: the first one found reports why. */
+	(void)resolve(first, first_path);
+	rt_path = first_path;
 	rt_loaded = &rt_table;
 }
 
@@ -142,6 +174,65 @@ const struct cuda_rt *cuda_rt_get(const char **why)
 	if (rt_loaded == NULL)
 		*why = load_why;
 	return rt_loaded;
+}
+
+const char *cuda_rt_path(void)
+{
+	return rt_path != NULL ? rt_path : "libcudart";
+}
+
+static const char *hint_of(int err)
+{
+	switch (err) {
+	case SD_CUDA_ERROR_MEMORY_ALLOCATION:
+		return "the GPU is out of memory: free some, or ask for less (nvidia-smi shows who holds it)";
+	case SD_CUDA_ERROR_STUB_LIBRARY:
+		return "the CUDA driver library found is the toolkit's stub (lib64/stubs/libcuda.so): install the "
+		       "NVIDIA driver, or take the stubs directory off LD_LIBRARY_PATH";
+	case SD_CUDA_ERROR_DEVICES_UNAVAILABLE:
+		return "every GPU is busy or unavailable: one in EXCLUSIVE_PROCESS compute mode is held by another "
+		       "process (nvidia-smi -q -d COMPUTE shows the mode)";
+	case SD_CUDA_ERROR_NO_DEVICE:
+		return "no NVIDIA GPU is visible to this process: check nvidia-smi, CUDA_VISIBLE_DEVICES and, in a "
+		       "container, that the GPU was passed in (--gpus)";
+	case SD_CUDA_ERROR_INVALID_DEVICE:
+		return "no visible GPU has that address: check nvidia-smi --query-gpu=pci.bus_id "
+		       "(CUDA_VISIBLE_DEVICES may hide it)";
+	case SD_CUDA_ERROR_SYSTEM_NOT_READY:
+		return "the GPU's system software is not ready: on NVSwitch systems start nvidia-fabricmanager";
+	case SD_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+		return "the driver's library and its kernel module are of different versions: reboot after a driver "
+		       "update, or reinstall the driver";
+	case SD_CUDA_ERROR_COMPAT_NOT_SUPPORTED:
+		return "the CUDA forward-compatibility libraries (cuda-compat) are in use on a GPU that does not "
+		       "support them: take them off LD_LIBRARY_PATH";
+	case SD_CUDA_ERROR_UNKNOWN:
+		return "the driver reported an unknown error: look for Xid lines in the kernel log (dmesg)";
+	default:
+		return NULL;
+	}
+}
+
+const char *cuda_rt_hint(const struct cuda_rt *rt, int err)
+{
+	static _Thread_local char buf[320];
+	int drv = 0, run = 0;
+
+	if (err != SD_CUDA_ERROR_INSUFFICIENT_DRIVER)
+		return hint_of(err);
+	/* The runtime says "insufficient driver" for no driver at all as well: the versions tell. */
+	if (rt != NULL && rt->driver_get_version != NULL)
+		(void)rt->driver_get_version(&drv);
+	if (rt != NULL && rt->runtime_get_version != NULL)
+		(void)rt->runtime_get_version(&run);
+	if (drv == 0)
+		return "no NVIDIA driver is installed (libcuda.so.1 is not there): install the driver of the GPU; "
+		       "GPUNetIO needs a GPU and its driver";
+	snprintf(buf, sizeof(buf),
+		 "the NVIDIA driver supports CUDA %d.%d, this runtime (%s) is CUDA %d.%d: update the driver, or set "
+		 "SOFTDOCA_CUDART to a runtime of CUDA %d.%d or older",
+		 drv / 1000, drv % 1000 / 10, cuda_rt_path(), run / 1000, run % 1000 / 10, drv / 1000, drv % 1000 / 10);
+	return buf;
 }
 
 const char *cuda_rt_err(const struct cuda_rt *rt, int err)

@@ -31,11 +31,10 @@ void priv_doca_gpu_report(struct priv_doca_gpu_report *out)
 		rt->driver_get_version(&out->driver_version);
 	err = rt->get_device_count(&count);
 	if (err != SD_CUDA_SUCCESS) {
-		snprintf(out->why_none, sizeof(out->why_none), "cudaGetDeviceCount failed with %s%s",
-			 cuda_rt_err(rt, err),
-			 err == SD_CUDA_ERROR_INSUFFICIENT_DRIVER ? ": there is no usable NVIDIA driver on this machine"
-			 : err == SD_CUDA_ERROR_NO_DEVICE	  ? ": the driver sees no GPU"
-								  : "");
+		const char *hint = cuda_rt_hint(rt, err);
+
+		snprintf(out->why_none, sizeof(out->why_none), "cudaGetDeviceCount (%s) failed with %s%s%s",
+			 cuda_rt_path(), cuda_rt_err(rt, err), hint != NULL ? ": " : "", hint != NULL ? hint : "");
 		return;
 	}
 	if (count <= 0) {

@@ -28,6 +28,7 @@ static doca_error_t cuda_to_doca(int err)
 	switch (err) {
 	case SD_CUDA_ERROR_MEMORY_ALLOCATION:
 		return DOCA_ERROR_NO_MEMORY;
+	case SD_CUDA_ERROR_STUB_LIBRARY:
 	case SD_CUDA_ERROR_INSUFFICIENT_DRIVER:
 	case SD_CUDA_ERROR_NO_DEVICE:
 	case SD_CUDA_ERROR_INVALID_DEVICE:
@@ -181,15 +182,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct do
 		return SD_REJECT(DOCA_ERROR_NOT_FOUND, COMP, "%s: GPU %s: %s", call, gpu_bus_id, why);
 	err = rt->device_get_by_pci_bus_id(&dev, gpu_bus_id);
 	if (err != SD_CUDA_SUCCESS)
-		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaDeviceGetByPCIBusId failed with %s; %s",
-				 call, gpu_bus_id, cuda_rt_err(rt, err),
-				 err == SD_CUDA_ERROR_INSUFFICIENT_DRIVER
-				     ? "there is no usable NVIDIA driver on this machine"
-				     : "check the address with nvidia-smi (CUDA_VISIBLE_DEVICES may hide it)");
+		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaDeviceGetByPCIBusId (%s) failed with %s; %s",
+				 call, gpu_bus_id, cuda_rt_path(), cuda_rt_err(rt, err),
+				 cuda_rt_hint(rt, err) != NULL
+				     ? cuda_rt_hint(rt, err)
+				     : "check the address with nvidia-smi --query-gpu=pci.bus_id");
 	err = rt->set_device(dev);
 	if (err != SD_CUDA_SUCCESS)
-		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s (CUDA device %d): cudaSetDevice failed with %s",
-				 call, gpu_bus_id, dev, cuda_rt_err(rt, err));
+		return SD_REJECT(cuda_to_doca(err), COMP,
+				 "%s: GPU %s (CUDA device %d): cudaSetDevice failed with %s%s%s", call, gpu_bus_id, dev,
+				 cuda_rt_err(rt, err), cuda_rt_hint(rt, err) != NULL ? "; " : "",
+				 cuda_rt_hint(rt, err) != NULL ? cuda_rt_hint(rt, err) : "");
 	gpu = calloc(1, sizeof(*gpu));
 	if (gpu == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu_bus_id);

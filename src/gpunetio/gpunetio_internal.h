@@ -30,9 +30,15 @@
 enum {
 	SD_CUDA_SUCCESS = 0,
 	SD_CUDA_ERROR_MEMORY_ALLOCATION = 2,
+	SD_CUDA_ERROR_STUB_LIBRARY = 34,
 	SD_CUDA_ERROR_INSUFFICIENT_DRIVER = 35,
+	SD_CUDA_ERROR_DEVICES_UNAVAILABLE = 46,
 	SD_CUDA_ERROR_NO_DEVICE = 100,
 	SD_CUDA_ERROR_INVALID_DEVICE = 101,
+	SD_CUDA_ERROR_SYSTEM_NOT_READY = 802,
+	SD_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
+	SD_CUDA_ERROR_COMPAT_NOT_SUPPORTED = 804,
+	SD_CUDA_ERROR_UNKNOWN = 999,
 	SD_CUDA_MEMCPY_HOST_TO_DEVICE = 1,
 	SD_CUDA_MEMCPY_DEVICE_TO_HOST = 2,
 	SD_CUDA_MEMCPY_DEFAULT = 4,
@@ -66,6 +72,14 @@ struct cuda_rt {
 const struct cuda_rt *cuda_rt_get(const char **why);
 /* "cudaErrorNoDevice (100)" for @err; a static buffer per thread. */
 const char *cuda_rt_err(const struct cuda_rt *rt, int err);
+/*
+ * What to do about @err, one sentence, or NULL for errors without a standing cause; for an
+ * insufficient driver it tells no driver from an old one (@rt's version calls). A static buffer
+ * per thread.
+ */
+const char *cuda_rt_hint(const struct cuda_rt *rt, int err);
+/* The runtime library loaded ("libcudart.so.12", or SOFTDOCA_CUDART's path). */
+const char *cuda_rt_path(void);
 
 struct gpu_alloc {
 	struct gpu_alloc *next;

@@ -12,10 +12,16 @@
  * is with a real driver: the pointer handed out is a PROT_NONE view of a memfd, and the fake's
  * cudaMemcpy/cudaMemset reach the bytes through a second, writable view. A CPU load or store
  * through the device pointer is a SIGSEGV.
+ *
+ * FAKE_CUDA_DRIVER=<version> plays the machine's driver (CUDA 12.4 is 12040; 0: no driver): a
+ * runtime newer than it answers cudaErrorInsufficientDriver, as a real one does. The fake's own
+ * runtime version follows the name it was loaded under: CUDA 12.8 as libcudart.so.12, 13.0
+ * otherwise (copies of this library under both names play a machine with both runtimes).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
 #endif
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -28,7 +34,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-enum { OK = 0, ERR_INVALID_VALUE = 1, ERR_MEMORY_ALLOCATION = 2, ERR_INVALID_DEVICE = 101 };
+enum { OK = 0, ERR_INVALID_VALUE = 1, ERR_MEMORY_ALLOCATION = 2, ERR_INSUFFICIENT_DRIVER = 35, ERR_INVALID_DEVICE = 101 };
 
 static atomic_int live;	     /* allocations not freed */
 static atomic_int fail_next; /* error the next allocation returns, 0 = none */
@@ -50,14 +56,42 @@ EXPORT int fake_cuda_current_device(void)
 	return current;
 }
 
+static int runtime_version(void)
+{
+	Dl_info info;
+	const char *name;
+
+	if (dladdr((void *)runtime_version, &info) == 0 || info.dli_fname == NULL)
+		return 13000;
+	name = strrchr(info.dli_fname, '/');
+	name = name != NULL ? name + 1 : info.dli_fname;
+	return strcmp(name, "libcudart.so.12") == 0 ? 12080 : 13000;
+}
+
+static int driver_version(void)
+{
+	const char *e = getenv("FAKE_CUDA_DRIVER");
+
+	return e != NULL && *e != '\0' ? atoi(e) : 13000;
+}
+
+static bool driver_too_old(void)
+{
+	return driver_version() < runtime_version();
+}
+
 EXPORT int cudaGetDeviceCount(int *count)
 {
+	if (driver_too_old())
+		return ERR_INSUFFICIENT_DRIVER;
 	*count = 1;
 	return OK;
 }
 
 EXPORT int cudaDeviceGetByPCIBusId(int *device, const char *bus)
 {
+	if (driver_too_old())
+		return ERR_INSUFFICIENT_DRIVER;
 	if (strcasecmp(bus, "17:00.0") != 0 && strcasecmp(bus, "0000:17:00.0") != 0)
 		return ERR_INVALID_DEVICE;
 	*device = 0;
@@ -260,6 +294,8 @@ EXPORT const char *cudaGetErrorName(int err)
 		return "cudaErrorMemoryAllocation";
 	case ERR_INVALID_DEVICE:
 		return "cudaErrorInvalidDevice";
+	case ERR_INSUFFICIENT_DRIVER:
+		return "cudaErrorInsufficientDriver";
 	default:
 		return "cudaErrorUnknown";
 	}
@@ -277,12 +313,12 @@ EXPORT int cudaDeviceGetPCIBusId(char *bus, int len, int device)
 
 EXPORT int cudaRuntimeGetVersion(int *v)
 {
-	*v = 13000;
+	*v = runtime_version();
 	return OK;
 }
 
 EXPORT int cudaDriverGetVersion(int *v)
 {
-	*v = 13000;
+	*v = driver_version();
 	return OK;
 }
