@@ -97,6 +97,19 @@ DOCA_GPUNETIO_HD void doca_gpunetio_hd_txq_write_wait(struct doca_gpu_eth_txq *t
 }
 
 /**
+ * Waits for @n free slots and reserves them (*@pos the first): DOCA_ERROR_INVALID_VALUE at once,
+ * never a wait, when the ring cannot hold @n at all.
+ */
+DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_txq_reserve_wait(struct doca_gpu_eth_txq *txq, uint32_t n, uint64_t *pos)
+{
+	doca_error_t ret;
+
+	while ((ret = doca_gpunetio_hd_txq_reserve(txq, n, pos)) == DOCA_ERROR_AGAIN) {
+	}
+	return ret;
+}
+
+/**
  * Sends @size bytes at @addr (@mkey big-endian, as doca_mmap_get_mkey gives it through htobe32)
  * from one thread: waits for a free slot, *@ticket (may be NULL) = the descriptor's position.
  * DOCA_ERROR_INVALID_VALUE for a NULL queue.
@@ -105,11 +118,13 @@ DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_txq_send(struct doca_gpu_eth_txq 
 							uint32_t size, uint32_t flags, uint64_t *ticket)
 {
 	uint64_t pos;
+	doca_error_t ret;
 
 	if (txq == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	while (doca_gpunetio_hd_txq_reserve(txq, 1, &pos) != DOCA_SUCCESS) {
-	}
+	ret = doca_gpunetio_hd_txq_reserve_wait(txq, 1, &pos);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	doca_gpunetio_hd_txq_write_send(txq, pos, addr, mkey, size, 0, 0, 0,
 					flags | DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
 	if (ticket != NULL)
@@ -117,17 +132,22 @@ DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_txq_send(struct doca_gpu_eth_txq 
 	return DOCA_SUCCESS;
 }
 
-/** As doca_gpunetio_hd_txq_send(), behind a wait for @wait_ts (doca_eth_txq_calculate_timestamp). */
+/**
+ * As doca_gpunetio_hd_txq_send(), behind a wait for @wait_ts (doca_eth_txq_calculate_timestamp):
+ * two descriptors, so DOCA_ERROR_INVALID_VALUE on a ring of one.
+ */
 DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_txq_wait_send(struct doca_gpu_eth_txq *txq, uint64_t wait_ts,
 							     uint64_t addr, uint32_t mkey, uint32_t size,
 							     uint32_t flags, uint64_t *ticket)
 {
 	uint64_t pos;
+	doca_error_t ret;
 
 	if (txq == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	while (doca_gpunetio_hd_txq_reserve(txq, 2, &pos) != DOCA_SUCCESS) {
-	}
+	ret = doca_gpunetio_hd_txq_reserve_wait(txq, 2, &pos);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	doca_gpunetio_hd_txq_write_wait(txq, pos, wait_ts, DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
 	doca_gpunetio_hd_txq_write_send(txq, pos + 1, addr, mkey, size, 0, 0, 0,
 					flags | DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
@@ -277,6 +297,11 @@ doca_gpu_dev_eth_txq_wqe_prepare_send(const struct doca_gpu_eth_txq *txq, struct
 /*
  * The group send of WARP and BLOCK scope: one thread reserves (@with_wait: one wait descriptor
  * and) a position per thread, every thread fills its own; all threads get their own ticket.
+ * WARP: the lanes that call together (__activemask(): a partial warp is fine), the lowest of them
+ * reserves. BLOCK: every thread of the block calls (as for __syncthreads()). A group larger
+ * than the ring could never get its positions at once: then each thread sends alone (its own
+ * wait first, with @with_wait), still one descriptor per thread, never a wait for room that
+ * cannot come.
  */
 #if defined(__CUDACC__)
 template <enum doca_gpu_dev_eth_exec_scope exec_scope>
@@ -286,39 +311,64 @@ __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq
 						    doca_gpu_dev_eth_ticket_t *out_ticket)
 {
 	uint32_t extra = with_wait ? 1u : 0u;
+	uint32_t flags_db = (uint32_t)flags | DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB;
 	uint64_t base;
 
 	if (exec_scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP) {
+		unsigned int mask = __activemask();
 		unsigned int lane = doca_gpu_dev_eth_get_lane_id();
+		unsigned int leader = (unsigned int)__ffs(mask) - 1u;
+		unsigned int count = (unsigned int)__popc(mask);
+		unsigned int rank = (unsigned int)__popc(mask & ((1u << lane) - 1u));
 		unsigned long long b = 0;
 
-		if (lane == 0) {
-			uint64_t p;
+		if (count + extra > txq->nwqe) {
+			uint64_t t = 0;
 
-			while (doca_gpunetio_hd_txq_reserve(txq, DOCA_GPUNETIO_ETH_WARP_SIZE + extra, &p) !=
-			       DOCA_SUCCESS) {
-			}
+			if (with_wait)
+				(void)doca_gpunetio_hd_txq_wait_send(txq, wait_ts, addr, mkey, (uint32_t)size,
+								     (uint32_t)flags, &t);
+			else
+				(void)doca_gpunetio_hd_txq_send(txq, addr, mkey, (uint32_t)size, (uint32_t)flags, &t);
+			if (out_ticket != NULL)
+				*out_ticket = t;
+			return;
+		}
+		if (lane == leader) {
+			uint64_t p = 0;
+
+			(void)doca_gpunetio_hd_txq_reserve_wait(txq, count + extra, &p);
 			if (with_wait)
 				doca_gpunetio_hd_txq_write_wait(txq, p, wait_ts,
 								DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
 			b = p;
 		}
-		base = __shfl_sync(0xffffffffu, b, 0) + extra;
-		doca_gpunetio_hd_txq_write_send(txq, base + lane, addr, mkey, (uint32_t)size, 0, 0, 0,
-						(uint32_t)flags | DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
-		__syncwarp();
+		base = __shfl_sync(mask, b, (int)leader) + extra;
+		doca_gpunetio_hd_txq_write_send(txq, base + rank, addr, mkey, (uint32_t)size, 0, 0, 0, flags_db);
+		__syncwarp(mask);
 		if (out_ticket != NULL)
-			*out_ticket = base + lane;
+			*out_ticket = base + rank;
 	} else {
 		__shared__ uint64_t s_base;
 		unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 		unsigned int nthr = blockDim.x * blockDim.y * blockDim.z;
 
-		if (tid == 0) {
-			uint64_t p;
+		if (nthr + extra > txq->nwqe) {
+			uint64_t t = 0;
 
-			while (doca_gpunetio_hd_txq_reserve(txq, nthr + extra, &p) != DOCA_SUCCESS) {
-			}
+			if (with_wait)
+				(void)doca_gpunetio_hd_txq_wait_send(txq, wait_ts, addr, mkey, (uint32_t)size,
+								     (uint32_t)flags, &t);
+			else
+				(void)doca_gpunetio_hd_txq_send(txq, addr, mkey, (uint32_t)size, (uint32_t)flags, &t);
+			if (out_ticket != NULL)
+				*out_ticket = t;
+			return;
+		}
+		if (tid == 0) {
+			uint64_t p = 0;
+
+			(void)doca_gpunetio_hd_txq_reserve_wait(txq, nthr + extra, &p);
 			if (with_wait)
 				doca_gpunetio_hd_txq_write_wait(txq, p, wait_ts,
 								DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
@@ -326,8 +376,7 @@ __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq
 		}
 		__syncthreads();
 		base = s_base;
-		doca_gpunetio_hd_txq_write_send(txq, base + tid, addr, mkey, (uint32_t)size, 0, 0, 0,
-						(uint32_t)flags | DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB);
+		doca_gpunetio_hd_txq_write_send(txq, base + tid, addr, mkey, (uint32_t)size, 0, 0, 0, flags_db);
 		__syncthreads(); /* s_base is read by everyone before the next call writes it */
 		if (out_ticket != NULL)
 			*out_ticket = base + tid;

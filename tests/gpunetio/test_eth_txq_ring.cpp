@@ -154,6 +154,25 @@ int main()
 	EXPECT_EQ(next, t + 1);
 	EXPECT_EQ(doca_gpu_dev_eth_get_lane_id(), 0);
 
+	/* A ring of one cannot hold a wait and its frame: refused at once, never a wait for room. */
+	{
+		static struct doca_gpu_dev_eth_txq_wqe one_wqe[1];
+		static struct doca_gpu_eth_txq_cqe one_cqe[1];
+		static uint64_t one_resv[2];
+		struct doca_gpu_eth_txq one = {};
+
+		one.wqe = one_wqe;
+		one.cqe = one_cqe;
+		one.reserve = &one_resv[0];
+		one.cq_reserve = &one_resv[1];
+		one.nwqe = one.ncqe = 1;
+		EXPECT_EQ(doca_gpunetio_hd_txq_wait_send(&one, 1, 0x8000, 0x01000000, 60, 0, &pos),
+			  DOCA_ERROR_INVALID_VALUE);
+		EXPECT_EQ(doca_gpunetio_hd_txq_reserve_wait(&one, 2, &pos), DOCA_ERROR_INVALID_VALUE);
+		EXPECT_EQ(doca_gpunetio_hd_txq_send(&one, 0x8000, 0x01000000, 60, 0, &pos), DOCA_SUCCESS);
+		EXPECT_EQ(pos, 0);
+	}
+
 	if (failures) {
 		std::fprintf(stderr, "%d checks failed\n", failures);
 		return 1;
