@@ -500,97 +500,90 @@ static doca_error_t check_same_process(const struct export_desc *d)
 }
 
 /*
- * The first field of descriptor @d that disagrees with the exporter's own record (which only
- * the exporter writes), or NULL. Every field but the record's fd number and the checksum is
- * compared; the device must be one the map was exported through.
+ * Copies the record page at @shared into @copy, once: the importer looks at the page nowhere
+ * else before it decides (the state word alone is read again, by transports, per task). The
+ * device count is loaded first with acquire, so the entries below it are complete in the copy
+ * (the exporter writes an entry, then release-stores the count); the count and the state
+ * the copy holds are those two loads, whatever the page says by the time of the copy.
  */
-static const char *record_mismatch(const struct export_record *rec, const struct export_desc *d)
+static void record_read(const struct export_record *shared, struct export_record *copy)
 {
-	uint32_t n;
+	uint32_t n = atomic_load_explicit(&shared->ndevs, memory_order_acquire);
+	uint32_t state = atomic_load_explicit(&shared->state, memory_order_acquire);
 
-	if (rec->version != EXPORT_RECORD_VERSION)
-		return "format (the exporter runs another softdoca version)";
-	if (rec->pid != d->pid)
-		return "exporter pid";
-	if (rec->start_time != d->start_time)
-		return "exporter start time";
-	if (rec->pidns != d->pidns)
-		return "PID namespace";
-	if (rec->uid != d->uid)
-		return "exporter user id";
-	if (rec->addr != d->addr)
-		return "start address";
-	if (rec->len != d->len)
-		return "length";
-	if (rec->access != d->access)
-		return "access rights field";
-	n = atomic_load_explicit(&rec->ndevs, memory_order_acquire);
-	if (n > EXPORT_RECORD_MAX_DEVS)
-		return "device list";
-	for (uint32_t i = 0; i < n; i++) {
-		const struct export_record_dev *e = &rec->devs[i];
-
-		if (e->domain == d->domain && e->bus == d->bus && e->dev == d->dev && e->fn == d->fn)
-			return e->side == d->side ? NULL : "device side";
-	}
-	return "exporting device (the map was not exported through it)";
+	memcpy(copy, (const void *)shared, sizeof(*copy));
+	atomic_store_explicit(&copy->ndevs, n, memory_order_relaxed);
+	atomic_store_explicit(&copy->state, state, memory_order_relaxed);
 }
 
 /* Maps the exporter's record and checks it is the export the descriptor describes. */
 static doca_error_t open_record(const struct export_desc *d, const struct export_record **out)
 {
 	const struct export_record *rec;
-	char path[64];
+	struct export_record copy;
+	char path[64], why[128];
 	struct stat st;
-	int fd, err;
+	int fd, err, seals;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->pid, (int)d->memfd);
 	/* A forged fd number may name a FIFO or a terminal: never block on it, never adopt it. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return import_os_error(d, errno, "opening the export record of");
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(*rec)) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < page_size()) {
 		close(fd);
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale descriptor: fd %d of exporter pid %d is not an export record any more; "
 				     "the export it named is gone",
 				 (int)d->memfd, (int)d->pid);
 	}
+	/*
+	 * The page stays mapped here and transports read its state word on every task: a file the
+	 * exporter could shrink would turn that read into SIGBUS. Its own records are sealed.
+	 */
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
+		close(fd);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 IMP ": exporter pid %d broke a rule of its export record: fd %d is not sealed against "
+				     "shrinking (F_SEAL_SHRINK); export with doca_mmap_export_pci()",
+				 (int)d->pid, (int)d->memfd);
+	}
 	rec = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
 	err = errno;
 	close(fd);
 	if (rec == MAP_FAILED)
 		return import_os_error(d, err, "mapping the export record of");
-	if (rec->magic != EXPORT_RECORD_MAGIC || memcmp(rec->id, d->id, EXPORT_ID_LEN) != 0) {
+	record_read(rec, &copy);
+	switch (export_record_check(&copy, d, why, sizeof(why))) {
+	case EXPORT_RECORD_OK:
+		*out = rec;
+		return DOCA_SUCCESS;
+	case EXPORT_RECORD_NOT_OURS:
 		munmap((void *)rec, page_size());
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale or forged descriptor: exporter pid %d has no export with this id (its "
 				     "fd %d now holds something else); export again",
 				 (int)d->pid, (int)d->memfd);
-	}
-	{
-		const char *field = record_mismatch(rec, d);
-
-		if (field != NULL) {
-			doca_error_t ret =
-			    SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				      IMP ": forged descriptor: its %s does not match the export record of "
-					  "exporter pid %d (range 0x%" PRIx64 " + %" PRIu64 ", rights 0x%x); "
-					  "use the descriptor doca_mmap_export_pci() returned, unmodified",
-				      field, (int)d->pid, rec->addr, rec->len, rec->access);
-
-			munmap((void *)rec, page_size());
-			return ret;
-		}
-	}
-	if (atomic_load_explicit(&rec->state, memory_order_acquire) != MEM_DOMAIN_LIVE) {
+	case EXPORT_RECORD_BROKEN:
+		munmap((void *)rec, page_size());
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 IMP ": exporter pid %d broke a rule of its export record: %s; export with "
+				     "doca_mmap_export_pci()",
+				 (int)d->pid, why);
+	case EXPORT_RECORD_MISMATCH:
+		munmap((void *)rec, page_size());
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 IMP ": forged descriptor: its %s does not match the export record of "
+				     "exporter pid %d (range 0x%" PRIx64 " + %" PRIu64 ", rights 0x%x); "
+				     "use the descriptor doca_mmap_export_pci() returned, unmodified",
+				 why, (int)d->pid, copy.addr, copy.len, copy.access);
+	default:
 		munmap((void *)rec, page_size());
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale descriptor: exporter pid %d stopped or destroyed the exported mmap",
 				 (int)d->pid);
 	}
-	*out = rec;
-	return DOCA_SUCCESS;
 }
 
 doca_error_t export_import(const void *bytes, size_t len, struct doca_dev *dev, struct doca_mmap *mmap)
@@ -651,6 +644,7 @@ doca_error_t export_import(const void *bytes, size_t len, struct doca_dev *dev, 
 	r->domain.u.process.pidfd = pidfd;
 	r->domain.u.process.state = &rec->state;
 	atomic_init(&r->domain.u.process.logged, 0);
+	atomic_init(&r->domain.u.process.ended, 0);
 	snprintf(r->domain.name, sizeof(r->domain.name),
 		 "exporter pid %d (%02x:%02x.%x), range 0x%" PRIx64 " + %" PRIu64, (int)d.pid, d.bus, d.dev, d.fn,
 		 d.addr, d.len);

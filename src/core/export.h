@@ -145,6 +145,25 @@ struct export_record {
 	struct export_record_dev devs[EXPORT_RECORD_MAX_DEVS];
 };
 
+/* ---- the importer's check of a record (export_record.c: pure, fuzzed by fuzz_export_record.c) ---- */
+
+enum export_record_verdict {
+	EXPORT_RECORD_OK,	/* the record is this export's, well-formed, matches and is LIVE */
+	EXPORT_RECORD_NOT_OURS, /* magic or id differ: the fd holds another record (stale or forged) */
+	EXPORT_RECORD_BROKEN,	/* the record breaks its own rules: the exporter is not a softdoca one */
+	EXPORT_RECORD_MISMATCH, /* a field of the descriptor differs from the record: forged descriptor */
+	EXPORT_RECORD_REVOKED,	/* the export was stopped or destroyed */
+};
+
+/*
+ * Checks @rec, a private copy of an exporter's record page (export.c makes it), against the
+ * decoded descriptor @d. A pure function of its arguments: reads only *rec and *d, bounds every
+ * loop by EXPORT_RECORD_MAX_DEVS, writes only @why (NUL-terminated, truncated to @why_len): the
+ * rule broken, or the first mismatching field, or "" for EXPORT_RECORD_OK.
+ */
+enum export_record_verdict export_record_check(const struct export_record *rec, const struct export_desc *d, char *why,
+					       size_t why_len);
+
 /* Exporter side, hanging off doca_mmap.exp from the first doca_mmap_export_pci() on. */
 struct mmap_export {
 	pid_t owner; /* the process that exported; a forked child never revokes its parent's export */

@@ -126,6 +126,7 @@ struct mem_domain {
 			int pidfd;
 			const _Atomic uint32_t *state; /* enum mem_domain_state */
 			atomic_uint logged;	       /* failure causes already logged: one line per cause */
+			atomic_uint ended;	       /* 0, or the cause the export ended with: final */
 		} process;
 		/*
 		 * MEM_DOMAIN_GPU: device memory of this GPU (struct doca_gpu of libdoca_gpunetio,

@@ -39,8 +39,10 @@ static inline const struct mem_domain *peer_of(const struct engine_job *job)
 #define REMOTE_CHUNK	   (4ull << 20)
 #define REMOTE_BATCH_BYTES (1ull << 20)
 
-/* Internal cause of a failed liveness check: the exporter revoked the export. */
+/* Internal causes of a failed liveness check: the exporter revoked the export, or wrote a state
+ * word that is neither LIVE nor REVOKED into its record (a rule only a hostile exporter breaks). */
 #define EREVOKED ENXIO
+#define EBADREC	 EPROTO
 
 /*
  * The one place a cross-process failure becomes a task status. Why (the table is repeated in
@@ -57,6 +59,7 @@ static doca_error_t remote_status(int err)
 	switch (err) {
 	case ESRCH:
 	case EREVOKED:
+	case EBADREC:
 	case EFAULT:
 		return DOCA_ERROR_IO_FAILED;
 	case EPERM:
@@ -83,6 +86,8 @@ static unsigned int cause_bit(int err)
 	case EPERM:
 	case EACCES:
 		return 1u << 3;
+	case EBADREC:
+		return 1u << 5;
 	default:
 		return 1u << 4;
 	}
@@ -108,6 +113,11 @@ static doca_error_t remote_fail(const struct mem_domain *dom, int err, const cha
 		why = "the exporter stopped or destroyed the exported mmap (doca_mmap_stop/doca_mmap_destroy); keep it "
 		      "started while the importer copies";
 		break;
+	case EBADREC:
+		why =
+		    "the exporter broke a rule of its export record: its state word is neither LIVE nor REVOKED (not a "
+		    "softdoca exporter, or it corrupts its record); the export is over";
+		break;
 	case EFAULT:
 		why = "an address of the copy is not mapped any more, in the exporter or here (memory freed before "
 		      "its mmap was destroyed?)";
@@ -126,14 +136,30 @@ static doca_error_t remote_fail(const struct mem_domain *dom, int err, const cha
 	return st;
 }
 
-/* 0 when the export may be reached now, else the cause (ESRCH, EREVOKED, or poll's errno). */
+/* 0 when the export may be reached now, else the cause (ESRCH, EREVOKED, EBADREC, or poll's errno). */
 static int peer_check(const struct mem_domain *dom)
 {
 	struct pollfd pfd = {.fd = dom->u.process.pidfd, .events = POLLIN};
 	int r;
 
-	if (atomic_load_explicit(dom->u.process.state, memory_order_acquire) != MEM_DOMAIN_LIVE)
-		return EREVOKED;
+	/* The domain is the importing mmap's; only this word of it (and logged) is written. */
+	atomic_uint *ended = (atomic_uint *)&dom->u.process.ended;
+	uint32_t state;
+	unsigned int was;
+
+	/* The end is final: an exporter that writes LIVE again after REVOKED is not believed. */
+	was = atomic_load_explicit(ended, memory_order_relaxed);
+	if (was != 0)
+		return (int)was;
+	/* One load of the word the exporter writes; anything but LIVE ends the export here. */
+	state = atomic_load_explicit(dom->u.process.state, memory_order_acquire);
+	if (state != MEM_DOMAIN_LIVE) {
+		unsigned int cause = state == MEM_DOMAIN_REVOKED ? EREVOKED : EBADREC;
+
+		was = 0;
+		atomic_compare_exchange_strong_explicit(ended, &was, cause, memory_order_relaxed, memory_order_relaxed);
+		return (int)(was != 0 ? was : cause);
+	}
 	/* A pidfd turns readable when its process exits: the pid may be reused after that, the pidfd
 	 * never names the newcomer. */
 	do
