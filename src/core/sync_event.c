@@ -51,28 +51,9 @@
 
 #include "core.h"
 #include "export.h"
+#include "sync_event_desc.h"
 
 #define COMP "sync_event"
-
-#define SE_SHM_MAGIC	   0x31455341434f4453ull /* "SDOCASE1" */
-#define SE_TRAILER_MAGIC   "SDOCASE1"
-#define SE_TRAILER_VERSION 1
-#define SE_TRAILER_LEN	   48
-#define SE_DESC_LEN	   (EXPORT_DESC_LEN + SE_TRAILER_LEN)
-#define SE_ID_LEN	   16
-
-enum se_shm_state { SE_LIVE = 1, SE_DESTROYED = 2 };
-
-/* The page both processes map. Written once before any descriptor exists, except the atomics. */
-struct se_shm {
-	uint64_t magic;
-	uint8_t id[SE_ID_LEN];
-	uint64_t self_addr; /* where the creator maps the page: the start of its mmap export */
-	_Atomic uint32_t state;
-	_Alignas(64) _Atomic uint64_t value;
-	_Alignas(64) _Atomic uint32_t seq; /* futex word: bumped after every change */
-	_Atomic uint32_t sleepers;	   /* threads (any process) sleeping on seq */
-};
 
 enum se_mode { SE_MODE_UNSET, SE_MODE_STANDALONE, SE_MODE_CTX };
 enum se_loc { SE_LOC_NONE, SE_LOC_CPU, SE_LOC_REMOTE_PCI };
@@ -110,6 +91,9 @@ struct doca_sync_event {
 	_Atomic uint32_t *sleepers;
 	_Atomic uint32_t own_seq, own_sleepers;
 	struct se_shm *shm; /* creator: its page; importer: the exporter's page */
+	bool ended;	    /* the page's state word read other than LIVE once: the event is over */
+	uint32_t end_state; /* the word then read */
+	atomic_bool shared; /* a peer maps the page (imported, or exported once): sleeps are bounded */
 	int memfd;	    /* creator only */
 	pid_t owner;
 	struct doca_mmap *imp; /* importer: the from-export mmap (pidfd, record) */
@@ -191,10 +175,21 @@ static int se_pidfd(const struct doca_sync_event *se)
 	return se->imported ? se->imp->remote->domain.u.process.pidfd : -1;
 }
 
-/* One load: the creator destroyed the event. */
+/*
+ * One load: the creator destroyed the event (or wrote a state word that is no state). The end is
+ * final: a page that reads LIVE again afterwards is not believed.
+ */
 static inline bool se_destroyed(const struct doca_sync_event *se)
 {
-	return atomic_load_explicit(&se->shm->state, memory_order_acquire) != SE_LIVE;
+	if (SD_UNLIKELY(se->ended))
+		return true;
+	uint32_t state = atomic_load_explicit(&se->shm->state, memory_order_acquire);
+
+	if (SD_LIKELY(state == SE_LIVE))
+		return false;
+	((struct doca_sync_event *)se)->end_state = state;
+	((struct doca_sync_event *)se)->ended = true;
+	return true;
 }
 
 static const char *se_name(const struct doca_sync_event *se)
@@ -211,6 +206,14 @@ static const char *se_name(const struct doca_sync_event *se)
 
 static doca_error_t gone(const struct doca_sync_event *se, const char *call, bool killed)
 {
+	uint32_t state = se->end_state;
+
+	if (!killed && se->ended && state != SE_DESTROYED)
+		return SD_REJECT(DOCA_ERROR_IO_FAILED, COMP,
+				 "%s: %s: the %s broke a rule of the shared page: its state word %u is neither LIVE "
+				 "nor DESTROYED; the event is over: destroy it (and %s)",
+				 call, se_name(se), se->imported ? "exporter" : "importer", state,
+				 se->imported ? "import a new export" : "create a new one");
 	return SD_REJECT(DOCA_ERROR_IO_FAILED, COMP,
 			 "%s: %s: the exporter %s; the value can no longer change: destroy this event and import a "
 			 "new export",
@@ -266,8 +269,10 @@ struct ctx_dp_queue {
 	_Atomic uint32_t *sleepers;
 	_Atomic uint64_t *val;
 	const _Atomic uint32_t *state;
-	int pidfd; /* exporter of an imported event, else -1 */
+	const atomic_bool *shared; /* the event's: a peer maps the page, sleeps are bounded */
+	int pidfd;		   /* exporter of an imported event, else -1 */
 	bool user_val;
+	bool ended; /* the state word read other than LIVE once (PE thread) */
 	/* Watcher thread, created on the first armed notification. */
 	bool thr_started;
 	pthread_t thr;
@@ -296,15 +301,17 @@ static void *se_watch(void *arg)
 		}
 		want = atomic_load(&q->watch_seq);
 		if (atomic_load(q->seq) == want && atomic_load(q->state) == SE_LIVE) {
+			/* A peer may write the value without moving seq, or die asleep: look again now and then. */
+			bool shared = atomic_load(q->shared);
+
 			atomic_fetch_add(q->sleepers, 1);
 			if (atomic_load(q->seq) == want && !atomic_load(&q->quit))
-				futex_wait(q->seq, want,
-					   q->user_val ? &user_tick : (q->pidfd >= 0 ? &peer_tick : NULL));
+				futex_wait(q->seq, want, q->user_val ? &user_tick : (shared ? &peer_tick : NULL));
 			atomic_fetch_sub(q->sleepers, 1);
 			if (atomic_load(&q->quit))
 				break;
 			if (atomic_load(q->seq) == want && atomic_load(q->state) == SE_LIVE && !pidfd_gone(q->pidfd) &&
-			    !(q->user_val && atomic_load(q->val) != atomic_load(&q->watch_val)))
+			    !((q->user_val || shared) && atomic_load(q->val) != atomic_load(&q->watch_val)))
 				continue; /* timeout or spurious: nothing changed */
 		}
 		atomic_store(&q->watching, 0);
@@ -403,11 +410,13 @@ static unsigned int check_waits(struct ctx_dp_queue *q, doca_error_t fail)
 	return n;
 }
 
-/* DOCA_SUCCESS, or why every pending wait must fail now. */
+/* DOCA_SUCCESS, or why every pending wait must fail now (the end is final). */
 static doca_error_t peer_status(struct ctx_dp_queue *q, bool check_pidfd)
 {
-	if (atomic_load_explicit(q->state, memory_order_acquire) != SE_LIVE)
+	if (q->ended || atomic_load_explicit(q->state, memory_order_acquire) != SE_LIVE) {
+		q->ended = true;
 		return DOCA_ERROR_IO_FAILED;
+	}
 	if (check_pidfd && pidfd_gone(q->pidfd))
 		return DOCA_ERROR_IO_FAILED;
 	return DOCA_SUCCESS;
@@ -422,8 +431,12 @@ static unsigned int seq_poll(struct ctx_dp_queue *q, unsigned int budget)
 	if (SD_LIKELY(q->nwaits == 0))
 		return 0;
 	s = atomic_load(q->seq);
-	/* An exporter killed without a word is noticed through its pidfd, looked at now and then. */
-	tick = q->pidfd >= 0 && ((++q->polls & 1023) == 0 || q->look_now);
+	/*
+	 * An exporter killed without a word is noticed through its pidfd, and a value a peer wrote
+	 * without moving seq by reading it, now and then.
+	 */
+	tick = (q->pidfd >= 0 || atomic_load_explicit(q->shared, memory_order_relaxed)) &&
+	       ((++q->polls & 1023) == 0 || q->look_now);
 	if (s == q->last_seq && !q->user_val && !tick)
 		return 0;
 	q->last_seq = s;
@@ -531,6 +544,7 @@ static doca_error_t se_ctx_start(struct doca_ctx *ctx)
 	q->sleepers = se->sleepers;
 	q->val = se->val;
 	q->state = &se->shm->state;
+	q->shared = &se->shared;
 	q->pidfd = se_pidfd(se);
 	q->user_val = se->user_val;
 	q->last_seq = atomic_load(se->seq);
@@ -614,6 +628,7 @@ static doca_error_t se_alloc(struct doca_sync_event **out)
 	ctx_progress_path(&se->ctx);
 	se->memfd = -1;
 	se->owner = getpid();
+	atomic_init(&se->shared, false);
 	*out = se;
 	return DOCA_SUCCESS;
 }
@@ -722,63 +737,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_destroy(struct doca_sync_event *e
 
 #define IMP "doca_sync_event_create_from_export"
 
-static void trailer_encode(const struct se_shm *shm, int memfd, uint8_t *desc)
-{
-	uint8_t *t = desc + EXPORT_DESC_LEN;
-	uint64_t sum;
-
-	memset(t, 0, SE_TRAILER_LEN);
-	memcpy(t, SE_TRAILER_MAGIC, 8);
-	t[8] = SE_TRAILER_VERSION;
-	t[10] = SE_TRAILER_LEN;
-	memcpy(t + 16, shm->id, SE_ID_LEN);
-	for (int i = 0; i < 4; i++)
-		t[32 + i] = (uint8_t)((uint32_t)memfd >> (8 * i));
-	sum = export_desc_checksum(desc, SE_DESC_LEN - 8);
-	for (int i = 0; i < 8; i++)
-		t[40 + i] = (uint8_t)(sum >> (8 * i));
-}
-
-static doca_error_t trailer_decode(const uint8_t *desc, uint8_t id[SE_ID_LEN], int *memfd)
-{
-	const uint8_t *t = desc + EXPORT_DESC_LEN;
-	uint64_t sum = 0;
-	uint32_t fd = 0;
-
-	for (int i = 0; i < 8; i++)
-		sum |= (uint64_t)t[40 + i] << (8 * i);
-	if (memcmp(t, SE_TRAILER_MAGIC, 8) != 0)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 IMP ": not a sync event export (no sync event part); pass the bytes of "
-				     "doca_sync_event_export_to_remote_pci(), not those of doca_mmap_export_pci()");
-	if (sum != export_desc_checksum(desc, SE_DESC_LEN - 8))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 IMP ": the export data is corrupted (checksum mismatch); pass the bytes unchanged");
-	if (t[8] != SE_TRAILER_VERSION || t[9] != 0 || t[10] != SE_TRAILER_LEN || t[11] != 0)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 IMP ": export data of version %u; this softdoca reads version %u (use the same "
-				     "softdoca on both sides)",
-				 t[8], SE_TRAILER_VERSION);
-	for (int i = 12; i < 16; i++)
-		if (t[i] != 0)
-			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-					 IMP ": reserved bytes are set; data corrupted");
-	for (int i = 0; i < 4; i++)
-		fd |= (uint32_t)t[32 + i] << (8 * i);
-	if ((int32_t)fd < 0)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, IMP ": bad fd number in the export data");
-	memcpy(id, t + 16, SE_ID_LEN);
-	*memfd = (int)fd;
-	return DOCA_SUCCESS;
-}
-
-/* Maps the exporter's page read-write and checks it is the page the export names. */
+/*
+ * Maps the exporter's page read-write and checks it is the page the export names, on a private
+ * copy of the page's header read once. Afterwards only the atomics are read, each use on its own.
+ */
 static doca_error_t open_page(const struct doca_mmap *m, const uint8_t id[SE_ID_LEN], int memfd, struct se_shm **out)
 {
-	struct se_shm *shm;
-	char path[64];
+	struct se_shm *shm, copy;
+	char path[64], why[96];
 	struct stat st;
-	int fd, err;
+	int fd, err, seals;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)m->pid, memfd);
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -801,26 +769,44 @@ static doca_error_t open_page(const struct doca_mmap *m, const uint8_t id[SE_ID_
 				 IMP ": stale or forged export: fd %d of exporter pid %d is not a sync event page",
 				 memfd, (int)m->pid);
 	}
+	/* Every get, update and wait touches the page: one the exporter could shrink would be SIGBUS. */
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
+		close(fd);
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 IMP ": exporter pid %d broke a rule of the shared page: fd %d is not sealed against "
+				     "shrinking (F_SEAL_SHRINK); export with doca_sync_event_export_to_remote_pci()",
+				 (int)m->pid, memfd);
+	}
 	shm = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	err = errno;
 	close(fd);
 	if (shm == MAP_FAILED)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, IMP ": mapping the value page of pid %d: %s", (int)m->pid,
 				 strerror(err));
-	if (shm->magic != SE_SHM_MAGIC || memcmp(shm->id, id, SE_ID_LEN) != 0 ||
-	    shm->self_addr != (uint64_t)(uintptr_t)m->addr) {
+	memcpy(&copy, (const void *)shm, sizeof(copy));
+	atomic_store_explicit(&copy.state, atomic_load_explicit(&shm->state, memory_order_acquire),
+			      memory_order_relaxed);
+	switch (se_page_check(&copy, id, (uint64_t)(uintptr_t)m->addr, why, sizeof(why))) {
+	case SE_PAGE_OK:
+		*out = shm;
+		return DOCA_SUCCESS;
+	case SE_PAGE_NOT_OURS:
 		munmap(shm, page_size());
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale or forged export: fd %d of exporter pid %d is not the page of this event",
 				 memfd, (int)m->pid);
-	}
-	if (atomic_load(&shm->state) != SE_LIVE) {
+	case SE_PAGE_BROKEN:
+		munmap(shm, page_size());
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 IMP ": exporter pid %d broke a rule of the shared page: %s; export with "
+				     "doca_sync_event_export_to_remote_pci()",
+				 (int)m->pid, why);
+	default:
 		munmap(shm, page_size());
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 IMP ": stale export: exporter pid %d destroyed the event; export again", (int)m->pid);
 	}
-	*out = shm;
-	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_dev *dev, const uint8_t *data, size_t sz,
@@ -829,9 +815,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_de
 	struct doca_sync_event *se;
 	struct doca_mmap *m = NULL;
 	struct se_shm *shm = NULL;
-	uint8_t id[SE_ID_LEN];
+	struct se_export_desc x;
+	char err[240];
 	doca_error_t ret;
-	int memfd = -1;
 
 	if (dev == NULL || data == NULL || event == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, IMP ": NULL %s",
@@ -844,19 +830,19 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_de
 				 ": device %s may not import (profile '%s' sets import_pci = no); pick a device for "
 				 "which doca_sync_event_cap_is_create_from_export_supported() succeeds",
 				 priv_doca_dev_name(&dev->info), dev->info.profile->name);
-	if (sz != SE_DESC_LEN)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 IMP ": %zu bytes of export data; a softdoca sync event export is %d bytes: pass "
-				     "exactly what doca_sync_event_export_to_remote_pci() returned",
-				 sz, SE_DESC_LEN);
-	ret = trailer_decode(data, id, &memfd);
-	if (ret != DOCA_SUCCESS)
-		return ret;
+	/* Decoded once into private memory: the application's buffer may change under us. */
+	if (se_export_decode(data, sz, &x, err, sizeof(err)) != DOCA_SUCCESS)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, IMP ": %s", err);
 	/* The mmap part carries the identity checks: pairing, pid, start time, live record, pidfd. */
-	ret = doca_mmap_create_from_export(NULL, data, EXPORT_DESC_LEN, dev, &m);
+	{
+		uint8_t mdesc[EXPORT_DESC_LEN];
+
+		memcpy(mdesc, data, EXPORT_DESC_LEN);
+		ret = doca_mmap_create_from_export(NULL, mdesc, EXPORT_DESC_LEN, dev, &m);
+	}
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	ret = open_page(m, id, memfd, &shm);
+	ret = open_page(m, x.id, x.memfd, &shm);
 	if (ret != DOCA_SUCCESS)
 		goto fail;
 	ret = se_alloc(&se);
@@ -865,6 +851,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_de
 	se->imported = true;
 	se->shm = shm;
 	se->imp = m;
+	atomic_store(&se->shared, true);
 	se->ctx.dev = dev;
 	se_point_at_page(se);
 	SD_DBG(COMP, "%s imported through %s", se_name(se), priv_doca_dev_name(&dev->info));
@@ -967,8 +954,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_pci(struct doca_
 	x->dev = dev;
 	x->mmap = m;
 	memcpy(x->bytes, desc, EXPORT_DESC_LEN);
-	trailer_encode(event->shm, event->memfd, x->bytes);
+	se_export_encode(event->shm->id, event->memfd, x->bytes);
 	event->nexps++;
+	atomic_store(&event->shared, true);
 	*data = x->bytes;
 	*sz = SE_DESC_LEN;
 	SD_DBG(COMP, "%s exported through %s", se_name(event), priv_doca_dev_name(&dev->info));
@@ -1269,11 +1257,18 @@ static doca_error_t se_wait(struct doca_sync_event *se, int kind, uint64_t value
 				sd_cpu_relax();
 			continue;
 		}
+		/*
+		 * A sleep is bounded whenever a peer maps the page: a peer may write the value without
+		 * moving seq, or die; and the exporter's pidfd is looked at after every sleep, whether
+		 * or not seq moved (another holder of the page may keep moving it after the exporter
+		 * died).
+		 */
 		atomic_fetch_add(se->sleepers, 1);
 		if (atomic_load(se->seq) == s)
-			futex_wait(se->seq, s, se->user_val ? &user_tick : (se->imported ? &peer_tick : NULL));
+			futex_wait(se->seq, s,
+				   se->user_val ? &user_tick : (atomic_load(&se->shared) ? &peer_tick : NULL));
 		atomic_fetch_sub(se->sleepers, 1);
-		if (se->imported && atomic_load(se->seq) == s && pidfd_gone(se_pidfd(se)))
+		if (se->imported && pidfd_gone(se_pidfd(se)))
 			return gone(se, call, true);
 	}
 }
