@@ -90,11 +90,12 @@ struct doca_sync_event {
 	_Atomic uint32_t *seq;
 	_Atomic uint32_t *sleepers;
 	_Atomic uint32_t own_seq, own_sleepers;
-	struct se_shm *shm; /* creator: its page; importer: the exporter's page */
-	bool ended;	    /* the page's state word read other than LIVE once: the event is over */
-	uint32_t end_state; /* the word then read */
-	atomic_bool shared; /* a peer maps the page (imported, or exported once): sleeps are bounded */
-	int memfd;	    /* creator only */
+	struct se_shm *shm;    /* creator: its page; importer: the exporter's page */
+	bool ended;	       /* the page's state word read other than LIVE once: the event is over */
+	uint32_t end_state;    /* the word then read */
+	atomic_bool shared;    /* a peer maps the page (imported, or exported once): sleeps are bounded */
+	int memfd;	       /* creator only */
+	uint8_t id[SE_ID_LEN]; /* creator only: the page's id, kept here (an importer may rewrite the page's) */
 	pid_t owner;
 	struct doca_mmap *imp; /* importer: the from-export mmap (pidfd, record) */
 	struct se_export *exps;
@@ -671,7 +672,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create(struct doca_sync_event **e
 	}
 	se->shm = shm;
 	while (got < SE_ID_LEN) {
-		ssize_t n = getrandom(shm->id + got, SE_ID_LEN - got, 0);
+		ssize_t n = getrandom(se->id + got, SE_ID_LEN - got, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -681,6 +682,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create(struct doca_sync_event **e
 		}
 		got += (size_t)n;
 	}
+	memcpy(shm->id, se->id, SE_ID_LEN);
 	shm->magic = SE_SHM_MAGIC;
 	shm->self_addr = (uint64_t)(uintptr_t)shm;
 	atomic_store(&shm->value, 0);
@@ -954,7 +956,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_pci(struct doca_
 	x->dev = dev;
 	x->mmap = m;
 	memcpy(x->bytes, desc, EXPORT_DESC_LEN);
-	se_export_encode(event->shm->id, event->memfd, x->bytes);
+	se_export_encode(event->id, event->memfd, x->bytes);
 	event->nexps++;
 	atomic_store(&event->shared, true);
 	*data = x->bytes;
