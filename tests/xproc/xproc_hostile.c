@@ -12,7 +12,8 @@
  *   the sync event page (sync_event_desc.h):
  *     importer side: page not sealed, a state word that is no state, DESTROYED then LIVE again,
  *       the exporter killed while another holder of the page keeps moving seq
- *     creator side: an importer that writes the value without moving seq and clears sleepers
+ *     creator side: an importer that writes the value without moving seq and clears sleepers,
+ *       seen by a blocking wait and by wait tasks (busy-polling, and asleep on the PE handle)
  *
  * The hostile exporter ("rogue") is a forked child that builds its record, page and descriptors
  * by hand (export_desc.c and sync_event_desc.c are compiled in) and then only waits; this
@@ -25,12 +26,15 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <linux/futex.h>
 
+#include <doca_ctx.h>
+#include <doca_pe.h>
 #include <doca_sync_event.h>
 
 #include "../dma/dma_test.h"
@@ -592,6 +596,114 @@ static int case_se_creator_value_behind_seq(void)
 	return 0;
 }
 
+static int eq_done, eq_failed;
+
+static void eq_cb(struct doca_sync_event_task_wait_eq *t, union doca_data u, union doca_data c)
+{
+	(void)u, (void)c;
+	eq_done++;
+	doca_task_free(doca_sync_event_task_wait_eq_as_doca_task(t));
+}
+
+static void eq_err(struct doca_sync_event_task_wait_eq *t, union doca_data u, union doca_data c)
+{
+	(void)u, (void)c;
+	eq_failed++;
+	doca_task_free(doca_sync_event_task_wait_eq_as_doca_task(t));
+}
+
+static int submit_wait_eq(struct doca_sync_event *se, uint64_t val)
+{
+	union doca_data ud = {.u64 = 0};
+	struct doca_sync_event_task_wait_eq *t;
+
+	CHECK_OK(doca_sync_event_task_wait_eq_alloc_init(se, val, UINT64_MAX, ud, &t));
+	CHECK_OK(doca_task_submit(doca_sync_event_task_wait_eq_as_doca_task(t)));
+	return 0;
+}
+
+/*
+ * The same with wait tasks: the importer's hand writes the value without moving seq, first while
+ * the creator polls its PE, then while it sleeps on the PE's notification handle.
+ */
+static int case_se_creator_task_value_behind_seq(void)
+{
+	struct doca_dev *dpu = sd_open_dev("03:00.0");
+	struct epoll_event ev = {.events = EPOLLIN};
+	doca_notification_handle_t h;
+	struct doca_sync_event *se;
+	struct se_export_desc x;
+	struct doca_ctx *ctx;
+	struct doca_pe *pe;
+	const uint8_t *data;
+	struct se_shm *page;
+	char err[128];
+	size_t len;
+	pid_t hand;
+	int ep;
+
+	CHECK_OK(doca_sync_event_create(&se));
+	CHECK_OK(doca_sync_event_add_publisher_location_remote_pci(se));
+	CHECK_OK(doca_sync_event_add_subscriber_location_cpu(se, dpu));
+	ctx = doca_sync_event_as_ctx(se);
+	CHECK(ctx != NULL);
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
+	CHECK_OK(doca_sync_event_task_wait_eq_set_conf(se, eq_cb, eq_err, 2));
+	CHECK_OK(doca_ctx_start(ctx));
+	CHECK_OK(doca_sync_event_export_to_remote_pci(se, dpu, &data, &len));
+	CHECK_OK(se_export_decode(data, len, &x, err, sizeof(err)));
+	page = (struct se_shm *)(uintptr_t)x.mmap.addr;
+	CHECK(submit_wait_eq(se, 1) == 0);
+	CHECK(submit_wait_eq(se, 2) == 0);
+	fflush(stdout);
+	fflush(stderr);
+	hand = fork();
+	CHECK(hand >= 0);
+	if (hand == 0) {
+		usleep(300 * 1000);
+		atomic_store(&page->sleepers, 0);
+		atomic_store(&page->value, 1);
+		usleep(300 * 1000);
+		atomic_store(&page->sleepers, 0);
+		atomic_store(&page->value, 2);
+		_exit(0);
+	}
+	while (eq_done + eq_failed == 0)
+		doca_pe_progress(pe); /* busy-polling: the deadline turns a hang into a failure */
+	CHECK(eq_done == 1 && eq_failed == 0);
+	ep = epoll_create1(0);
+	CHECK(ep >= 0);
+	CHECK_OK(doca_pe_get_notification_handle(pe, &h));
+	CHECK(epoll_ctl(ep, EPOLL_CTL_ADD, h, &ev) == 0);
+	while (eq_done + eq_failed < 2) {
+		while (doca_pe_progress(pe))
+			;
+		if (eq_done + eq_failed == 2)
+			break;
+		CHECK_OK(doca_pe_request_notification(pe));
+		CHECK(epoll_wait(ep, &ev, 1, -1) == 1); /* the deadline again */
+		CHECK_OK(doca_pe_clear_notification(pe, h));
+	}
+	CHECK(eq_done == 2 && eq_failed == 0);
+	close(ep);
+	CHECK(waitpid(hand, NULL, 0) == hand);
+	{
+		doca_error_t r = doca_ctx_stop(ctx);
+		enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+
+		CHECK(r == DOCA_SUCCESS || r == DOCA_ERROR_IN_PROGRESS);
+		while (st != DOCA_CTX_STATE_IDLE) {
+			doca_pe_progress(pe);
+			CHECK_OK(doca_ctx_get_state(ctx, &st));
+		}
+	}
+	CHECK_OK(doca_sync_event_destroy(se));
+	CHECK_OK(doca_pe_destroy(pe));
+	CHECK_OK(doca_dev_close(dpu));
+	return 0;
+}
+
 int main(void)
 {
 	/* Start times in /proc/<pid>/stat count clock ticks: rogues start in a later tick than this. */
@@ -608,6 +720,7 @@ int main(void)
 	run_case(case_se_destroyed_then_live, "sync event DESTROYED then LIVE, garbage state");
 	run_case(case_se_exporter_dead_seq_spun, "sync event exporter killed, seq kept moving");
 	run_case(case_se_creator_value_behind_seq, "sync event value written behind seq");
+	run_case(case_se_creator_task_value_behind_seq, "sync event wait tasks, value written behind seq");
 	if (failures != 0) {
 		fprintf(stderr, "%d case(s) failed\n", failures);
 		return T_EXIT_FAIL;
