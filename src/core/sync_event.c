@@ -93,6 +93,7 @@ struct doca_sync_event {
 	struct se_shm *shm;    /* creator: its page; importer: the exporter's page */
 	bool ended;	       /* the page's state word read other than LIVE once: the event is over */
 	uint32_t end_state;    /* the word then read */
+	uint8_t said;	       /* causes of the end already logged (gone()) */
 	atomic_bool shared;    /* a peer maps the page (imported, or exported once): sleeps are bounded */
 	int memfd;	       /* creator only */
 	uint8_t id[SE_ID_LEN]; /* creator only: the page's id, kept here (an importer may rewrite the page's) */
@@ -205,16 +206,30 @@ static const char *se_name(const struct doca_sync_event *se)
 	return name;
 }
 
-static doca_error_t gone(const struct doca_sync_event *se, const char *call, bool killed)
+/*
+ * The event is over: IO_FAILED, and one line per cause and event (not one per call). Only the
+ * creator destroys an event: a creator that reads a state word it did not write, or an importer
+ * that reads one that is no state, names the peer that broke the page's rule.
+ */
+static doca_error_t gone(const struct doca_sync_event *cse, const char *call, bool killed)
 {
+	struct doca_sync_event *se = (struct doca_sync_event *)cse; /* only said is written */
 	uint32_t state = se->end_state;
+	unsigned int bit = killed ? 1u : (se->imported && state == SE_DESTROYED) ? 2u : 4u;
 
-	if (!killed && se->ended && state != SE_DESTROYED)
+	if (se->said & bit)
+		return DOCA_ERROR_IO_FAILED;
+	se->said |= bit;
+	if (bit == 4u && se->imported)
 		return SD_REJECT(DOCA_ERROR_IO_FAILED, COMP,
-				 "%s: %s: the %s broke a rule of the shared page: its state word %u is neither LIVE "
-				 "nor DESTROYED; the event is over: destroy it (and %s)",
-				 call, se_name(se), se->imported ? "exporter" : "importer", state,
-				 se->imported ? "import a new export" : "create a new one");
+				 "%s: %s: the exporter broke a rule of the shared page: its state word %u is neither "
+				 "LIVE nor DESTROYED; the event is over: destroy it and import a new export",
+				 call, se_name(se), state);
+	if (bit == 4u)
+		return SD_REJECT(DOCA_ERROR_IO_FAILED, COMP,
+				 "%s: %s: an importer broke a rule of the shared page: it wrote state word %u (only "
+				 "the creator ends the event); the event is over: destroy it and create a new one",
+				 call, se_name(se), state);
 	return SD_REJECT(DOCA_ERROR_IO_FAILED, COMP,
 			 "%s: %s: the exporter %s; the value can no longer change: destroy this event and import a "
 			 "new export",

@@ -12,8 +12,9 @@
  *   the sync event page (sync_event_desc.h):
  *     importer side: page not sealed, a state word that is no state, DESTROYED then LIVE again,
  *       the exporter killed while another holder of the page keeps moving seq
- *     creator side: an importer that writes the value without moving seq and clears sleepers,
- *       seen by a blocking wait and by wait tasks (busy-polling, and asleep on the PE handle)
+ *     creator side: an importer that writes the value without moving seq and clears sleepers
+ *       (seen by a blocking wait and by wait tasks, busy-polling and asleep on the PE handle),
+ *       or a state word only the creator may write (one line, and the end is final)
  *
  * The hostile exporter ("rogue") is a forked child that builds its record, page and descriptors
  * by hand (export_desc.c and sync_event_desc.c are compiled in) and then only waits; this
@@ -591,6 +592,23 @@ static int case_se_creator_value_behind_seq(void)
 	/* Garbage in sleepers only costs a wake-up call: updates still work. */
 	atomic_store(&page->sleepers, UINT32_MAX);
 	CHECK_OK(doca_sync_event_update_set(se, 2));
+	/* A state word only the creator may write: the event is over, said once. */
+	{
+		off_t mark = log_mark();
+		uint64_t v;
+		char *more;
+
+		atomic_store(&page->state, 3);
+		CHECK_ERR(doca_sync_event_get(se, &v), DOCA_ERROR_IO_FAILED);
+		CHECK_LOG(mark, "an importer broke a rule of the shared page", "state word 3");
+		mark = log_mark();
+		atomic_store(&page->state, SE_LIVE);
+		CHECK_ERR(doca_sync_event_update_set(se, 4), DOCA_ERROR_IO_FAILED);
+		CHECK_ERR(doca_sync_event_wait_eq(se, 4, UINT64_MAX), DOCA_ERROR_IO_FAILED);
+		more = log_since(mark);
+		CHECK(more != NULL && more[0] == '\0');
+		free(more);
+	}
 	CHECK_OK(doca_sync_event_destroy(se));
 	CHECK_OK(doca_dev_close(dpu));
 	return 0;
