@@ -4,7 +4,9 @@
  * copies on (doca_gpunetio_hd.h, doca_gpunetio_dev_dma.cuh). Model in dma_internal.h.
  *
  * The service thread is the only user of its executor queue (it plays the PE thread of
- * engine.h) and the only writer of the CPU's ring words (cqe, cons). Per descriptor it checks:
+ * engine.h) and the only writer of the CPU's ring words (cqe, cons). The intake, with the rules
+ * it holds the device side to, is dma_gpu_ring.c (each descriptor read once into private memory,
+ * then checked; a doorbell more than a ring ahead fails the ring). Per descriptor it checks:
  *   INVALID_VALUE  length 0 or above the profile's max_buf_size; an mkey no started mmap has;
  *                  a range not inside that mmap
  *   NOT_PERMITTED  an mmap without the context's device; a destination mmap without write rights
@@ -16,7 +18,6 @@
  * completions are published in ring order whatever order the engine finishes in.
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +27,12 @@
 #include <doca_gpunetio_hd.h>
 
 #include "dma_internal.h"
+#include "dma_gpu_ring.h"
 #include "gpu_hook.h"
 
 #define COMP	    "dma"
 #define RING_MASK   (DMA_GPU_RING_SLOTS - 1u)
 #define WINDOW_MAX  256u /* descriptors between intake and completion */
-#define LOG_MAX	    16u	 /* bad descriptors logged one by one per start */
 #define POLL_BUDGET 64u
 
 _Static_assert((DMA_GPU_RING_SLOTS & RING_MASK) == 0, "the ring size is a power of two");
@@ -42,11 +43,6 @@ struct gpu_slot {
 	struct engine_seg src;
 	struct engine_seg dst;
 	struct engine_completion comp;
-};
-
-struct mkey_cache {
-	uint32_t mkey; /* host byte order; 0 = empty (no map has key 0) */
-	struct priv_doca_mkey_range r;
 };
 
 struct dma_gpu {
@@ -73,12 +69,9 @@ struct dma_gpu {
 	struct engine_queue *q;
 	struct gpu_slot *slots; /* window entries, by position */
 	uint32_t window;	/* a power of two */
-	uint64_t head;		/* next position to take */
-	uint64_t tail;		/* next position to complete */
-	unsigned int epoch;	/* of the mkey registry when the cache was filled */
-	struct mkey_cache cache[2];
+	struct dma_ring ring;	/* head: next position to take, tail: next to complete (dma_gpu_ring.c) */
+	unsigned int epoch;	/* of the mkey registry when the ring's mkey cache was filled */
 	uint64_t st_done, st_bytes, st_errors;
-	uint32_t logged;
 };
 
 struct doca_gpu_dma *dma_gpu_handle(const struct dma_gpu *svc)
@@ -88,129 +81,70 @@ struct doca_gpu_dma *dma_gpu_handle(const struct dma_gpu *svc)
 
 /* ---- the service thread ---- */
 
-static __attribute__((cold)) doca_error_t bad_desc(struct dma_gpu *g, uint64_t pos, doca_error_t err, const char *fmt,
-						   ...) __attribute__((format(printf, 4, 5)));
+#define RING_OWNER(r) ((struct dma_gpu *)((char *)(r)-offsetof(struct dma_gpu, ring)))
 
-static doca_error_t bad_desc(struct dma_gpu *g, uint64_t pos, doca_error_t err, const char *fmt, ...)
+static bool ring_resolve(struct dma_ring *r, uint32_t mkey, struct dma_ring_range *out)
 {
-	char what[256];
-	va_list ap;
+	struct dma_gpu *g = RING_OWNER(r);
+	struct priv_doca_mkey_range m;
 
-	if (g->logged++ >= LOG_MAX)
-		return err;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return SD_REJECT(err, COMP, "%s: GPU DMA descriptor %llu: %s; it completes with %s%s", g->name,
-			 (unsigned long long)pos, what, doca_error_get_name(err),
-			 g->logged == LOG_MAX ? " (further bad descriptors are counted, not logged)" : "");
+	if (!priv_doca_mmap_by_mkey(mkey, &m))
+		return false;
+	*out = (struct dma_ring_range){
+	    .base = (uintptr_t)m.addr,
+	    .len = m.len,
+	    .read_ok = (m.read_devs & g->dev_bit) != 0,
+	    .write_ok = (m.write_devs & g->dev_bit) != 0,
+	    .device_only = g->gops->device_only(g->gpu, m.addr, m.len),
+	    .what = m.mmap,
+	};
+	return true;
 }
 
-/* Resolves one side of descriptor @pos; its address range must lie in a started mmap. */
-static doca_error_t check_side(struct dma_gpu *g, uint64_t pos, unsigned int side, uint32_t mkey_be, uint64_t addr,
-			       uint64_t len)
+static bool ring_submit(struct dma_ring *r, uint64_t pos, const struct doca_gpu_dma_desc *d)
 {
-	const char *what = side == 0 ? "source" : "destination";
-	uint32_t mkey = __builtin_bswap32(mkey_be);
-	struct mkey_cache *c = &g->cache[side];
-	uintptr_t base;
+	struct dma_gpu *g = RING_OWNER(r);
+	struct gpu_slot *s = &g->slots[pos & (g->window - 1u)];
 
-	if (c->mkey != mkey || mkey == 0) {
-		if (!priv_doca_mmap_by_mkey(mkey, &c->r)) {
-			c->mkey = 0;
-			return bad_desc(g, pos, DOCA_ERROR_INVALID_VALUE,
-					"%s mkey 0x%08x names no started mmap; take keys and addresses from a buf "
-					"array of a started mmap (doca_gpu_dev_buf_get_buf)",
-					what, mkey);
-		}
-		if (g->gops->device_only(g->gpu, c->r.addr, c->r.len)) {
-			c->mkey = 0;
-			return bad_desc(g, pos, DOCA_ERROR_NOT_SUPPORTED,
-					"%s mmap %p covers DOCA_GPU_MEM_TYPE_GPU memory, which softdoca's CPU-side DMA "
-					"cannot reach; allocate it as DOCA_GPU_MEM_TYPE_GPU_CPU or CPU_GPU",
-					what, (const void *)c->r.mmap);
-		}
-		c->mkey = mkey;
-	}
-	base = (uintptr_t)c->r.addr;
-	if (addr < base || addr - base > c->r.len || len > c->r.len - (addr - base))
-		return bad_desc(g, pos, DOCA_ERROR_INVALID_VALUE,
-				"%s range 0x%llx + %llu is outside mmap %p (0x%llx + %zu) that mkey 0x%08x names", what,
-				(unsigned long long)addr, (unsigned long long)len, (const void *)c->r.mmap,
-				(unsigned long long)base, c->r.len, mkey);
-	if (!(c->r.read_devs & g->dev_bit))
-		return bad_desc(g, pos, DOCA_ERROR_NOT_PERMITTED,
-				"%s mmap %p does not include the context's device; call doca_mmap_add_dev() before "
-				"doca_mmap_start()",
-				what, (const void *)c->r.mmap);
-	if (side == 1 && !(c->r.write_devs & g->dev_bit))
-		return bad_desc(g, pos, DOCA_ERROR_NOT_PERMITTED,
-				"destination mmap %p is read-only; pass DOCA_ACCESS_FLAG_LOCAL_READ_WRITE to "
-				"doca_mmap_set_permissions() before doca_mmap_start()",
-				(const void *)c->r.mmap);
-	return DOCA_SUCCESS;
+	atomic_store_explicit(&s->comp.done, 0, memory_order_relaxed);
+	s->src.addr = (void *)(uintptr_t)d->src_addr;
+	s->src.len = d->len;
+	s->dst.addr = (void *)(uintptr_t)d->dst_addr;
+	s->dst.len = d->len;
+	s->job.len = d->len;
+	return g->exec->submit(g->q, &s->job) == 0;
 }
 
-static doca_error_t check_desc(struct dma_gpu *g, uint64_t pos, const struct doca_gpu_dma_desc *d)
+static void ring_fail(struct dma_ring *r, uint64_t pos, doca_error_t status)
 {
-	doca_error_t ret;
+	struct dma_gpu *g = RING_OWNER(r);
+	struct gpu_slot *s = &g->slots[pos & (g->window - 1u)];
 
-	if (d->len == 0 || d->len > g->max_len)
-		return bad_desc(g, pos, DOCA_ERROR_INVALID_VALUE,
-				"length %llu is outside 1..%llu (the device's max_buf_size)",
-				(unsigned long long)d->len, (unsigned long long)g->max_len);
-	ret = check_side(g, pos, 0, d->src_mkey, d->src_addr, d->len);
-	if (ret == DOCA_SUCCESS)
-		ret = check_side(g, pos, 1, d->dst_mkey, d->dst_addr, d->len);
-	return ret;
+	atomic_store_explicit(&s->comp.done, 0, memory_order_relaxed);
+	engine_complete_pe(&s->comp, status);
 }
+
+static const struct dma_ring_ops ring_ops = {.resolve = ring_resolve, .submit = ring_submit, .fail = ring_fail};
 
 /* Takes committed descriptors into the window: checked, then an engine job or a failure. */
 static unsigned int intake(struct dma_gpu *g)
 {
-	uint64_t db = doca_gpunetio_hd_load_acquire_u64(&g->ctrl->doorbell);
 	unsigned int epoch = priv_doca_mmap_mkey_epoch();
-	unsigned int n = 0;
 
 	if (epoch != g->epoch) {
 		/* A map started or stopped since the cache was filled. */
-		g->cache[0].mkey = g->cache[1].mkey = 0;
+		dma_ring_forget(&g->ring);
 		g->epoch = epoch;
 	}
-	while (g->head < db && g->head - g->tail < g->window) {
-		uint64_t pos = g->head;
-		const struct doca_gpu_dma_desc *d = &g->desc[pos & RING_MASK];
-		struct gpu_slot *s = &g->slots[pos & (g->window - 1u)];
-		doca_error_t ret;
-
-		/* Reserved but still being written (or a doorbell past what was posted). */
-		if (doca_gpunetio_hd_load_acquire_u64(&d->seq) != pos + 1)
-			break;
-		ret = check_desc(g, pos, d);
-		atomic_store_explicit(&s->comp.done, 0, memory_order_relaxed);
-		if (ret == DOCA_SUCCESS) {
-			s->src.addr = (void *)(uintptr_t)d->src_addr;
-			s->src.len = d->len;
-			s->dst.addr = (void *)(uintptr_t)d->dst_addr;
-			s->dst.len = d->len;
-			s->job.len = d->len;
-			if (g->exec->submit(g->q, &s->job) != 0)
-				break; /* the engine is full: take it again later */
-		} else {
-			engine_complete_pe(&s->comp, ret);
-		}
-		g->head++;
-		n++;
-	}
-	return n;
+	return dma_ring_intake(&g->ring);
 }
 
 /* Writes the completions of finished descriptors, in ring order; moves cons. */
 static unsigned int publish(struct dma_gpu *g)
 {
-	uint64_t t = g->tail;
+	uint64_t t = g->ring.tail;
 
-	while (t < g->head) {
+	while (t < g->ring.head) {
 		struct gpu_slot *s = &g->slots[t & (g->window - 1u)];
 		struct doca_gpu_dma_cqe *c = &g->cqe[t & RING_MASK];
 
@@ -226,12 +160,12 @@ static unsigned int publish(struct dma_gpu *g)
 		}
 		t++;
 	}
-	if (t == g->tail)
+	if (t == g->ring.tail)
 		return 0;
 	/* Everything the copies wrote is visible to whoever sees the new cons. */
 	doca_gpunetio_hd_store_release_u64(&g->ctrl->cons, t);
-	t -= g->tail;
-	g->tail += t;
+	t -= g->ring.tail;
+	g->ring.tail += t;
 	return (unsigned int)t;
 }
 
@@ -267,7 +201,7 @@ static void *service(void *arg)
 	/* Stopping: what the engine has not started fails, the rest finishes; all are published. */
 	g->exec->cancel(g->q, DOCA_ERROR_IO_FAILED);
 	idle = 0;
-	while (g->tail < g->head) {
+	while (g->ring.tail < g->ring.head) {
 		unsigned int n = g->exec->poll(g->q, POLL_BUDGET) + publish(g);
 
 		if (n == 0)
@@ -396,11 +330,18 @@ doca_error_t dma_gpu_start(struct doca_ctx *ctx, struct doca_gpu *gpu, const str
 	ret = priv_doca_dp_executor_create(&attr, &g->exec, &g->q);
 	if (ret != DOCA_SUCCESS)
 		goto fail_slots;
-	g->head = g->tail = 0;
-	g->cache[0].mkey = g->cache[1].mkey = 0;
+	g->ring = (struct dma_ring){
+	    .ops = &ring_ops,
+	    .name = g->name,
+	    .desc = g->desc,
+	    .doorbell = &g->ctrl->doorbell,
+	    .nslots = DMA_GPU_RING_SLOTS,
+	    .window = g->window,
+	    .max_len = g->max_len,
+	};
+	dma_ring_reset(&g->ring);
 	g->epoch = priv_doca_mmap_mkey_epoch();
 	g->st_done = g->st_bytes = g->st_errors = 0;
-	g->logged = 0;
 	atomic_store_explicit(&g->stop, false, memory_order_relaxed);
 	err = pthread_create(&g->thread, NULL, service, g);
 	if (err != 0) {
@@ -434,9 +375,9 @@ void dma_gpu_stop(struct dma_gpu *svc)
 	free(svc->slots);
 	svc->slots = NULL;
 	SD_DBG(COMP, "%s: GPU data path stopped: %llu descriptors taken, %llu copied (%llu bytes), %llu failed",
-	       svc->name, (unsigned long long)svc->head, (unsigned long long)svc->st_done,
+	       svc->name, (unsigned long long)svc->ring.head, (unsigned long long)svc->st_done,
 	       (unsigned long long)svc->st_bytes, (unsigned long long)svc->st_errors);
-	if (svc->logged > LOG_MAX)
-		SD_WARN(COMP, "%s: %u bad GPU DMA descriptors in all, %u of them logged", svc->name, svc->logged,
-			LOG_MAX);
+	if (svc->ring.logged > DMA_RING_LOG_MAX)
+		SD_WARN(COMP, "%s: %u bad GPU DMA descriptors in all, %u of them logged", svc->name, svc->ring.logged,
+			DMA_RING_LOG_MAX);
 }

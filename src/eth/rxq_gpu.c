@@ -10,7 +10,9 @@
  *                                                       cqe[prod % nslots] = {ts, bytes}, seq = prod + 1 (release)
  *                                                       prod++
  *   the device reads cqes and takes a run of packets; its next call publishes cons past them
- *   (release), and the NIC reads cons (acquire) to know which slots are free again.
+ *   (release), and the NIC reads cons (acquire) to know which slots are free again. cons is the
+ *   device's word: read once per frame; behind by a ring or more, the frame is dropped; past
+ *   prod, the queue fails (one line) and drops everything until it is restarted.
  *
  * The doorbell (doca_eth_rxq_gpu_set_uar_on_cpu): the NIC learns which slots the device freed
  * only through it. By default the device rings it itself, so the NIC reads the device's cons.
@@ -40,6 +42,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -91,6 +94,8 @@ struct eth_rxq_gpu {
 	uint8_t *slots_gpu;
 	uint32_t stride, nslots;
 	uint64_t prod; /* the producer's (port lock) */
+	bool failed;   /* the device released slots it was never given (producer's, port lock) */
+	char name[96]; /* for the failure's line */
 };
 
 /*
@@ -325,6 +330,8 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 	doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, 0);
 	atomic_store_explicit(&g->db, 0, memory_order_relaxed); /* published by the bind to the NIC */
 	g->prod = 0;
+	g->failed = false;
+	snprintf(g->name, sizeof(g->name), "%s", cfg->name);
 	ret = rx_thread_get(cfg->port, cfg->name, &g->thread);
 	if (ret != DOCA_SUCCESS) {
 		g->ops->mem_free(g->gpu, g->mem_gpu);
@@ -353,7 +360,15 @@ bool eth_rxq_gpu_place(struct eth_rxq_gpu *g, const uint8_t *frame, uint32_t len
 	uint32_t slot;
 	struct doca_gpu_eth_rxq_cqe *c;
 
-	if (prod - cons >= g->nslots)
+	if (SD_UNLIKELY((int64_t)(cons - prod) > 0) && !g->failed) {
+		/* Read once above; a consumer index past the producer's is no lap of this ring. */
+		g->failed = true;
+		SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+			  "%s: the GPU released receive slots up to %llu with %llu packets placed; the queue drops "
+			  "every packet until it is restarted: the consumer index never passes the packets received",
+			  g->name, (unsigned long long)cons, (unsigned long long)prod);
+	}
+	if (g->failed || prod - cons >= g->nslots)
 		return false;
 	slot = (uint32_t)(prod % g->nslots);
 	if (g->slots_cpu != NULL)

@@ -14,6 +14,9 @@
  *     NOTIFY or failure: completion on GPU: cqe[c % m] = {p, status}, seq = c + 1 (release), c++
  *                        else a CPU event {p, status, time} into ev[], for the PE (below)
  *     cons = p + 1 (release): the slot is the device's again
+ * The walk itself is txq_gpu_ring.c (each descriptor read once into private memory, then
+ * checked; a doorbell more than a ring ahead fails the queue); this file gives it the mmaps,
+ * the medium and the completions.
  *
  * CPU events (the default; doca_eth_txq_gpu_set_completion_on_gpu() sends completions to the
  * GPU instead): ev[] is a single-producer single-consumer ring of nwqe entries, filled by the
@@ -40,7 +43,6 @@
  */
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,7 @@
 
 #include "eth_internal.h"
 #include "gpu_hook.h"
+#include "txq_gpu_ring.h"
 
 #define COMP ETH_COMP
 
@@ -64,8 +67,6 @@
 #define GPU_TX_SPIN 64
 /* Longest sleep of an idle send thread. */
 #define GPU_TX_PARK_NS 50000ull
-/* Failed descriptors logged per start; then they are counted. */
-#define GPU_TX_LOG_MAX 16
 /* Queues one send thread serves. */
 #define GPU_TX_QUEUES 64
 
@@ -118,13 +119,13 @@ struct eth_txq_gpu {
 	uint8_t *mem_cpu;
 	void *resv_gpu; /* two words, GPU memory */
 	struct doca_gpu_eth_txq *h_gpu, *h_cpu;
-	struct doca_gpu_dev_eth_txq_wqe *wqe;
 	struct doca_gpu_eth_txq_cqe *cqe;
 	uint32_t nwqe, ncqe;
 	/* the walker's (one at a time: the thread's lock, or busy for the proxy) */
 	atomic_flag busy;
-	uint64_t next, db, cq_prod;
-	uint64_t wait_until; /* a WAIT at next is due then (0: none) */
+	struct txq_ring ring; /* the descriptors, the doorbell, what was taken (txq_gpu_ring.c) */
+	uint64_t cq_prod;
+	bool raised; /* a walk added CPU events */
 	struct {
 		uint32_t mkey; /* host order; 0: empty */
 		unsigned int epoch;
@@ -143,11 +144,10 @@ struct eth_txq_gpu {
 	uint64_t ev_tail_seen;			   /* the walker's last read of ev_tail */
 	_Alignas(64) atomic_uint_fast64_t ev_head; /* the walker's */
 	_Alignas(64) atomic_uint_fast64_t ev_tail; /* the PE's */
-	_Alignas(64) uint64_t st_sent;		   /* the walker's, per frame */
-	uint64_t st_failed, st_unheard;
-	unsigned int logged;
-	uint8_t frame[NIC_MAX_FRAME];
+	_Alignas(64) uint64_t st_unheard;	   /* the walker's */
 };
+
+_Static_assert(TXQ_RING_FRAME_MAX == NIC_MAX_FRAME, "the walker builds the largest frame a port sends");
 
 static uint64_t realtime_ns(void)
 {
@@ -157,33 +157,15 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- one descriptor ---- */
+/* ---- the walker's callbacks (txq_gpu_ring.c walks) ---- */
 
-static doca_error_t __attribute__((format(printf, 4, 5)))
-bad_wqe(struct eth_txq_gpu *g, uint64_t pos, doca_error_t err, const char *fmt, ...)
+#define RING_OWNER(w) ((struct eth_txq_gpu *)((char *)(w)-offsetof(struct eth_txq_gpu, ring)))
+
+/* The started mmap that @mkey names, with the queue's device, and how the CPU reaches it. */
+static doca_error_t ring_resolve(struct txq_ring *w, uint64_t pos, uint32_t mkey, struct txq_ring_range *out)
 {
-	char what[256];
-	va_list ap;
-
-	g->st_failed++;
-	if (g->logged >= GPU_TX_LOG_MAX)
-		return err;
-	g->logged++;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return SD_REJECT(err, COMP, "%s: GPU send descriptor %llu: %s; it completes with %s%s", g->name,
-			 (unsigned long long)pos, what, doca_error_get_name(err),
-			 g->logged == GPU_TX_LOG_MAX ? " (further failures are counted, not logged)" : "");
-}
-
-/* Copies one segment of descriptor @pos into the frame buffer at @dst. */
-static doca_error_t copy_seg(struct eth_txq_gpu *g, uint64_t pos, uint32_t mkey_be, uint64_t addr, uint32_t len,
-			     uint8_t *dst)
-{
-	uint32_t mkey = __builtin_bswap32(mkey_be);
+	struct eth_txq_gpu *g = RING_OWNER(w);
 	unsigned int epoch = priv_doca_mmap_mkey_epoch();
-	uintptr_t base;
 
 	if (epoch != g->cache.epoch) {
 		g->cache.mkey = 0; /* a map started or stopped since the cache was filled */
@@ -195,16 +177,16 @@ static doca_error_t copy_seg(struct eth_txq_gpu *g, uint64_t pos, uint32_t mkey_
 
 		g->cache.mkey = 0;
 		if (!priv_doca_mmap_by_mkey(mkey, &g->cache.r))
-			return bad_wqe(g, pos, DOCA_ERROR_INVALID_VALUE,
-				       "mkey 0x%08x names no started mmap; pass htobe32(doca_mmap_get_mkey()) of the "
-				       "started mmap that holds the frame",
-				       mkey);
+			return txq_ring_bad(w, pos, DOCA_ERROR_INVALID_VALUE,
+					    "mkey 0x%08x names no started mmap; pass htobe32(doca_mmap_get_mkey()) of "
+					    "the started mmap that holds the frame",
+					    mkey);
 		ret = g->ops->cpu_view(g->gpu, g->cache.r.addr, g->cache.r.len, &view);
 		if (ret == DOCA_ERROR_NOT_FOUND) {
 			g->cache.kind = SEG_HOST; /* not this GPU's memory: host memory as it is */
 		} else if (ret != DOCA_SUCCESS) {
-			return bad_wqe(g, pos, ret, "the memory of mmap %p cannot be reached",
-				       (const void *)g->cache.r.mmap);
+			return txq_ring_bad(w, pos, ret, "the memory of mmap %p cannot be reached",
+					    (const void *)g->cache.r.mmap);
 		} else {
 			g->cache.kind = view != NULL ? SEG_CPU_VIEW : SEG_DEVICE;
 			g->cache.cpu_base = view;
@@ -214,36 +196,31 @@ static doca_error_t copy_seg(struct eth_txq_gpu *g, uint64_t pos, uint32_t mkey_
 		       g->cache.kind == SEG_DEVICE ? "GPU-only memory (frames copied out with cudaMemcpy)"
 						   : "CPU-addressable memory");
 	}
-	base = (uintptr_t)g->cache.r.addr;
-	if (addr < base || addr - base > g->cache.r.len || len > g->cache.r.len - (addr - base))
-		return bad_wqe(g, pos, DOCA_ERROR_INVALID_VALUE,
-			       "range 0x%llx + %u is outside mmap %p (0x%llx + %zu) that mkey 0x%08x names",
-			       (unsigned long long)addr, len, (const void *)g->cache.r.mmap, (unsigned long long)base,
-			       g->cache.r.len, mkey);
 	if (!(g->cache.r.read_devs & g->dev_bit))
-		return bad_wqe(g, pos, DOCA_ERROR_NOT_PERMITTED,
-			       "mmap %p does not include the queue's device; call doca_mmap_add_dev() before "
-			       "doca_mmap_start()",
-			       (const void *)g->cache.r.mmap);
-	switch (g->cache.kind) {
-	case SEG_HOST:
-		memcpy(dst, (const void *)(uintptr_t)addr, len);
-		return DOCA_SUCCESS;
-	case SEG_CPU_VIEW:
-		memcpy(dst, g->cache.cpu_base + (addr - base), len);
-		return DOCA_SUCCESS;
-	default:
-		if (g->ops->copy(g->gpu, dst, (const void *)(uintptr_t)addr, len, g->name) != DOCA_SUCCESS)
-			return bad_wqe(g, pos, DOCA_ERROR_DRIVER, "copying %u bytes out of GPU memory failed", len);
-		return DOCA_SUCCESS;
-	}
+		return txq_ring_bad(w, pos, DOCA_ERROR_NOT_PERMITTED,
+				    "mmap %p does not include the queue's device; call doca_mmap_add_dev() before "
+				    "doca_mmap_start()",
+				    (const void *)g->cache.r.mmap);
+	out->base = (uintptr_t)g->cache.r.addr;
+	out->len = g->cache.r.len;
+	out->what = g->cache.r.mmap;
+	out->cpu = g->cache.kind == SEG_HOST	   ? g->cache.r.addr
+		   : g->cache.kind == SEG_CPU_VIEW ? g->cache.cpu_base
+						   : NULL;
+	return DOCA_SUCCESS;
 }
 
-/* The queue's checksum offloads on the frame in g->frame: IPv4 header, TCP/UDP; others as they are. */
-static void apply_csum(struct eth_txq_gpu *g, uint32_t len)
+static doca_error_t ring_copy_dev(struct txq_ring *w, uint8_t *dst, uint64_t addr, uint32_t len)
+{
+	struct eth_txq_gpu *g = RING_OWNER(w);
+
+	return g->ops->copy(g->gpu, dst, (const void *)(uintptr_t)addr, len, g->name);
+}
+
+/* The queue's checksum offloads on frame @f: IPv4 header, TCP/UDP; others as they are. */
+static void apply_csum(struct eth_txq_gpu *g, uint8_t *f, uint32_t len)
 {
 	struct nic_frame_info info;
-	uint8_t *f = g->frame;
 
 	if (priv_doca_nic_frame_parse(f, len, &info) != 0 || info.l3 == NIC_L3_NONE)
 		return;
@@ -266,28 +243,6 @@ static void apply_csum(struct eth_txq_gpu *g, uint32_t len)
 		eth_put16(l4 + (info.l4 == NIC_L4_TCP ? 16 : 6),
 			  priv_doca_nic_l4_csum(ip, info.l4 == NIC_L4_TCP ? 6 : 17, l4, l4_len));
 	}
-}
-
-/* Builds the frame of send descriptor @pos into g->frame. */
-static doca_error_t build_frame(struct eth_txq_gpu *g, uint64_t pos, const struct doca_gpu_dev_eth_txq_wqe *w,
-				uint32_t *len)
-{
-	uint64_t total = (uint64_t)w->nbytes + w->nbytes2;
-	doca_error_t ret;
-
-	if (w->nbytes == 0 || total < 14 || total > g->mtu)
-		return bad_wqe(g, pos, DOCA_ERROR_INVALID_VALUE,
-			       "a frame of %llu bytes (segments %u + %u); the port sends 14..%u bytes",
-			       (unsigned long long)total, w->nbytes, w->nbytes2, g->mtu);
-	ret = copy_seg(g, pos, w->mkey, w->addr, w->nbytes, g->frame);
-	if (ret == DOCA_SUCCESS && w->nbytes2 > 0)
-		ret = copy_seg(g, pos, w->mkey2, w->addr2, w->nbytes2, g->frame + w->nbytes);
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	if (g->csum != 0)
-		apply_csum(g, (uint32_t)total);
-	*len = (uint32_t)total;
-	return DOCA_SUCCESS;
 }
 
 static void write_cqe(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status)
@@ -313,7 +268,7 @@ static bool ev_room(struct eth_txq_gpu *g)
 }
 
 /* Descriptor @pos completes with @status: to the GPU's ring, a CPU event, or nobody. */
-static void complete(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status, bool *raised)
+static void complete(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status)
 {
 	struct gpu_tx_event *e;
 	uint64_t head;
@@ -332,8 +287,46 @@ static void complete(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status, b
 	e->status = (uint32_t)status;
 	e->ts = status == DOCA_SUCCESS ? realtime_ns() : 0;
 	atomic_store_explicit(&g->ev_head, head + 1, memory_order_seq_cst); /* after the entry; see top */
-	*raised = true;
+	g->raised = true;
 }
+
+static bool ring_send(struct txq_ring *w, uint8_t *frame, uint32_t len)
+{
+	struct eth_txq_gpu *g = RING_OWNER(w);
+	struct iovec iov = {.iov_base = frame, .iov_len = len};
+	struct nic_tx_frame f = {.iov = &iov, .iovcnt = 1, .len = len};
+
+	if (g->csum != 0)
+		apply_csum(g, frame, len);
+	return g->pops->tx_burst(g->port, &f, 1) != 0;
+}
+
+static bool ring_room(struct txq_ring *w)
+{
+	struct eth_txq_gpu *g = RING_OWNER(w);
+
+	return g->ev == NULL || ev_room(g);
+}
+
+static void ring_complete(struct txq_ring *w, uint64_t pos, doca_error_t status)
+{
+	complete(RING_OWNER(w), pos, status);
+}
+
+static uint64_t ring_now(struct txq_ring *w)
+{
+	(void)w;
+	return realtime_ns();
+}
+
+static const struct txq_ring_ops ring_ops = {
+    .resolve = ring_resolve,
+    .copy_dev = ring_copy_dev,
+    .send = ring_send,
+    .room = ring_room,
+    .complete = ring_complete,
+    .now = ring_now,
+};
 
 /*
  * Takes the queue's ready descriptors in order, at most @budget; returns how many. One walker
@@ -341,55 +334,11 @@ static void complete(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status, b
  */
 static unsigned int walk(struct eth_txq_gpu *g, unsigned int budget)
 {
-	uint64_t db = doca_gpunetio_hd_load_acquire_u64(&g->h_cpu->doorbell);
-	unsigned int n = 0;
-	bool raised = false;
+	unsigned int n;
 
-	if ((int64_t)(db - g->db) > 0)
-		g->db = db; /* the doorbell only moves forward */
-	g->wait_until = 0;
-	while (n < budget) {
-		uint64_t p = g->next;
-		const struct doca_gpu_dev_eth_txq_wqe *w = &g->wqe[p & (g->nwqe - 1)];
-		uint32_t seq = doca_gpunetio_hd_load_acquire_u32(&w->seq);
-		doca_error_t status = DOCA_SUCCESS;
-
-		if ((seq & 0xffffu) != ((p + 1) & 0xffffu))
-			break; /* not written yet (or still the last lap's) */
-		if (!(w->flags & DOCA_GPUNETIO_ETH_TXQ_WQE_FLAG_SELF_DB) && p >= g->db)
-			break; /* prepared, not submitted */
-		if (g->ev != NULL && !ev_room(g))
-			break; /* the PE has not taken its events yet: wait for it, lose nothing */
-		if (w->opcode == DOCA_GPUNETIO_ETH_TXQ_WQE_WAIT) {
-			if (realtime_ns() < w->wait_ts) {
-				g->wait_until = w->wait_ts;
-				break;
-			}
-		} else if (w->opcode == DOCA_GPUNETIO_ETH_TXQ_WQE_SEND) {
-			uint32_t len = 0;
-
-			status = build_frame(g, p, w, &len);
-			if (status == DOCA_SUCCESS) {
-				struct iovec iov = {.iov_base = g->frame, .iov_len = len};
-				struct nic_tx_frame f = {.iov = &iov, .iovcnt = 1, .len = len};
-
-				if (g->pops->tx_burst(g->port, &f, 1) == 0)
-					break; /* the medium is full: this descriptor again next time */
-				g->st_sent++;
-			}
-		} else {
-			status = bad_wqe(g, p, DOCA_ERROR_INVALID_VALUE,
-					 "opcode %u is neither a send nor a wait; fill descriptors with the "
-					 "doca_gpu_dev_eth_txq_* functions",
-					 w->opcode);
-		}
-		if (status != DOCA_SUCCESS || (w->flags & DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY))
-			complete(g, p, status, &raised);
-		g->next = p + 1;
-		doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, p + 1);
-		n++;
-	}
-	if (raised)
+	g->raised = false;
+	n = txq_ring_walk(&g->ring, budget);
+	if (g->raised)
 		engine_notify_wake(g->notify); /* an armed PE: the events are for it */
 	return n;
 }
@@ -449,9 +398,12 @@ static void *tx_thread_main(void *arg)
 
 		pthread_mutex_lock(&t->lock);
 		for (unsigned int i = 0; i < t->nq; i++) {
+			uint64_t until;
+
 			n += walk(t->q[i], ETH_TX_BURST);
-			if (t->q[i]->wait_until != 0 && (due == 0 || t->q[i]->wait_until < due))
-				due = t->q[i]->wait_until;
+			until = t->q[i]->ring.wait_until;
+			if (until != 0 && (due == 0 || until < due))
+				due = until;
 		}
 		pthread_mutex_unlock(&t->lock);
 		if (n > 0) {
@@ -596,7 +548,7 @@ static void free_mem(struct eth_txq_gpu *g)
 	g->mem_gpu = g->resv_gpu = NULL;
 	g->mem_cpu = NULL;
 	g->h_gpu = g->h_cpu = NULL;
-	g->wqe = NULL;
+	g->ring.wqe = NULL;
 	g->cqe = NULL;
 }
 
@@ -634,8 +586,9 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 	memset(g->mem_cpu, 0, size);
 	g->h_gpu = g->mem_gpu;
 	g->h_cpu = (struct doca_gpu_eth_txq *)g->mem_cpu;
-	g->wqe = (struct doca_gpu_dev_eth_txq_wqe *)(g->mem_cpu + sizeof(struct doca_gpu_eth_txq));
-	g->cqe = (struct doca_gpu_eth_txq_cqe *)(g->wqe + g->nwqe);
+	g->ring.wqe = (struct doca_gpu_dev_eth_txq_wqe *)(g->mem_cpu + sizeof(struct doca_gpu_eth_txq));
+	g->cqe = (struct doca_gpu_eth_txq_cqe *)(g->mem_cpu + sizeof(struct doca_gpu_eth_txq) +
+						 (size_t)g->nwqe * sizeof(struct doca_gpu_dev_eth_txq_wqe));
 	g->h_cpu->wqe = (struct doca_gpu_dev_eth_txq_wqe *)((uint8_t *)g->mem_gpu + sizeof(struct doca_gpu_eth_txq));
 	g->h_cpu->cqe = (struct doca_gpu_eth_txq_cqe *)(g->h_cpu->wqe + g->nwqe);
 	g->h_cpu->reserve = (uint64_t *)g->resv_gpu;
@@ -653,12 +606,17 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 	g->mtu = cfg->mtu;
 	g->csum = cfg->csum;
 	g->proxy = cfg->proxy;
-	g->next = g->db = g->cq_prod = 0;
-	g->wait_until = 0;
+	g->ring.ops = &ring_ops;
+	g->ring.name = g->name;
+	g->ring.doorbell = &g->h_cpu->doorbell;
+	g->ring.cons = &g->h_cpu->cons;
+	g->ring.nwqe = g->nwqe;
+	g->ring.mtu = g->mtu;
+	txq_ring_reset(&g->ring);
+	g->cq_prod = 0;
 	g->cache.mkey = 0;
 	g->cache.epoch = priv_doca_mmap_mkey_epoch();
-	g->st_sent = g->st_failed = g->st_unheard = 0;
-	g->logged = 0;
+	g->st_unheard = 0;
 	g->cq_on_gpu = cfg->cq_on_gpu;
 	g->notify = cfg->notify;
 	g->err_cb = cfg->err_cb;
@@ -712,8 +670,8 @@ void eth_txq_gpu_stopping(struct eth_txq_gpu *g)
 	atomic_flag_clear_explicit(&g->busy, memory_order_release);
 	SD_DBG(COMP,
 	       "%s stopped: %llu frames sent, %llu descriptors failed, %llu taken in all, %llu completions unheard",
-	       g->name, (unsigned long long)g->st_sent, (unsigned long long)g->st_failed, (unsigned long long)g->next,
-	       (unsigned long long)g->st_unheard);
+	       g->name, (unsigned long long)g->ring.st_sent, (unsigned long long)g->ring.st_failed,
+	       (unsigned long long)g->ring.next, (unsigned long long)g->st_unheard);
 }
 
 void eth_txq_gpu_destroy(struct eth_txq_gpu *g)

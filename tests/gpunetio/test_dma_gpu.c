@@ -16,6 +16,8 @@
  *   - with "bad-env" (and SOFTDOCA_CPU_WORKERS unusable): the start is refused
  *   - doca_ctx_stop while a thread keeps posting: prompt, every published completion right,
  *     then a restart with a fresh ring
+ *   - a doorbell 2^40 past the completed positions: one line, nothing taken (also once the
+ *     doorbell is sane again), a restart works
  * Run under TSan this also checks that the acquire/release pairs cover descriptors and bytes.
  */
 #include <pthread.h>
@@ -24,14 +26,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <doca_buf_array.h>
 #include <doca_ctx.h>
 #include <doca_dma.h>
 #include <doca_gpunetio_dev_buf.cuh>
 #include <doca_gpunetio_dev_dma.cuh>
+#include <doca_log.h>
 
+#include "../fuzz/gpu_ring_seed.h"
 #include "gpu_test.h"
 
 #define REGION	(16u << 20) /* bytes of the source and of the destination */
@@ -238,6 +244,50 @@ static void ordering(struct fix *f)
 
 /* ---- bad descriptors ---- */
 
+/* A map of a seed: @b's mkey and range. */
+static struct gpu_ring_seed_map seed_map(const struct doca_gpu_buf *b, uint64_t len, uint32_t flags)
+{
+	return (struct gpu_ring_seed_map){
+	    .mkey = __builtin_bswap32(b->mkey), .flags = flags, .base = b->addr, .len = len};
+}
+
+/*
+ * With SOFTDOCA_DUMP_RING_DIR set: writes positions @from..@db (a ring's worth at most) of the
+ * ring as the device left them, in a ring of 1 << @log2 slots, as a seed of tests/fuzz/fuzz_gpu_dma_ring
+ * (gpu_ring_seed.h), with up to four maps.
+ */
+static void dump_ring(const struct fix *f, const char *name, unsigned int log2, uint64_t from, uint64_t db,
+		      uint8_t mode, const struct gpu_ring_seed_map *maps, unsigned int nmaps)
+{
+	const char *dir = getenv("SOFTDOCA_DUMP_RING_DIR");
+	struct gpu_ring_seed s = {.magic = GPU_RING_SEED_MAGIC,
+				  .nslots_log2 = (uint8_t)log2,
+				  .mode = mode,
+				  .mtu = 8, /* a window of 256 */
+				  .max_len = 1u << 30,
+				  .next = from,
+				  .doorbell = db};
+	struct doca_gpu_dma_desc *ring = calloc(1u << log2, sizeof(*ring));
+	char path[PATH_MAX];
+	FILE *out;
+
+	if (dir == NULL) {
+		free(ring);
+		return;
+	}
+	CHECK(ring != NULL && nmaps <= 4);
+	memcpy(s.map, maps, nmaps * sizeof(*maps));
+	for (uint64_t p = from; p < db && p - from < (1u << log2); p++)
+		ring[p & ((1u << log2) - 1)] = f->h->desc[p & f->h->mask];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	out = fopen(path, "wb");
+	CHECK(out != NULL);
+	CHECK(fwrite(&s, sizeof(s), 1, out) == 1);
+	CHECK(fwrite(ring, sizeof(*ring), 1u << log2, out) == 1u << log2);
+	CHECK(fclose(out) == 0);
+	free(ring);
+}
+
 static uint64_t post_raw(struct fix *f, uint64_t src, uint32_t src_mkey, uint64_t dst, uint32_t dst_mkey, uint64_t len)
 {
 	uint64_t pos = UINT64_MAX;
@@ -321,6 +371,17 @@ static void bad_descriptors(struct fix *f)
 	flood[N_ELEMS(flood) - 1] = post_raw(f, src.addr + 128, src.mkey, dst.addr + 128, dst.mkey, 16);
 	CHECK_OK(doca_gpu_dev_dma_commit(f->h));
 	wait_completed(f->h, flood[N_ELEMS(flood) - 1] + 1);
+	{
+		const struct gpu_ring_seed_map maps[] = {
+		    seed_map(&src, REGION, SEED_MAP_READ | SEED_MAP_WRITE),
+		    seed_map(&dst, REGION, SEED_MAP_READ | SEED_MAP_WRITE),
+		    seed_map(&ro_buf, 4096, SEED_MAP_READ),
+		    seed_map(&dev_buf, 4096, SEED_MAP_READ | SEED_MAP_WRITE | SEED_MAP_DEVICE_ONLY),
+		};
+
+		dump_ring(f, "bad", 6, base, flood[N_ELEMS(flood) - 1] + 1, 0, maps, 4);
+		dump_ring(f, "bad-rewrite", 6, base, flood[N_ELEMS(flood) - 1] + 1, SEED_MODE_REWRITE, maps, 4);
+	}
 	for (unsigned int i = 0; i < N_ELEMS(flood) - 1; i++)
 		CHECK_EQ(status_of(f->h, flood[i]), DOCA_ERROR_INVALID_VALUE);
 	CHECK_EQ(status_of(f->h, flood[N_ELEMS(flood) - 1]), DOCA_SUCCESS);
@@ -377,6 +438,14 @@ static void full_ring(struct fix *f)
 	CHECK_EQ(doca_gpunetio_hd_dma_completed(f->h), base);
 	CHECK_OK(doca_gpu_dev_dma_commit(f->h));
 	wait_completed(f->h, base + f->h->nslots);
+	{
+		const struct gpu_ring_seed_map maps[] = {
+		    seed_map(src, REGION, SEED_MAP_READ | SEED_MAP_WRITE),
+		    seed_map(dst, REGION, SEED_MAP_READ | SEED_MAP_WRITE),
+		};
+
+		dump_ring(f, "full", 10, base, base + f->h->nslots, SEED_MODE_NO_ROOM, maps, 2);
+	}
 	CHECK_OK(doca_gpu_dev_dma_memcpy(f->h, src, 0, dst, 0, 8));
 	CHECK_OK(doca_gpu_dev_dma_commit(f->h));
 	wait_completed(f->h, base + f->h->nslots + 1);
@@ -457,6 +526,60 @@ static void stop_in_flight(struct fix *f)
 	CHECK_EQ(status_of(f->h, 0), DOCA_SUCCESS);
 }
 
+/* ---- a doorbell more than a ring ahead ---- */
+
+static int log_fd = -1;
+
+static unsigned int log_count(const char *needle)
+{
+	off_t end = lseek(log_fd, 0, SEEK_END);
+	char *s = calloc(1, (size_t)end + 1);
+	unsigned int n = 0;
+
+	CHECK(s != NULL);
+	CHECK(pread(log_fd, s, (size_t)end, 0) == end);
+	for (const char *p = strstr(s, needle); p != NULL; p = strstr(p + 1, needle))
+		n++;
+	free(s);
+	return n;
+}
+
+static void runaway(struct fix *f)
+{
+	const char *line = "rang the DMA doorbell at 1099511627776 with 1 descriptors completed, more than the "
+			   "ring's 1024 ahead";
+	uint64_t base = doca_gpunetio_hd_dma_completed(f->h), end = sd_now_ms() + HANG_MS;
+
+	CHECK_EQ(base, 1u); /* stop_in_flight's restart */
+	/* A well-formed descriptor, then a doorbell 2^40 past it: slots the CPU never completed. */
+	post_raw(f, buf0(f->src_h)->addr, buf0(f->src_h)->mkey, buf0(f->dst_h)->addr, buf0(f->dst_h)->mkey, 8);
+	doca_gpunetio_hd_store_release_u64(&f->h->ctrl->doorbell, 1ull << 40);
+	{
+		const struct gpu_ring_seed_map maps[] = {
+		    seed_map(buf0(f->src_h), REGION, SEED_MAP_READ | SEED_MAP_WRITE),
+		    seed_map(buf0(f->dst_h), REGION, SEED_MAP_READ | SEED_MAP_WRITE),
+		};
+
+		dump_ring(f, "runaway", 6, base, 1ull << 40, 0, maps, 2);
+	}
+	while (log_count(line) == 0) {
+		CHECK(sd_now_ms() < end);
+		sched_yield();
+	}
+	/* The ring failed before it took anything; a sane doorbell does not revive it. */
+	CHECK_EQ(doca_gpunetio_hd_dma_completed(f->h), base);
+	CHECK_OK(doca_gpu_dev_dma_commit(f->h));
+	CHECK_OK(doca_ctx_stop(doca_dma_as_ctx(f->dma)));
+	CHECK_EQ(doca_gpunetio_hd_dma_completed(f->h), base);
+	CHECK_EQ(log_count(line), 1u);
+	/* A restart gives a ring that works. */
+	ctx_start(f);
+	CHECK_OK(doca_gpu_dev_dma_memcpy(f->h, buf0(f->src_h), 0, buf0(f->dst_h), 0, 8));
+	CHECK_OK(doca_gpu_dev_dma_commit(f->h));
+	wait_completed(f->h, 1);
+	CHECK_EQ(status_of(f->h, 0), DOCA_SUCCESS);
+}
+
 /* SOFTDOCA_CPU_WORKERS is unusable: the GPU data path's engine queue refuses to start. */
 static int bad_env(struct fix *f)
 {
@@ -479,6 +602,12 @@ int main(int argc, char **argv)
 	struct fake_cuda fake;
 	void *c = NULL;
 
+	struct doca_log_backend *be = NULL;
+
+	log_fd = memfd_create("gpu-dma-log", MFD_CLOEXEC);
+	CHECK(log_fd >= 0);
+	CHECK_OK(doca_log_backend_create_with_fd_sdk(log_fd, &be));
+	CHECK_OK(doca_log_backend_set_sdk_level(be, DOCA_LOG_LEVEL_WARNING));
 	f.dev = sd_open_dev("03:00.0");
 	CHECK_OK(doca_gpu_create(FAKE_GPU_PCI, &f.gpu));
 	fake = fake_cuda_get();
@@ -517,6 +646,7 @@ int main(int argc, char **argv)
 	many_threads(&f);
 	ordering(&f);
 	stop_in_flight(&f);
+	runaway(&f);
 
 	CHECK_OK(doca_ctx_stop(doca_dma_as_ctx(f.dma)));
 	CHECK_OK(doca_dma_destroy(f.dma));

@@ -23,6 +23,8 @@
  *   mem_types  each ring memory type receives, and the start line names the type asked
  *   mkey       doca_gpu_dev_eth_rxq_get_pkt_mkey is htobe32 of the packet mmap's mkey, and a
  *              GPU send queue sends a frame back from its receive slot with it
+ *   lying_cons a device that publishes a consumer index past the packets placed: one line,
+ *              every later frame dropped (even once it tells the truth), a restart works
  *
  * Every case uses its own runtime directory, so its cable starts empty.
  */
@@ -636,7 +638,6 @@ static void case_share(void)
 	close_devs();
 }
 
-
 /* ---- CPU proxy: the doorbell rung from the CPU ---- */
 
 /* The log's length now: expect_logged() looks only at what came after. */
@@ -710,7 +711,7 @@ static void case_proxy_api(void)
 	CHECK_ERR(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, (enum doca_gpu_mem_type)3), DOCA_ERROR_INVALID_VALUE);
 	expect_logged(&mark, "memory type 3 is not one; pass DOCA_GPU_MEM_TYPE_GPU, DOCA_GPU_MEM_TYPE_GPU_CPU or "
 			     "DOCA_GPU_MEM_TYPE_CPU_GPU");
-	CHECK_ERR(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, (enum doca_gpu_mem_type)-1), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_eth_rxq_gpu_set_rq_mem_type(q.rxq, (enum doca_gpu_mem_type) - 1), DOCA_ERROR_INVALID_VALUE);
 	expect_logged(&mark, "memory type -1 is not one");
 
 	/* A proxy queue: BAD_STATE before the start, and for every setter once started. */
@@ -878,7 +879,6 @@ static void case_proxy_run(void)
 	close_devs();
 }
 
-
 /* ---- ring memory types ---- */
 
 static void case_mem_types(void)
@@ -1004,6 +1004,66 @@ static void case_mkey(void)
 	close_devs();
 }
 
+/* ---- a consumer index past the producer's ---- */
+
+/* How many times @needle occurs in @hay. */
+static unsigned int count_of(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void case_lying_cons(void)
+{
+	struct doca_gpu_dev_eth_rxq_attr attr[NSLOTS];
+	struct queue q = {0};
+	uint64_t first = 0;
+	uint32_t num = 0;
+	char *log;
+
+	open_devs("lying_cons");
+	queue_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NSLOTS);
+	queue_start(&q);
+	send_frame(0);
+	send_frame(1);
+	wait_rx_frames(2);
+	/* The device claims it took 2^40 packets: slots it was never given. */
+	doca_gpunetio_hd_store_release_u64(&q.h->cons, 1ull << 40);
+	for (uint32_t seq = 2; seq < 6; seq++)
+		send_frame(seq);
+	wait_rx_frames(6);
+	/* Nothing after the lie was placed: the third slot's completion is still empty. */
+	CHECK_EQ(doca_gpunetio_hd_load_acquire_u32(&q.h->cqe[2].seq), 0u);
+	/* Back to the truth: the queue stays failed until it is restarted. */
+	doca_gpunetio_hd_store_release_u64(&q.h->cons, 0);
+	send_frame(6);
+	wait_rx_frames(7);
+	CHECK_EQ(doca_gpunetio_hd_load_acquire_u32(&q.h->cqe[2].seq), 0u);
+	CHECK_OK(doca_gpunetio_hd_rxq_recv(q.h, 0, 1000000, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+	CHECK_EQ(num, 2u);
+	queue_free(&q);
+	log = log_text();
+	if (count_of(log, "the GPU released receive slots up to 1099511627776 with 2 packets placed") != 1 ||
+	    strstr(log, "stopped: 2 frames received, 5 dropped (queue full)") == NULL) {
+		fprintf(stderr, "want one line naming the consumer index, and 5 drops; the log:\n%s\n", log);
+		CHECK(false);
+	}
+	free(log);
+	/* A restart starts afresh. */
+	queue_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NSLOTS);
+	queue_start(&q);
+	send_frame(7);
+	wait_rx_frames(8);
+	CHECK_OK(doca_gpunetio_hd_rxq_recv(q.h, 1, 0, &first, &num, attr, DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+	CHECK_EQ(num, 1u);
+	check_frame(q.h, first, 7, attr[0].bytes);
+	queue_free(&q);
+	close_devs();
+}
+
 int main(void)
 {
 	struct doca_log_backend *be = NULL, *err_be = NULL;
@@ -1032,6 +1092,7 @@ int main(void)
 	case_proxy_run();
 	case_mem_types();
 	case_mkey();
+	case_lying_cons();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);

@@ -24,6 +24,8 @@
  *             each frame with CLOCK_REALTIME when the NIC hands it over, the clock of the check)
  *   stop      stopping the queue while a thread keeps posting: nothing is taken afterwards,
  *             what arrived is in order, and the queue starts again from position 0
+ *   runaway   a doorbell 2^40 past the descriptors taken (CPU proxy): one line, nothing taken,
+ *             also once the doorbell is sane again; a restart works
  *
  * Every case uses its own runtime directory, so its cable starts empty.
  */
@@ -44,6 +46,7 @@
 #include <doca_gpunetio_dev_eth_txq.cuh>
 #include <doca_log.h>
 
+#include "../fuzz/gpu_ring_seed.h"
 #include "gpu_test.h"
 #include "nic.h"
 
@@ -193,6 +196,46 @@ struct txq {
 };
 
 enum { OPT_PROXY = 1, OPT_WAIT = 2, OPT_CSUM = 4, OPT_EVENTS = 8 };
+
+/*
+ * With SOFTDOCA_DUMP_RING_DIR set: writes @q's ring as the device left it, with the walker's
+ * position @next and doorbell @db, as a seed of tests/fuzz/fuzz_gpu_txq_ring (gpu_ring_seed.h);
+ * @extra: a second map (mkey, base, length, flags), or NULL.
+ */
+static void dump_ring(const struct txq *q, const char *name, uint64_t next, uint64_t db, uint8_t mode,
+		      const struct gpu_ring_seed_map *extra)
+{
+	const char *dir = getenv("SOFTDOCA_DUMP_RING_DIR");
+	struct gpu_ring_seed s = {
+	    .magic = GPU_RING_SEED_MAGIC,
+	    .nslots_log2 = (uint8_t)__builtin_ctz(NWQE),
+	    .mode = mode,
+	    .mtu = 1500,
+	    .budget = 32,
+	    .next = next,
+	    .doorbell = db,
+	    .map = {{.mkey = ntohl(q->mkey_be),
+		     .flags = SEED_MAP_READ | SEED_MAP_WRITE,
+		     .base = (uint64_t)(uintptr_t)q->mem,
+		     .len = (uint64_t)NBUF * MAX_PKT}},
+	};
+	struct timespec ts;
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (dir == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s.now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (extra != NULL)
+		s.map[1] = *extra;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	CHECK(f != NULL);
+	CHECK(fwrite(&s, sizeof(s), 1, f) == 1);
+	CHECK(fwrite(q->h->wqe, sizeof(*q->h->wqe), NWQE, f) == NWQE);
+	CHECK(fclose(f) == 0);
+}
 
 /* OPT_EVENTS: completions as CPU events on ev.pe, counted by these handlers. */
 #define EV_MAX 512
@@ -617,6 +660,9 @@ static void case_bad(void)
 	CHECK_EQ(rx.r[1].seq, 1u);
 	cons_wait(&q, 6); /* the NOTIFY's completion is written before the index moves */
 	CHECK_EQ(cons_of(&q), 6u);
+	dump_ring(&q, "bad", 0, 6, 0,
+		  &(struct gpu_ring_seed_map){.mkey = other_mkey, .base = (uint64_t)(uintptr_t)other_mem, .len = 4096});
+	dump_ring(&q, "bad-rewrite", 0, 6, SEED_MODE_REWRITE, NULL);
 	log = log_text();
 	for (uint32_t i = 0; i < N_ELEMS(want); i++)
 		CHECK(strstr(log, want[i].line) != NULL);
@@ -832,6 +878,9 @@ static void case_proxy(void)
 	 * of the other queue, then a second one; the round that took the second began after the
 	 * first had left, i.e. after the proxy queue's frames were posted, and left them alone.
 	 */
+	dump_ring(&q, "proxy-20", 0, doca_gpunetio_hd_load_acquire_u64(&q.h->doorbell), 0, NULL);
+	dump_ring(&q, "proxy-20-full", 0, doca_gpunetio_hd_load_acquire_u64(&q.h->doorbell),
+		  SEED_MODE_FULL_MEDIUM | SEED_MODE_NO_ROOM, NULL);
 	send_one(&other, 0, 1000, 0, NULL);
 	rx_wait(1);
 	send_one(&other, 1, 1001, 0, NULL);
@@ -857,6 +906,7 @@ static void case_proxy(void)
 	}
 	CHECK_OK(doca_eth_txq_gpu_cpu_proxy_progress(q.txq));
 	CHECK_EQ(cons_of(&q), 20u);
+	dump_ring(&q, "proxy-prepared", 20, 24, 0, NULL);
 	doca_gpunetio_hd_txq_submit(q.h, 24);
 	CHECK_OK(doca_eth_txq_gpu_cpu_proxy_progress(q.txq));
 	CHECK_EQ(cons_of(&q), 24u);
@@ -994,6 +1044,7 @@ static void case_wait(void)
 	CHECK_OK(doca_gpunetio_hd_txq_poll(q.h, WAIT_BURSTS + 1, 1, 1, &num));
 	CHECK_EQ(num, (uint32_t)WAIT_BURSTS + 1);
 	rx_wait(n);
+	dump_ring(&q, "wait", 0, doca_gpunetio_hd_load_acquire_u64(&q.h->doorbell), 0, NULL);
 	for (uint32_t k = 0; k < n; k++) {
 		uint64_t need = due[k];
 
@@ -1099,6 +1150,61 @@ static void case_stop(void)
 	close_devs();
 }
 
+/* ---- a doorbell more than a ring ahead ---- */
+
+static unsigned int count_of(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void case_runaway(void)
+{
+	struct txq q = {0};
+	char *log;
+
+	open_devs("runaway");
+	rx_start();
+	txq_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NBUF, OPT_PROXY);
+	/* Two well-formed descriptors, then a doorbell 2^40 past them: slots the NIC never released. */
+	for (uint16_t i = 0; i < 2; i++) {
+		make_frame(q.cpu + (size_t)i * MAX_PKT, i, len_of(i));
+		CHECK_OK(doca_gpu_dev_eth_txq_wqe_prepare_send(q.h, doca_gpu_dev_eth_txq_get_wqe_ptr(q.h, i), i,
+							       buf_addr(&q, i), q.mkey_be, len_of(i),
+							       DOCA_GPUNETIO_ETH_SEND_FLAG_NONE));
+	}
+	doca_gpunetio_hd_txq_submit(q.h, 1ull << 40);
+	dump_ring(&q, "runaway", 0, 1ull << 40, 0, NULL);
+	for (int i = 0; i < 4; i++)
+		CHECK_OK(doca_eth_txq_gpu_cpu_proxy_progress(q.txq));
+	CHECK_EQ(cons_of(&q), 0u); /* nothing taken */
+	/* Back to a sane doorbell: the queue stays failed until it is restarted. */
+	doca_gpunetio_hd_txq_submit(q.h, 2);
+	CHECK_OK(doca_eth_txq_gpu_cpu_proxy_progress(q.txq));
+	CHECK_EQ(cons_of(&q), 0u);
+	txq_free(&q);
+	log = log_text();
+	if (count_of(log, "rang the send doorbell at 1099511627776 with 0 descriptors taken, more than the ring's 64 "
+			  "ahead") != 1) {
+		fprintf(stderr, "want one line naming the doorbell; the log:\n%s\n", log);
+		CHECK(false);
+	}
+	free(log);
+	CHECK_EQ(rx_count(), 0u);
+	/* A restart starts afresh. */
+	txq_make(&q, DOCA_GPU_MEM_TYPE_CPU_GPU, NBUF, 0);
+	send_one(&q, 0, 7, 0, NULL);
+	cons_wait(&q, 1);
+	rx_wait(1);
+	CHECK_EQ(rx.r[0].seq, 7u);
+	txq_free(&q);
+	rx_stop();
+	close_devs();
+}
+
 int main(void)
 {
 	struct doca_log_backend *be = NULL, *err_be = NULL;
@@ -1126,6 +1232,7 @@ int main(void)
 	case_sample();
 	case_wait();
 	case_stop();
+	case_runaway();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);

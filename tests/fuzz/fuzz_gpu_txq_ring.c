@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fuzz_gpu_txq_ring.c - libFuzzer target for the walker of a GPU send ring
+ * (src/eth/txq_gpu_ring.c) over host memory: a ring image and its indices as a hostile kernel
+ * could leave them (layout: gpu_ring_seed.h). Whatever the ring holds, the walker takes at most
+ * its budget, sends only frames of 14..mtu bytes copied from inside the ranges the mkeys name
+ * (byte for byte), keeps cons equal to what it took, and takes nothing once it failed the queue.
+ * With SEED_MODE_REWRITE the "device" rewrites the slot while the walker resolves its mkeys: the
+ * walker must go on with what it read first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_log.h>
+
+#include "../../src/eth/txq_gpu_ring.h"
+#include "gpu_ring_seed.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define REQUIRE(c)                                                                                                     \
+	do {                                                                                                           \
+		if (!(c))                                                                                              \
+			abort();                                                                                       \
+	} while (0)
+
+#define MAP_MAX_LEN (64u << 10)
+#define MAX_SLOTS   256u
+
+struct harness {
+	struct txq_ring w; /* first: the callbacks get it */
+	struct gpu_ring_seed h;
+	struct doca_gpu_dev_eth_txq_wqe *ring;
+	uint64_t doorbell, cons;
+	uint8_t *mem[4]; /* one buffer per map entry, MAP_MAX_LEN at most */
+	uint64_t mem_len[4];
+	unsigned int sends, rooms, completions;
+	struct doca_gpu_dev_eth_txq_wqe snap; /* the slot as the walker took it (before any rewrite) */
+	uint64_t snap_pos;		      /* position + 1 of snap; 0: none */
+};
+
+static struct harness *H(struct txq_ring *w)
+{
+	return (struct harness *)w;
+}
+
+static doca_error_t cb_resolve(struct txq_ring *w, uint64_t pos, uint32_t mkey, struct txq_ring_range *r)
+{
+	struct harness *x = H(w);
+	struct doca_gpu_dev_eth_txq_wqe *slot = &x->ring[pos & (w->nwqe - 1)];
+
+	if (x->snap_pos != pos + 1) {
+		x->snap = *slot;
+		x->snap_pos = pos + 1;
+	}
+	if (x->h.mode & SEED_MODE_REWRITE) {
+		/* The device rewrites the descriptor the walker is working on: two segments that pass
+		 * every check of the range but make a frame larger than any (or else other bytes). */
+		slot->mkey2 = slot->mkey;
+		slot->addr2 = slot->addr = x->h.map[0].base;
+		slot->nbytes = slot->nbytes2 = x->mem_len[0] < 9000 ? (uint32_t)x->mem_len[0] : 9000;
+		slot->mkey ^= 0x01000000u;
+	}
+	for (unsigned int i = 0; i < 4; i++) {
+		const struct gpu_ring_seed_map *m = &x->h.map[i];
+
+		if (m->mkey != mkey || mkey == 0)
+			continue;
+		if (!(m->flags & SEED_MAP_READ))
+			return txq_ring_bad(w, pos, DOCA_ERROR_NOT_PERMITTED, "map %u without the device", i);
+		r->base = (uintptr_t)m->base;
+		r->len = x->mem_len[i];
+		r->cpu = (m->flags & SEED_MAP_DEVICE_ONLY) ? NULL : x->mem[i];
+		r->what = m;
+		return DOCA_SUCCESS;
+	}
+	return txq_ring_bad(w, pos, DOCA_ERROR_INVALID_VALUE, "mkey 0x%08x names no map", mkey);
+}
+
+static doca_error_t cb_copy_dev(struct txq_ring *w, uint8_t *dst, uint64_t addr, uint32_t len)
+{
+	struct harness *x = H(w);
+
+	for (unsigned int i = 0; i < 4; i++) {
+		const struct gpu_ring_seed_map *m = &x->h.map[i];
+
+		if ((m->flags & SEED_MAP_DEVICE_ONLY) && addr >= m->base && addr - m->base <= x->mem_len[i] &&
+		    len <= x->mem_len[i] - (addr - m->base)) {
+			memcpy(dst, x->mem[i] + (addr - m->base), len);
+			return DOCA_SUCCESS;
+		}
+	}
+	abort(); /* the walker asked for bytes outside every GPU-only range */
+}
+
+/* The bytes of segment (@mkey_be, @addr, @n) of the descriptor as it was taken. */
+static void expect_seg(struct harness *x, const uint8_t *got, uint32_t mkey_be, uint64_t addr, uint32_t n)
+{
+	for (unsigned int i = 0; i < 4; i++) {
+		const struct gpu_ring_seed_map *m = &x->h.map[i];
+
+		if (m->mkey == __builtin_bswap32(mkey_be) && m->mkey != 0) {
+			REQUIRE(addr >= m->base && addr - m->base <= x->mem_len[i] &&
+				n <= x->mem_len[i] - (addr - m->base));
+			REQUIRE(memcmp(got, x->mem[i] + (addr - m->base), n) == 0);
+			return;
+		}
+	}
+	abort(); /* a frame from memory no mkey names */
+}
+
+static bool cb_send(struct txq_ring *w, uint8_t *frame, uint32_t len)
+{
+	struct harness *x = H(w);
+
+	REQUIRE(frame == w->frame);
+	REQUIRE(len >= 14 && len <= TXQ_RING_FRAME_MAX && len <= w->mtu);
+	REQUIRE(x->snap_pos == w->next + 1 && len == (uint64_t)x->snap.nbytes + x->snap.nbytes2);
+	expect_seg(x, frame, x->snap.mkey, x->snap.addr, x->snap.nbytes);
+	if (x->snap.nbytes2 > 0)
+		expect_seg(x, frame + x->snap.nbytes, x->snap.mkey2, x->snap.addr2, x->snap.nbytes2);
+	if ((x->h.mode & SEED_MODE_FULL_MEDIUM) && ++x->sends % 3 == 0)
+		return false;
+	return true;
+}
+
+static bool cb_room(struct txq_ring *w)
+{
+	struct harness *x = H(w);
+
+	return !((x->h.mode & SEED_MODE_NO_ROOM) && ++x->rooms % 4 == 0);
+}
+
+static void cb_complete(struct txq_ring *w, uint64_t pos, doca_error_t status)
+{
+	struct harness *x = H(w);
+
+	REQUIRE(pos == w->next); /* in order: the descriptor being taken */
+	REQUIRE(status == DOCA_SUCCESS || status == DOCA_ERROR_INVALID_VALUE || status == DOCA_ERROR_NOT_PERMITTED ||
+		status == DOCA_ERROR_DRIVER);
+	x->completions++;
+}
+
+static uint64_t cb_now(struct txq_ring *w)
+{
+	return H(w)->h.now;
+}
+
+static const struct txq_ring_ops ops = {
+    .resolve = cb_resolve,
+    .copy_dev = cb_copy_dev,
+    .send = cb_send,
+    .room = cb_room,
+    .complete = cb_complete,
+    .now = cb_now,
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct harness x; /* the frame buffer is large: not on the stack */
+	uint32_t nwqe;
+	size_t ring_bytes;
+
+	if (size < sizeof(x.h))
+		return 0;
+	(void)doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_CRIT); /* rejections are the point */
+	memset(&x, 0, sizeof(x));
+	memcpy(&x.h, data, sizeof(x.h));
+	data += sizeof(x.h);
+	size -= sizeof(x.h);
+	nwqe = 1u << (x.h.nslots_log2 % 9); /* 1..256 */
+	if (nwqe < 2)
+		nwqe = 2;
+	ring_bytes = (size_t)nwqe * sizeof(*x.ring);
+	x.ring = calloc(nwqe, sizeof(*x.ring));
+	if (x.ring == NULL)
+		return 0;
+	memcpy(x.ring, data, size < ring_bytes ? size : ring_bytes);
+	for (unsigned int i = 0; i < 4; i++) {
+		x.mem_len[i] = x.h.map[i].len < MAP_MAX_LEN ? x.h.map[i].len : MAP_MAX_LEN;
+		x.mem[i] = malloc(x.mem_len[i] ? x.mem_len[i] : 1);
+		REQUIRE(x.mem[i] != NULL);
+		for (uint64_t k = 0; k < x.mem_len[i]; k++)
+			x.mem[i][k] = (uint8_t)(((x.h.map[i].base + k) * 131) >> 5); /* by address: maps may overlap */
+	}
+	x.doorbell = x.h.doorbell;
+	x.w.ops = &ops;
+	x.w.name = "fuzzed send queue";
+	x.w.wqe = x.ring;
+	x.w.doorbell = &x.doorbell;
+	x.w.cons = &x.cons;
+	x.w.nwqe = nwqe;
+	x.w.mtu = x.h.mtu;
+	txq_ring_reset(&x.w);
+	x.w.next = x.h.next;
+	x.w.db = x.h.next; /* the walker saw the doorbell at what it took */
+	for (int round = 0; round < 3; round++) {
+		uint64_t before = x.w.next;
+		bool failed = x.w.failed;
+		unsigned int budget = x.h.budget % (2 * MAX_SLOTS + 1);
+		unsigned int n = txq_ring_walk(&x.w, budget);
+
+		REQUIRE(n <= budget);
+		REQUIRE(x.w.next == before + n);
+		REQUIRE(n == 0 || x.cons == x.w.next);
+		if (failed)
+			REQUIRE(n == 0 && x.w.failed);
+		x.doorbell += (uint64_t)round << 3; /* the doorbell moves between walks */
+	}
+	for (unsigned int i = 0; i < 4; i++)
+		free(x.mem[i]);
+	free(x.ring);
+	return 0;
+}
