@@ -173,6 +173,10 @@ struct app {
 	double last_bar;
 	bool progress_inflight; /* a PROGRESS message not yet sent */
 	int sends_inflight;	/* send_msg()'s messages not yet sent */
+	/* The session's order (seq.c): every message sent and received goes through it. */
+	struct dc_seq seq;
+	bool seq_broken; /* a message broke it: the copy stops (logged once) */
+	char seq_why[200];
 };
 
 static volatile sig_atomic_t interrupted; /* the signal that stops the copy (SIGINT, SIGTERM), or 0 */
@@ -718,6 +722,27 @@ static void send_failed(struct doca_comch_task_send *task, union doca_data tud, 
 
 static bool msg_is(const void *msg, uint32_t len, uint16_t type);
 
+/*
+ * A message this side sends (@from_peer false) or receives, through the session's order; false
+ * once the order is broken: the copy stops, and the first break is logged (one line). A
+ * malformed message is left to the checks of its reader (peer_error() names it).
+ */
+static bool seq_note(struct app *app, bool from_peer, const void *msg, uint32_t len)
+{
+	char why[200];
+
+	if (app->seq_broken)
+		return false;
+	if (dc_msg_check(msg, len, why, sizeof(why)) == 0 ||
+	    dc_seq_step(&app->seq, from_peer, msg, len, why, sizeof(why)) != 0)
+		return true;
+	app->seq_broken = true;
+	snprintf(app->seq_why, sizeof(app->seq_why), "%s", why);
+	LOG_ERR("%s the protocol: %s; the copy stops", from_peer ? "the other side broke" : "this side broke (a bug)",
+		why);
+	return false;
+}
+
 static struct app *g_app; /* the server connect callback has no user data to carry it */
 /* User data of a host connection turned away while a copy runs: its messages get ERROR back. */
 static int busy_marker;
@@ -752,6 +777,8 @@ static void msg_recv(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint
 	}
 	if (app == NULL)
 		return;
+	if (!seq_note(app, true, buf, len))
+		return; /* the main loop sees seq_broken */
 	if (ROLE_DPU && (msg_is(buf, len, MSG_CREDIT) || msg_is(buf, len, MSG_FILLED))) {
 		/* The host wrote this much of the file out of its ring (the DMA may refill the room),
 		 * or read this much of it into its ring (the DMA may take it). */
@@ -836,6 +863,7 @@ static doca_error_t send_msg(struct app *app, const void *msg, uint32_t len)
 	doca_error_t ret;
 	double deadline = now_s() + app->timeout_s;
 
+	(void)seq_note(app, false, msg, len); /* before the other side can answer it */
 	for (;;) {
 		if (app->conn == NULL)
 			return DOCA_ERROR_NOT_CONNECTED;
@@ -1042,7 +1070,9 @@ static doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t 
 {
 	double deadline = now_s() + app->timeout_s;
 
-	while (app->inbox_count == 0) {
+	while (app->inbox_count == 0 || app->seq_broken) {
+		if (app->seq_broken)
+			return DOCA_ERROR_UNEXPECTED; /* logged by seq_note() */
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN;
 		if (app->peer_gone)
@@ -1154,6 +1184,7 @@ static void report_progress(struct app *app, bool flush)
 	}
 	app->progress_inflight = true;
 	app->reported = m.bytes;
+	(void)seq_note(app, false, &m, sizeof(m));
 }
 
 /*
@@ -1183,6 +1214,7 @@ static void send_credit(struct app *app, bool flush)
 	}
 	app->credit_inflight = true;
 	app->credit_sent = m.bytes;
+	(void)seq_note(app, false, &m, sizeof(m));
 }
 
 /* A source about to wait for its disk: the word it holds back goes now (FILLED from a host,
@@ -1557,6 +1589,8 @@ static doca_error_t dma_run(struct app *app, uint64_t remote_addr)
 		progress_bar(app, false);
 		if (interrupted)
 			return DOCA_ERROR_SHUTDOWN;
+		if (app->seq_broken)
+			return DOCA_ERROR_UNEXPECTED; /* logged by seq_note() */
 		/* The host says nothing during the DMA but CREDIT (taken in msg_recv), unless it
 		 * stops: a receiving host that could not write its file. */
 		if (app->inbox_count > 0)
@@ -1673,7 +1707,9 @@ static doca_error_t run_dpu(struct app *app)
 		if (ret == DOCA_SUCCESS && app->file_shrank)
 			ret = DOCA_ERROR_IO_FAILED;
 		if (ret != DOCA_SUCCESS) {
-			if (app->write_error != DOCA_SUCCESS)
+			if (app->seq_broken)
+				snprintf(why, sizeof(why), "the protocol was broken: %s", app->seq_why);
+			else if (app->write_error != DOCA_SUCCESS)
 				snprintf(why, sizeof(why), "%s", app->write_why);
 			else if (ret == DOCA_ERROR_SHUTDOWN && interrupted)
 				snprintf(why, sizeof(why), "%s", interrupted_why());
@@ -1978,6 +2014,7 @@ int main(int argc, char **argv)
 
 	app.fm.fd = -1;
 	app.pe_fd = -1;
+	dc_seq_init(&app.seq, ROLE_DPU);
 	dc_sum_init(&app.sum);
 	snprintf(app.pci, sizeof(app.pci), "%s", DEFAULT_PCI);
 	snprintf(app.rep_pci, sizeof(app.rep_pci), "%s", DEFAULT_REP_PCI);
@@ -2014,6 +2051,14 @@ int main(int argc, char **argv)
 			send_status_flush(&app, MSG_ERROR, ret, interrupted_why());
 		LOG_ERR("%s: the copy stopped%s", interrupted_why(),
 			app.fm.is_dest ? "; nothing was put in place" : "");
+	} else if (ret != DOCA_SUCCESS && app.seq_broken) {
+		/* Logged once already (seq_note); the other side hears why its copy stops. */
+		if (app.connected && !app.peer_gone && !app.told_error) {
+			char why[220];
+
+			snprintf(why, sizeof(why), "the protocol was broken: %.190s", app.seq_why);
+			send_status_flush(&app, MSG_ERROR, ret, why);
+		}
 	} else if (ret != DOCA_SUCCESS && ret != DOCA_ERROR_SHUTDOWN) {
 		/* (SHUTDOWN here: the other side was interrupted, and peer_error() said so) */
 		LOG_ERR("DMA copy failed: %s", doca_error_get_descr(ret));

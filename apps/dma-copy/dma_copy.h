@@ -105,6 +105,26 @@ struct msg_status {
  */
 int dc_msg_check(const void *msg, uint32_t len, char *why, size_t why_len);
 
+/*
+ * The session's order (seq.c): what each side sent so far, as this side saw it. Each message
+ * this side sends and each it receives goes through dc_seq_step(); the first that breaks the
+ * order (a START, EXPORT, DONE, RESULT or LANDED out of its place, PROGRESS, FILLED or CREDIT
+ * that shrink, pass the file's size or the host's ring, or report what was never sent) makes it
+ * return 0 with the reason in @why. Returns the type otherwise (dc_msg_check first).
+ */
+struct dc_seq {
+	bool dpu;	   /* this side */
+	bool file_on_host; /* the host's START */
+	uint8_t phase;
+	uint64_t size;	   /* the file's, as both STARTs announced it */
+	uint64_t ring;	   /* the host's ring (EXPORT) */
+	uint64_t progress; /* the last PROGRESS */
+	uint64_t filled;   /* the last FILLED */
+	uint64_t credit;   /* the last CREDIT */
+};
+void dc_seq_init(struct dc_seq *s, bool dpu);
+int dc_seq_step(struct dc_seq *s, bool from_peer, const void *msg, uint32_t len, char *why, size_t why_len);
+
 /* 64-bit checksum of a byte range (64 independent 32-bit lanes, one multiply per 4 bytes). */
 uint64_t dma_copy_checksum(const void *data, size_t len);
 

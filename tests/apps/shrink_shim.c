@@ -9,7 +9,8 @@
  * - with SHIM_FALLOCATE=EOPNOTSUPP or ENOSPC, fallocate() fails with that error, as on a file
  *   system that reserves nothing ahead, or one that cannot hold the file;
  * - with SHIM_NOWAIT=EOPNOTSUPP or EAGAIN, preadv2(RWF_NOWAIT) fails with that error, as on a
- *   file system that cannot say whether a read would wait, or a file never in the page cache.
+ *   file system that cannot say whether a read would wait, or a file never in the page cache;
+ * - with SHIM_LIE, doca_dma_copy's messages lie; with SHIM_RECORD, they are recorded (below).
  */
 /* Both names of each are defined here: the header must not rename pread to the 64-bit one. */
 #undef _FILE_OFFSET_BITS
@@ -151,4 +152,130 @@ __attribute__((visibility("default"))) int fallocate64(int fd, int mode, off_t o
 	int (*real)(int, int, off_t, off_t) = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT, "fallocate64");
 
 	return fallocate_fault() != 0 ? -1 : real(fd, mode, off, len);
+}
+
+/*
+ * With SHIM_LIE=<lie>, this side's messages lie to the other side (doca_dma_copy's protocol,
+ * apps/dma-copy/dma_copy.h), as a hostile or broken peer would:
+ *   progress_past      the DPU side's first PROGRESS claims 2^40 bytes more than landed
+ *   filled_past        the host's first FILLED claims 2^40 bytes more than it read in
+ *   credit_for_filled  the host sends CREDIT where it means FILLED (it sends the file)
+ */
+#include "../../apps/dma-copy/dma_copy.h"
+
+static void record(int received, const void *msg, uint32_t len);
+
+static const void *lie(const void *msg, uint32_t len)
+{
+	static uint8_t buf[sizeof(struct msg_status)];
+	static int progress_done, filled_done;
+	const char *e = getenv("SHIM_LIE");
+	struct msg_status m;
+
+	if (e == NULL || len != sizeof(m))
+		return msg;
+	memcpy(&m, msg, sizeof(m));
+	if (strcmp(e, "progress_past") == 0 && m.hdr.type == MSG_PROGRESS && !progress_done) {
+		progress_done = 1;
+		m.bytes += 1ull << 40;
+	} else if (strcmp(e, "filled_past") == 0 && m.hdr.type == MSG_FILLED && !filled_done) {
+		filled_done = 1;
+		m.bytes += 1ull << 40;
+	} else if (strcmp(e, "credit_for_filled") == 0 && m.hdr.type == MSG_FILLED) {
+		m.hdr.type = MSG_CREDIT;
+	} else {
+		return msg;
+	}
+	memcpy(buf, &m, sizeof(m)); /* the send copies it before the next message */
+	return buf;
+}
+
+int doca_comch_server_task_send_alloc_init(void *server, void *peer, const void *msg, uint32_t len, void **task);
+__attribute__((visibility("default"))) int
+doca_comch_server_task_send_alloc_init(void *server, void *peer, const void *msg, uint32_t len, void **task)
+{
+	int (*real)(void *, void *, const void *, uint32_t, void **) =
+	    (int (*)(void *, void *, const void *, uint32_t, void **))dlsym(RTLD_NEXT,
+									    "doca_comch_server_task_send_alloc_init");
+
+	const void *sent = lie(msg, len);
+	int ret = real(server, peer, sent, len, task);
+
+	if (ret == 0)
+		record(0, sent, len);
+	return ret;
+}
+
+int doca_comch_client_task_send_alloc_init(void *client, void *peer, const void *msg, uint32_t len, void **task);
+__attribute__((visibility("default"))) int
+doca_comch_client_task_send_alloc_init(void *client, void *peer, const void *msg, uint32_t len, void **task)
+{
+	int (*real)(void *, void *, const void *, uint32_t, void **) =
+	    (int (*)(void *, void *, const void *, uint32_t, void **))dlsym(RTLD_NEXT,
+									    "doca_comch_client_task_send_alloc_init");
+
+	const void *sent = lie(msg, len);
+	int ret = real(client, peer, sent, len, task);
+
+	if (ret == 0)
+		record(0, sent, len);
+	return ret;
+}
+
+/*
+ * With SHIM_RECORD=<file>, every message this side sends or receives is appended to the file in
+ * the input layout of tests/fuzz/fuzz_dma_copy_seq.c: one byte (1: this side is the DPU side,
+ * known from the first message: a host speaks first), then per message one byte (1: received),
+ * its length (2 bytes, little-endian) and its bytes. The seeds of that fuzzer come from here.
+ */
+static void record(int received, const void *msg, uint32_t len)
+{
+	static int started;
+	const char *path = getenv("SHIM_RECORD");
+	uint8_t head[3] = {(uint8_t)received, (uint8_t)len, (uint8_t)(len >> 8)};
+	FILE *f;
+
+	if (path == NULL || len > 0xffff)
+		return;
+	f = fopen(path, "ab");
+	if (f == NULL)
+		return;
+	if (!started) {
+		uint8_t dpu = (uint8_t)received;
+
+		started = 1;
+		fwrite(&dpu, 1, 1, f);
+	}
+	fwrite(head, sizeof(head), 1, f);
+	fwrite(msg, len, 1, f);
+	fclose(f);
+}
+
+typedef void (*recv_cb_t)(void *event, uint8_t *buf, uint32_t len, void *conn);
+static recv_cb_t app_recv;
+
+static void recv_recorded(void *event, uint8_t *buf, uint32_t len, void *conn)
+{
+	record(1, buf, len);
+	app_recv(event, buf, len, conn);
+}
+
+int doca_comch_server_event_msg_recv_register(void *server, recv_cb_t cb);
+__attribute__((visibility("default"))) int doca_comch_server_event_msg_recv_register(void *server, recv_cb_t cb)
+{
+	int (*real)(void *, recv_cb_t) =
+	    (int (*)(void *, recv_cb_t))dlsym(RTLD_NEXT, "doca_comch_server_event_msg_recv_register");
+
+	app_recv = cb;
+	return real(server, getenv("SHIM_RECORD") != NULL ? recv_recorded : cb);
+}
+
+int doca_comch_client_event_msg_recv_register(void *client, recv_cb_t cb);
+__attribute__((visibility("default"))) int doca_comch_client_event_msg_recv_register(void *client, recv_cb_t cb)
+{
+	int (*real)(void *, recv_cb_t) =
+	    (int (*)(void *, recv_cb_t))dlsym(RTLD_NEXT, "doca_comch_client_event_msg_recv_register");
+
+	app_recv = cb;
+	return real(client, getenv("SHIM_RECORD") != NULL ? recv_recorded : cb);
 }

@@ -417,6 +417,26 @@ cmp -s "$tmp/h/big" "$tmp/d/big" || fail "the first copy differs"
 ! grep -q "\\[ERR\\]" "$tmp/busy.dpu.log" || fail "the DPU side logged errors: $(grep '\[ERR\]' "$tmp/busy.dpu.log" | head -2)"
 n=$((n + 4))
 
+# A peer whose messages break the session's order (the shim makes one side lie): the other side
+# stops with one line naming the rule, exit 1; the liar hears why; nothing lands.
+for lie in progress_past filled_past credit_for_filled; do
+	if [ $lie = progress_past ]; then src=$tmp/d/src; dpath=$src; hpath=$tmp/h/dst; dst=$hpath; dpre=$shim; hpre=; victim=host; liar=dpu
+	else src=$tmp/h/src; dpath=$tmp/d/dst; hpath=$src; dst=$dpath; dpre=; hpre=$shim; victim=dpu; liar=host; fi
+	make_file "$src" 3000001
+	rm -f "$tmp/d/dst" "$tmp/h/dst"
+	SHIM_LIE=$lie LD_PRELOAD=$dpre "$dpu" -t 30 -f "$dpath" >"$tmp/lie-$lie.dpu.log" 2>&1 &
+	dp=$!; pids="$pids $dp"
+	SHIM_LIE=$lie LD_PRELOAD=$hpre "$host" -t 30 -f "$hpath" >"$tmp/lie-$lie.host.log" 2>&1
+	rc_host=$?; wait $dp; rc_dpu=$?
+	[ $rc_host = 1 ] && [ $rc_dpu = 1 ] || fail "$lie: host $rc_host, dpu $rc_dpu (both must exit 1)"
+	[ "$(grep -c "the other side broke the protocol" "$tmp/lie-$lie.$victim.log")" = 1 ] &&
+		[ "$(grep -c "ERR" "$tmp/lie-$lie.$victim.log")" = 1 ] ||
+		fail "$lie: the $victim side does not say once, and only, which rule broke: $(cat "$tmp/lie-$lie.$victim.log")"
+	grep -q "the protocol was broken" "$tmp/lie-$lie.$liar.log" || fail "$lie: the $liar side does not hear why"
+	[ ! -e "$dst" ] || fail "$lie: a destination was put in place"
+	n=$((n + 1))
+done
+rm -f "$tmp/d/src" "$tmp/h/src"
 # Progress on a terminal, both sides (util-linux script gives each side a pty): frames cleared
 # before each redraw and a final 100% frame; with --quiet, or without a terminal, none.
 if command -v script >/dev/null 2>&1; then
