@@ -239,8 +239,10 @@ while read -r name kind prog args; do
 		;;
 	tx)
 		args=$(printf '%s' "$args" | sed "s/RATE/$rate/g")
-		XDG_RUNTIME_DIR=$rt "$build/tools/softdoca-wire" recv -p 03:00.1 --timeout 3 --quiet \
-			>"$tmp/$name.recv" 2>&1 &
+		# Until the frames asked for are in: a program's CUDA start-up (seconds on a real GPU, longer
+		# on a loaded machine) is no idle time that ends the count.
+		XDG_RUNTIME_DIR=$rt "$build/tools/softdoca-wire" recv -p 03:00.1 --count $frames \
+			--timeout $((limit + 10)) --quiet >"$tmp/$name.recv" 2>&1 &
 		rpid=$!
 		wait_line $rpid "$tmp/$name.recv" "receiving on"
 		# shellcheck disable=SC2086
