@@ -31,7 +31,7 @@
  *   packet buffer              the application's mmap range. Memory the CPU can address (a
  *                              CPU_GPU / GPU_CPU allocation of the GPU, or host memory) is
  *                              written directly; GPU-only memory (DOCA_GPU_MEM_TYPE_GPU) through
- *                              cudaMemcpy per frame (copy_to_gpu), synchronous, before the cqe.
+ *                              copy per frame (copy_to_gpu: softdoca's stream, synchronized) before the cqe.
  *
  * Who drains the port: DOCA's GPU samples never progress a PE for their GPU queues (the
  * gpunetio_simple_receive host thread only waits for SIGINT), so the first started GPU queue of

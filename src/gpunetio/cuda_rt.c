@@ -53,6 +53,12 @@ static bool resolve(void *h, const char *path)
 	    SYM("cudaMemcpy", copy),
 	    SYM("cudaMemset", fill),
 	    SYM("cudaGetErrorName", get_error_name),
+	    SYM("cudaGetDevice", get_device),
+	    SYM("cudaStreamCreateWithFlags", stream_create_with_flags),
+	    SYM("cudaStreamDestroy", stream_destroy),
+	    SYM("cudaStreamSynchronize", stream_synchronize),
+	    SYM("cudaMemcpyAsync", copy_async),
+	    SYM("cudaMemsetAsync", fill_async),
 	};
 	static const struct {
 		const char *name;

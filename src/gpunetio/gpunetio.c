@@ -130,21 +130,35 @@ static bool hook_device_only(struct doca_gpu *gpu, const void *addr, size_t len)
 
 /*
  * Any thread (DMA engine workers): cudaMemcpyDefault, which tells the direction from the
- * pointers (unified addressing), with this thread's device set once.
+ * pointers (unified addressing).
  */
 static doca_error_t hook_copy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, const char *owner)
 {
-	static _Thread_local int thread_dev = -1;
-
-	if (thread_dev != gpu->cuda_dev) {
-		int err = gpu->rt->set_device(gpu->cuda_dev);
-
-		if (err != SD_CUDA_SUCCESS)
-			return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaSetDevice failed with %s", owner,
-					 gpu->bus_id, cuda_rt_err(gpu->rt, err));
-		thread_dev = gpu->cuda_dev;
-	}
 	return gpunetio_memcpy(gpu, dst, src, len, SD_CUDA_MEMCPY_DEFAULT, owner);
+}
+
+/*
+ * Makes @gpu the calling thread's current device (softdoca's own threads and the application's
+ * alike) and says in *@prev which one to give back with gpu_leave(): CUDA calls go to the
+ * current device, and a call softdoca makes on the application's thread must not change it.
+ */
+static doca_error_t gpu_enter(struct doca_gpu *gpu, int *prev, const char *call)
+{
+	int err;
+
+	*prev = gpu->cuda_dev;
+	(void)gpu->rt->get_device(prev);
+	err = gpu->rt->set_device(gpu->cuda_dev);
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaSetDevice failed with %s", call, gpu->bus_id,
+				 cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+static void gpu_leave(struct doca_gpu *gpu, int prev)
+{
+	if (prev != gpu->cuda_dev)
+		(void)gpu->rt->set_device(prev);
 }
 
 static const struct priv_doca_gpu_ops gpu_ops = {
@@ -165,7 +179,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct do
 	const char *why = NULL;
 	struct doca_gpu *gpu;
 	char bus[24];
-	int dev = -1;
+	void *stream = NULL;
+	int dev = -1, prev = -1;
 	int err;
 
 	if (gpu_bus_id == NULL || gpu_dev == NULL)
@@ -187,15 +202,26 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct do
 				 cuda_rt_hint(rt, err) != NULL
 				     ? cuda_rt_hint(rt, err)
 				     : "check the address with nvidia-smi --query-gpu=pci.bus_id");
+	(void)rt->get_device(&prev);
 	err = rt->set_device(dev);
 	if (err != SD_CUDA_SUCCESS)
 		return SD_REJECT(cuda_to_doca(err), COMP,
 				 "%s: GPU %s (CUDA device %d): cudaSetDevice failed with %s%s%s", call, gpu_bus_id, dev,
 				 cuda_rt_err(rt, err), cuda_rt_hint(rt, err) != NULL ? "; " : "",
 				 cuda_rt_hint(rt, err) != NULL ? cuda_rt_hint(rt, err) : "");
+	err = rt->stream_create_with_flags(&stream, SD_CUDA_STREAM_NON_BLOCKING);
+	if (prev != dev)
+		(void)rt->set_device(prev); /* the application's current device stays its own */
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(cuda_to_doca(err), COMP,
+				 "%s: GPU %s (CUDA device %d): cudaStreamCreateWithFlags failed with %s", call,
+				 gpu_bus_id, dev, cuda_rt_err(rt, err));
 	gpu = calloc(1, sizeof(*gpu));
-	if (gpu == NULL)
+	if (gpu == NULL) {
+		(void)rt->stream_destroy(stream);
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu_bus_id);
+	}
+	gpu->stream = stream;
 	gpu->hdr.magic = PRIV_DOCA_GPU_MAGIC;
 	gpu->hdr.ops = &gpu_ops;
 	pthread_mutex_init(&gpu->allocs_lock, NULL);
@@ -224,24 +250,40 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_destroy(struct doca_gpu *gpu_dev)
 				 "%s: GPU %s still has %u allocations and %u semaphores; free them "
 				 "(doca_gpu_mem_free, doca_gpu_semaphore_destroy, doca_buf_arr_stop) first",
 				 call, gpu_dev->bus_id, n, gpu_dev->nb_sems);
+	{
+		int prev;
+
+		if (gpu_enter(gpu_dev, &prev, call) == DOCA_SUCCESS) {
+			(void)gpu_dev->rt->stream_synchronize(gpu_dev->stream);
+			(void)gpu_dev->rt->stream_destroy(gpu_dev->stream);
+			gpu_leave(gpu_dev, prev);
+		}
+	}
 	gpu_dev->hdr.magic = 0;
 	pthread_mutex_destroy(&gpu_dev->allocs_lock);
 	free(gpu_dev);
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t set_device(struct doca_gpu *gpu, const char *call)
-{
-	int err = gpu->rt->set_device(gpu->cuda_dev);
-
-	if (err != SD_CUDA_SUCCESS)
-		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaSetDevice failed with %s", call, gpu->bus_id,
-				 cuda_rt_err(gpu->rt, err));
-	return DOCA_SUCCESS;
-}
+static doca_error_t mem_alloc_on(struct doca_gpu *gpu, size_t size, size_t align, enum doca_gpu_mem_type type,
+				 void **gpu_ptr, void **cpu_ptr, const char *call);
 
 doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align, enum doca_gpu_mem_type type,
 				void **gpu_ptr, void **cpu_ptr, const char *call)
+{
+	int prev;
+	doca_error_t ret = gpu_enter(gpu, &prev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ret = mem_alloc_on(gpu, size, align, type, gpu_ptr, cpu_ptr, call);
+	gpu_leave(gpu, prev);
+	return ret;
+}
+
+/* With @gpu current. */
+static doca_error_t mem_alloc_on(struct doca_gpu *gpu, size_t size, size_t align, enum doca_gpu_mem_type type,
+				 void **gpu_ptr, void **cpu_ptr, const char *call)
 {
 	const struct cuda_rt *rt = gpu->rt;
 	struct gpu_alloc *a;
@@ -261,9 +303,6 @@ doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align,
 	a = calloc(1, sizeof(*a));
 	if (a == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, COMP, "%s: GPU %s: out of memory", call, gpu->bus_id);
-	ret = set_device(gpu, call);
-	if (ret != DOCA_SUCCESS)
-		goto fail;
 	if (type == DOCA_GPU_MEM_TYPE_GPU) {
 		err = rt->dev_malloc(&base, total);
 		if (err != SD_CUDA_SUCCESS) {
@@ -348,7 +387,7 @@ doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *
 	struct gpu_alloc **pp = &gpu->allocs;
 	struct gpu_alloc *a;
 	const char *what;
-	int err;
+	int err, prev;
 
 	pthread_mutex_lock(&gpu->allocs_lock);
 	while (*pp != NULL && (*pp)->gpu != gpu_ptr)
@@ -365,7 +404,14 @@ doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *
 	if (a->type == DOCA_GPU_MEM_TYPE_GPU)
 		priv_doca_gpu_mem_del(a->gpu);
 	what = a->type == DOCA_GPU_MEM_TYPE_GPU ? "cudaFree" : "cudaFreeHost";
+	if (gpu_enter(gpu, &prev, call) != DOCA_SUCCESS) {
+		free(a);
+		return DOCA_ERROR_DRIVER;
+	}
+	/* What softdoca itself still had in flight to it lands first. */
+	(void)gpu->rt->stream_synchronize(gpu->stream);
 	err = a->type == DOCA_GPU_MEM_TYPE_GPU ? gpu->rt->dev_free(a->base) : gpu->rt->free_host(a->base);
+	gpu_leave(gpu, prev);
 	free(a);
 	if (err != SD_CUDA_SUCCESS)
 		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: %s of %p failed with %s", call, gpu->bus_id,
@@ -385,22 +431,41 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_mem_free(struct doca_gpu *gpu_dev, void 
 	return gpunetio_mem_free(gpu_dev, memptr_gpu, call);
 }
 
+/*
+ * On the GPU's own non-blocking stream, then synchronized: a cudaMemcpy from pageable memory may
+ * return before the bytes reach the device, and one on the legacy stream would wait for (and be
+ * waited for by) a persistent kernel on a blocking stream.
+ */
 doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call)
 {
-	int err = gpu->rt->copy(dst, src, len, kind);
+	int prev, err;
+	doca_error_t ret = gpu_enter(gpu, &prev, call);
 
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	err = gpu->rt->copy_async(dst, src, len, kind, gpu->stream);
+	if (err == SD_CUDA_SUCCESS)
+		err = gpu->rt->stream_synchronize(gpu->stream);
+	gpu_leave(gpu, prev);
 	if (err != SD_CUDA_SUCCESS)
-		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: cudaMemcpy of %zu bytes failed with %s", call,
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: a copy of %zu bytes failed with %s", call,
 				 gpu->bus_id, len, cuda_rt_err(gpu->rt, err));
 	return DOCA_SUCCESS;
 }
 
 doca_error_t gpunetio_memset(struct doca_gpu *gpu, void *gpu_ptr, size_t len, const char *call)
 {
-	int err = gpu->rt->fill(gpu_ptr, 0, len);
+	int prev, err;
+	doca_error_t ret = gpu_enter(gpu, &prev, call);
 
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	err = gpu->rt->fill_async(gpu_ptr, 0, len, gpu->stream);
+	if (err == SD_CUDA_SUCCESS)
+		err = gpu->rt->stream_synchronize(gpu->stream);
+	gpu_leave(gpu, prev);
 	if (err != SD_CUDA_SUCCESS)
-		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: cudaMemset of %zu bytes failed with %s", call,
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: a memset of %zu bytes failed with %s", call,
 				 gpu->bus_id, len, cuda_rt_err(gpu->rt, err));
 	return DOCA_SUCCESS;
 }

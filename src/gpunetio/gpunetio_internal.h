@@ -44,6 +44,7 @@ enum {
 	SD_CUDA_MEMCPY_DEFAULT = 4,
 	SD_CUDA_HOST_ALLOC_PORTABLE = 1,
 	SD_CUDA_HOST_ALLOC_MAPPED = 2,
+	SD_CUDA_STREAM_NON_BLOCKING = 1,
 };
 
 struct cuda_rt {
@@ -59,6 +60,12 @@ struct cuda_rt {
 	int (*copy)(void *dst, const void *src, size_t count, int kind);
 	int (*fill)(void *ptr, int value, size_t count);
 	const char *(*get_error_name)(int err);
+	int (*get_device)(int *device);
+	int (*stream_create_with_flags)(void **stream, unsigned int flags);
+	int (*stream_destroy)(void *stream);
+	int (*stream_synchronize)(void *stream);
+	int (*copy_async)(void *dst, const void *src, size_t count, int kind, void *stream);
+	int (*fill_async)(void *ptr, int value, size_t count, void *stream);
 	/* Optional (NULL when the runtime lacks them): only the tools' report uses them. */
 	int (*device_get_pci_bus_id)(char *bus, int len, int device);
 	int (*runtime_get_version)(int *version);
@@ -94,6 +101,13 @@ struct doca_gpu {
 	struct priv_doca_gpu_base hdr; /* first: the core reads it (gpu_hook.h) */
 	const struct cuda_rt *rt;
 	int cuda_dev;
+	/*
+	 * softdoca's own stream on this GPU (non-blocking: it never waits for the application's
+	 * kernels on the legacy or a blocking stream, nor they for it). Every copy and memset
+	 * softdoca makes goes on it and is synchronized before the call returns, so what softdoca
+	 * publishes afterwards (a completion, a status) is never ahead of the bytes. Any thread.
+	 */
+	void *stream;
 	char bus_id[24]; /* "dddd:bb:dd.f" */
 	/* Changed on the application's thread; also read by the DMA context's GPU thread. */
 	pthread_mutex_t allocs_lock;
@@ -107,7 +121,10 @@ doca_error_t gpunetio_check_gpu(const struct doca_gpu *gpu, const char *call);
 doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align, enum doca_gpu_mem_type type,
 				void **gpu_ptr, void **cpu_ptr, const char *call);
 doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call);
-/* cudaMemcpy of @len bytes, @kind a CUDA_MEMCPY_* value. */
+/*
+ * A copy of @len bytes (@kind a CUDA_MEMCPY_* value) on the GPU's own stream, finished when it
+ * returns; from any thread, whose current device is the application's again afterwards.
+ */
 doca_error_t gpunetio_memcpy(struct doca_gpu *gpu, void *dst, const void *src, size_t len, int kind, const char *call);
 /* gpu_hook.h's cpu_view for GPU receive queues (eth_hooks.c); takes allocs_lock. */
 doca_error_t gpunetio_cpu_view(struct doca_gpu *gpu, const void *gpu_ptr, size_t len, void **cpu_ptr);

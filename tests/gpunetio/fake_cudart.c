@@ -17,6 +17,18 @@
  * runtime newer than it answers cudaErrorInsufficientDriver, as a real one does. The fake's own
  * runtime version follows the name it was loaded under: CUDA 12.8 as libcudart.so.12, 13.0
  * otherwise (copies of this library under both names play a machine with both runtimes).
+ *
+ * As asynchronous as the real one where it matters (CUDA runtime API, "API synchronization
+ * behavior"):
+ *   - cudaMemcpy from pageable host memory to the device returns once the source is staged; the
+ *     bytes land in device memory later (FAKE_CUDA_LAND_US, default 300 us, a thread of the
+ *     fake), or at the next operation of the legacy stream, whichever comes first;
+ *   - cudaMemcpyAsync / cudaMemsetAsync on a stream land at cudaStreamSynchronize of that
+ *     stream (or later on the fake's thread), in order per stream;
+ *   - a kernel running on the legacy stream or a blocking stream (fake_cuda_kernel_begin(0))
+ *     holds every legacy-stream operation and every operation of a blocking stream until
+ *     fake_cuda_kernel_end(); streams made with cudaStreamNonBlocking do not wait.
+ * Memory from cudaHostAlloc is pinned: copies from it are not staged.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
@@ -28,6 +40,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <string.h>
 #include <strings.h>
@@ -250,17 +263,6 @@ EXPORT int cudaFree(void *p)
 	return release(p);
 }
 
-EXPORT int cudaHostAlloc(void **p, size_t size, unsigned int flags)
-{
-	(void)flags;
-	return alloc(p, size);
-}
-
-EXPORT int cudaFreeHost(void *p)
-{
-	return release(p);
-}
-
 EXPORT int cudaHostGetDevicePointer(void **dptr, void *hptr, unsigned int flags)
 {
 	if (flags != 0 || hptr == NULL)
@@ -269,18 +271,336 @@ EXPORT int cudaHostGetDevicePointer(void **dptr, void *hptr, unsigned int flags)
 	return OK;
 }
 
+/* ---- streams: operations staged now, landed later ---- */
+
+#define NONBLOCKING 1u /* cudaStreamNonBlocking */
+
+struct op {
+	struct op *next;
+	void *dst;
+	size_t len;
+	uint64_t due_ns;
+	bool fill;
+	int value;
+	uint8_t data[]; /* the staged source */
+};
+
+struct fake_stream {
+	unsigned int flags;
+	struct op *head, *tail;
+};
+
+static struct fake_stream legacy; /* the NULL stream */
+static pthread_mutex_t ops_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ops_cond = PTHREAD_COND_INITIALIZER;
+static pthread_once_t lander_once = PTHREAD_ONCE_INIT;
+static struct fake_stream *streams[64]; /* every live stream, for the lander */
+static int kernel_blocking;		/* kernels running on the legacy or a blocking stream */
+
+/* Host memory from cudaHostAlloc (pinned): copies from it are not staged. */
+static struct {
+	const uint8_t *p;
+	size_t len;
+} pinned[64];
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t land_ns(void)
+{
+	const char *e = getenv("FAKE_CUDA_LAND_US");
+
+	return (e != NULL && *e != '\0' ? strtoull(e, NULL, 10) : 300) * 1000ull;
+}
+
+/* Under ops_lock: the first @upto operations of @st (all when 0) land, in order. */
+static void land(struct fake_stream *st, uint64_t upto_ns)
+{
+	while (st->head != NULL && (upto_ns == 0 || st->head->due_ns <= upto_ns)) {
+		struct op *o = st->head;
+
+		st->head = o->next;
+		if (st->head == NULL)
+			st->tail = NULL;
+		if (o->fill)
+			memset(reach(o->dst), o->value, o->len);
+		else
+			memcpy(reach(o->dst), o->data, o->len);
+		free(o);
+	}
+}
+
+static void *lander(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&ops_lock);
+	for (;;) {
+		uint64_t now = now_ns();
+		struct timespec ts;
+
+		land(&legacy, now);
+		for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+			if (streams[i] != NULL)
+				land(streams[i], now);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&ops_cond, &ops_lock, &ts);
+	}
+	return NULL;
+}
+
+static void start_lander(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, lander, NULL) == 0)
+		pthread_detach(t);
+}
+
+static bool is_pinned(const void *p)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++)
+		if (pinned[i].p != NULL && b >= pinned[i].p && b < pinned[i].p + pinned[i].len)
+			return true;
+	return false;
+}
+
+/* Under ops_lock: an operation of @st may start (a kernel on a blocking stream holds the others). */
+static void wait_turn(const struct fake_stream *st)
+{
+	while (kernel_blocking > 0 && (st == &legacy || !(st->flags & NONBLOCKING)))
+		pthread_cond_wait(&ops_cond, &ops_lock);
+}
+
+static int enqueue(struct fake_stream *st, void *dst, const void *src, size_t len, bool fill, int value)
+{
+	struct op *o = malloc(sizeof(*o) + (fill ? 0 : len));
+
+	if (o == NULL)
+		return ERR_MEMORY_ALLOCATION;
+	o->next = NULL;
+	o->dst = dst;
+	o->len = len;
+	o->fill = fill;
+	o->value = value;
+	if (!fill)
+		memcpy(o->data, reach(src), len); /* staged now: the caller may reuse its buffer */
+	o->due_ns = now_ns() + land_ns();
+	if (st->tail != NULL)
+		st->tail->next = o;
+	else
+		st->head = o;
+	st->tail = o;
+	pthread_cond_broadcast(&ops_cond);
+	return OK;
+}
+
+static struct fake_stream *stream_of(void *s)
+{
+	return s == NULL ? &legacy : (struct fake_stream *)s;
+}
+
+/*
+ * One copy on @st. Synchronous in the legacy way (@sync): the legacy stream's earlier work lands
+ * first; a copy from pageable host memory to the device is staged and lands later, anything else
+ * lands before the call returns. Asynchronous: staged on @st.
+ */
+static int copy_on(struct fake_stream *st, void *dst, const void *src, size_t count, int kind, bool sync)
+{
+	int err = OK;
+
+	pthread_once(&lander_once, start_lander);
+	atomic_fetch_add(&copies, 1);
+	pthread_mutex_lock(&ops_lock);
+	wait_turn(st);
+	if (sync) {
+		land(&legacy, 0);
+		if (kind == 1 /* host to device */ && !is_pinned(src))
+			err = enqueue(&legacy, dst, src, count, false, 0);
+		else
+			memcpy(reach(dst), reach(src), count);
+	} else {
+		err = enqueue(st, dst, src, count, false, 0);
+	}
+	pthread_mutex_unlock(&ops_lock);
+	return err;
+}
+
 EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
-	(void)kind;
-	atomic_fetch_add(&copies, 1);
-	memcpy(reach(dst), reach(src), count);
-	return OK;
+	return copy_on(&legacy, dst, src, count, kind, true);
+}
+
+EXPORT int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)
+{
+	return copy_on(stream_of(stream), dst, src, count, kind, false);
 }
 
 EXPORT int cudaMemset(void *p, int value, size_t count)
 {
+	pthread_once(&lander_once, start_lander);
+	pthread_mutex_lock(&ops_lock);
+	wait_turn(&legacy);
+	land(&legacy, 0);
 	memset(reach(p), value, count);
+	pthread_mutex_unlock(&ops_lock);
 	return OK;
+}
+
+EXPORT int cudaMemsetAsync(void *p, int value, size_t count, void *stream)
+{
+	int err;
+
+	pthread_once(&lander_once, start_lander);
+	pthread_mutex_lock(&ops_lock);
+	wait_turn(stream_of(stream));
+	err = enqueue(stream_of(stream), p, NULL, count, true, value);
+	pthread_mutex_unlock(&ops_lock);
+	return err;
+}
+
+EXPORT int cudaStreamCreateWithFlags(void **stream, unsigned int flags)
+{
+	struct fake_stream *st = calloc(1, sizeof(*st));
+	int err = ERR_MEMORY_ALLOCATION;
+
+	if (st == NULL)
+		return err;
+	st->flags = flags;
+	pthread_mutex_lock(&ops_lock);
+	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (streams[i] == NULL) {
+			streams[i] = st;
+			err = OK;
+			break;
+		}
+	pthread_mutex_unlock(&ops_lock);
+	if (err != OK) {
+		free(st);
+		return err;
+	}
+	*stream = st;
+	return OK;
+}
+
+EXPORT int cudaStreamSynchronize(void *stream)
+{
+	struct fake_stream *st = stream_of(stream);
+
+	pthread_mutex_lock(&ops_lock);
+	wait_turn(st);
+	if (!(st->flags & NONBLOCKING) || st == &legacy)
+		land(&legacy, 0);
+	land(st, 0);
+	pthread_mutex_unlock(&ops_lock);
+	return OK;
+}
+
+EXPORT int cudaStreamDestroy(void *stream)
+{
+	struct fake_stream *st = stream;
+
+	if (st == NULL)
+		return ERR_INVALID_VALUE;
+	pthread_mutex_lock(&ops_lock);
+	land(st, 0);
+	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (streams[i] == st)
+			streams[i] = NULL;
+	pthread_mutex_unlock(&ops_lock);
+	free(st);
+	return OK;
+}
+
+EXPORT int cudaDeviceSynchronize(void)
+{
+	pthread_mutex_lock(&ops_lock);
+	wait_turn(&legacy);
+	land(&legacy, 0);
+	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (streams[i] != NULL)
+			land(streams[i], 0);
+	pthread_mutex_unlock(&ops_lock);
+	return OK;
+}
+
+EXPORT int cudaGetDevice(int *device)
+{
+	*device = current < 0 ? 0 : current;
+	return OK;
+}
+
+EXPORT int cudaHostAlloc(void **p, size_t size, unsigned int flags)
+{
+	int err;
+
+	(void)flags;
+	err = alloc(p, size);
+	if (err != OK)
+		return err;
+	pthread_mutex_lock(&ops_lock);
+	for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++)
+		if (pinned[i].p == NULL) {
+			pinned[i].p = *p;
+			pinned[i].len = size;
+			break;
+		}
+	pthread_mutex_unlock(&ops_lock);
+	return OK;
+}
+
+EXPORT int cudaFreeHost(void *p)
+{
+	pthread_mutex_lock(&ops_lock);
+	for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++)
+		if (pinned[i].p == p)
+			pinned[i].p = NULL;
+	pthread_mutex_unlock(&ops_lock);
+	return release(p);
+}
+
+/* Controls: a persistent kernel starts / ends on the legacy or a blocking stream (0) or a non-blocking one (1). */
+EXPORT void fake_cuda_kernel_begin(int nonblocking)
+{
+	pthread_mutex_lock(&ops_lock);
+	if (!nonblocking)
+		kernel_blocking++;
+	pthread_mutex_unlock(&ops_lock);
+}
+
+EXPORT void fake_cuda_kernel_end(int nonblocking)
+{
+	pthread_mutex_lock(&ops_lock);
+	if (!nonblocking)
+		kernel_blocking--;
+	pthread_cond_broadcast(&ops_cond);
+	pthread_mutex_unlock(&ops_lock);
+}
+
+/* Copies from pageable memory to the device still to land (legacy stream and streams). */
+EXPORT int fake_cuda_pending(void)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&ops_lock);
+	for (const struct op *o = legacy.head; o != NULL; o = o->next)
+		n++;
+	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		for (const struct op *o = streams[i] != NULL ? streams[i]->head : NULL; o != NULL; o = o->next)
+			n++;
+	pthread_mutex_unlock(&ops_lock);
+	return n;
 }
 
 EXPORT const char *cudaGetErrorName(int err)

@@ -19,6 +19,10 @@ struct fake_cuda {
 	int (*live_allocations)(void);
 	void (*fail_next_alloc)(int err);
 	int (*current_device)(void);
+	/* A persistent kernel starts / ends on the legacy or a blocking stream (0) or a non-blocking one. */
+	void (*kernel_begin)(int nonblocking);
+	void (*kernel_end)(int nonblocking);
+	int (*pending)(void); /* copies to the device still to land */
 };
 
 /* The fake's controls; call after doca_gpu_create() loaded it. Dies if it is not loaded. */
@@ -36,7 +40,11 @@ static inline struct fake_cuda fake_cuda_get(void)
 	*(void **)&f.live_allocations = dlsym(h, "fake_cuda_live_allocations");
 	*(void **)&f.fail_next_alloc = dlsym(h, "fake_cuda_fail_next_alloc");
 	*(void **)&f.current_device = dlsym(h, "fake_cuda_current_device");
-	if (f.live_allocations == NULL || f.fail_next_alloc == NULL || f.current_device == NULL)
+	*(void **)&f.kernel_begin = dlsym(h, "fake_cuda_kernel_begin");
+	*(void **)&f.kernel_end = dlsym(h, "fake_cuda_kernel_end");
+	*(void **)&f.pending = dlsym(h, "fake_cuda_pending");
+	if (f.live_allocations == NULL || f.fail_next_alloc == NULL || f.current_device == NULL ||
+	    f.kernel_begin == NULL || f.kernel_end == NULL || f.pending == NULL)
 		sd_die_at(__FILE__, __LINE__, "%s is not the fake CUDA runtime", path);
 	return f;
 }

@@ -1064,6 +1064,43 @@ static void case_lying_cons(void)
 	close_devs();
 }
 
+/*
+ * A persistent kernel on a blocking stream (a <<<>>> launch without a stream) waits for packets:
+ * softdoca's copies into its GPU-only packet memory must not wait for that kernel (a copy on the
+ * legacy stream would: a deadlock). The frames land with their bytes, then the kernel ends.
+ */
+static void case_blocking_kernel(void)
+{
+	struct fake_cuda fake = fake_cuda_get();
+	struct queue q = {0};
+	struct doca_gpu_dev_eth_rxq_attr attr[4];
+	uint64_t first = UINT64_MAX, deadline;
+	uint32_t got = 0, num;
+
+	open_devs("blocking-kernel");
+	queue_make(&q, DOCA_GPU_MEM_TYPE_GPU, NSLOTS);
+	queue_start(&q);
+	fake.kernel_begin(0);
+	for (uint32_t seq = 0; seq < 4; seq++)
+		send_frame(seq);
+	deadline = sd_now_ms() + 5000;
+	while (got < 4 && sd_now_ms() < deadline) {
+		num = 0;
+		CHECK_OK(doca_gpunetio_hd_rxq_recv(q.h, 4 - got, 100000000, &first, &num, attr,
+						   DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+		for (uint32_t i = 0; i < num; i++)
+			check_frame(q.h, first + i, got + i, attr[i].bytes);
+		got += num;
+	}
+	fake.kernel_end(0); /* the NIC thread of a softdoca that copies on the legacy stream goes on now */
+	if (got != 4) {
+		fprintf(stderr, "blocking kernel: %u of 4 frames reached GPU memory while it ran\n", got);
+		exit(T_EXIT_FAIL);
+	}
+	queue_free(&q);
+	close_devs();
+}
+
 int main(void)
 {
 	struct doca_log_backend *be = NULL, *err_be = NULL;
@@ -1093,6 +1130,7 @@ int main(void)
 	case_mem_types();
 	case_mkey();
 	case_lying_cons();
+	case_blocking_kernel();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);
