@@ -6,11 +6,20 @@
  * Each case runs in a child that traces a few DMA copies and then dies by the signal; the
  * parent checks the child died by that very signal (the default disposition was restored and
  * the signal raised again) and that the trace file holds the copies.
+ *
+ * Then SIGTERM is sent, RUNS times, to a traced child that allocates and frees on four threads:
+ * a signal that lands inside malloc() must neither hang the process (each child has a deadline,
+ * after which it is killed and the run fails) nor spoil the trace (valid JSON with the copies).
  */
+#include <errno.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <doca_buf_inventory.h>
@@ -86,6 +95,138 @@ static void check_trace(const char *path, const char *what)
 	unlink(path);
 }
 
+#define RUNS	      40
+#define DEADLINE_MS   30000 /* a child that has not died by then hung */
+#define NB_ALLOCATORS 3	    /* threads besides the main one */
+
+/* Allocates and frees for ever: where a signal is most likely to land inside malloc(). */
+static void *allocate_forever(void *arg)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg;
+
+	for (;;) {
+		size_t len = 16 + (size_t)(rand_r(&seed) % 4096);
+		char *p = malloc(len);
+
+		if (p != NULL)
+			p[len - 1] = 1;
+		free(p);
+	}
+	return NULL;
+}
+
+/* The child of one run: traces copies, tells the parent through @ready_fd, then allocates. */
+static void __attribute__((noreturn)) allocating_child(const char *path, int ready_fd)
+{
+	pthread_t t;
+
+	sd_setenv("SOFTDOCA_TRACE", path);
+	traced_copies();
+	for (uintptr_t i = 1; i <= NB_ALLOCATORS; i++)
+		if (pthread_create(&t, NULL, allocate_forever, (void *)i) != 0)
+			_exit(98);
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(97);
+	allocate_forever((void *)(uintptr_t)0);
+	_exit(99); /* not reached */
+}
+
+/* The trace at @path parses as JSON and holds the 4 copies; false (and why on stderr) if not. */
+static bool trace_valid(const char *path, int run)
+{
+	struct json_object *root = json_object_from_file(path), *events;
+	size_t tasks = 0;
+
+	if (root == NULL || !json_object_object_get_ex(root, "traceEvents", &events) ||
+	    !json_object_is_type(events, json_type_array)) {
+		fprintf(stderr, "run %d: the trace is not valid JSON with traceEvents: %s\n", run,
+			root == NULL ? json_util_get_last_err() : "no traceEvents array");
+		json_object_put(root);
+		return false;
+	}
+	for (size_t i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *e = json_object_array_get_idx(events, i), *ph, *name;
+
+		if (json_object_object_get_ex(e, "ph", &ph) && json_object_object_get_ex(e, "name", &name) &&
+		    strcmp(json_object_get_string(ph), "b") == 0 && strcmp(json_object_get_string(name), "task") == 0)
+			tasks++;
+	}
+	json_object_put(root);
+	if (tasks != 4) {
+		fprintf(stderr, "run %d: the trace holds %zu task(s), not 4\n", run, tasks);
+		return false;
+	}
+	return true;
+}
+
+/* Waits for @pid until @deadline_ms (sd_now_ms()); SIGKILLs it then. True if it ended by itself. */
+static bool reap_by(pid_t pid, uint64_t deadline_ms, int *st)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+		struct timespec ms = {0, 1000000};
+
+		if (r == pid)
+			return true;
+		if (r < 0 && errno != EINTR) {
+			fprintf(stderr, "waitpid: %s\n", strerror(errno));
+			exit(T_EXIT_FAIL);
+		}
+		if (sd_now_ms() >= deadline_ms) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, st, 0) != pid && errno == EINTR)
+				;
+			return false;
+		}
+		nanosleep(&ms, NULL);
+	}
+}
+
+/* RUNS children allocating on four threads, each sent SIGTERM: every one must end and leave a
+ * valid trace. The first that does not fails the test. */
+static int sigterm_while_allocating(const char *path)
+{
+	for (int run = 0; run < RUNS; run++) {
+		int fds[2], st;
+		char c;
+		struct pollfd pfd;
+		pid_t pid;
+
+		CHECK(pipe(fds) == 0);
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		CHECK(pid >= 0);
+		if (pid == 0) {
+			close(fds[0]);
+			allocating_child(path, fds[1]);
+		}
+		close(fds[1]);
+		pfd = (struct pollfd){.fd = fds[0], .events = POLLIN};
+		if (poll(&pfd, 1, DEADLINE_MS) != 1 || read(fds[0], &c, 1) != 1) {
+			fprintf(stderr, "run %d: the child never started allocating\n", run);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			return T_EXIT_FAIL;
+		}
+		close(fds[0]);
+		kill(pid, SIGTERM);
+		if (!reap_by(pid, sd_now_ms() + DEADLINE_MS, &st)) {
+			fprintf(stderr, "run %d of %d: SIGTERM hung the traced process (killed after %d ms)\n", run + 1,
+				RUNS, DEADLINE_MS);
+			return T_EXIT_FAIL;
+		}
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGTERM) {
+			fprintf(stderr, "run %d: the child did not die by SIGTERM (status 0x%x)\n", run + 1, st);
+			return T_EXIT_FAIL;
+		}
+		if (!trace_valid(path, run + 1))
+			return T_EXIT_FAIL;
+		unlink(path);
+	}
+	return T_EXIT_PASS;
+}
+
 int main(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGABRT};
@@ -134,6 +275,8 @@ int main(void)
 		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		check_trace(path, "exit with the program's own SIGINT handler");
 	}
+	if (sigterm_while_allocating(path) != T_EXIT_PASS)
+		return T_EXIT_FAIL;
 	printf("test_trace_signal: ok\n");
 	return T_EXIT_PASS;
 }
