@@ -13,6 +13,7 @@ mode=${1:-full}
 out=${SOFTDOCA_TEST_DIR:-_build-test}
 mkdir -p "$out"
 passed=0 failed=0 skipped=0
+. scripts/sanitizers.sh
 # softdoca's runtime directory (src/common/rundir.c): where a test without a directory of its
 # own would leave Comch sockets and wire cables. One that is not there now must not be after.
 case ${XDG_RUNTIME_DIR:-} in
@@ -47,10 +48,17 @@ run() {
 	fi
 	args=""
 	for s in $suites; do args="$args --suite $s"; done
+	# Under a sanitizer, every process a test starts writes its reports to $san, which must
+	# stay empty: a child's report fails the run even where the test never looks at the child.
+	san=""
+	case "$*" in *-Db_sanitize=*) san=$out/$name.san ;; esac
 	# The tests' temporary files go to a directory of this run's own, which must be empty after.
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sd.XXXXXX") || { failed=$((failed + 1)); return; }
 	# shellcheck disable=SC2086
-	TMPDIR=$tmp meson test -C "$dir" --no-rebuild --print-errorlogs $args >"$out/$name.test.log" 2>&1
+	(
+		if [ -n "$san" ]; then san_env "$san" || exit 1; fi
+		TMPDIR=$tmp exec meson test -C "$dir" --no-rebuild --print-errorlogs $args
+	) >"$out/$name.test.log" 2>&1
 	left=$(cd "$tmp" && ls -A)
 	rm -rf "$tmp"
 	if [ -n "$left" ]; then
@@ -62,6 +70,11 @@ run() {
 		echo "   the $name tests left $rundir (a test without XDG_RUNTIME_DIR of its own):" \
 			"$(ls -A "$rundir" | tr '\n' ' ')"
 		rm -rf "$rundir"
+		failed=$((failed + 1))
+	fi
+	if [ -n "$san" ] && ! reports=$(san_check "$san"); then
+		echo "   the $name tests' processes made sanitizer reports (all of them in $san):"
+		echo "$reports" | head -80
 		failed=$((failed + 1))
 	fi
 	bad='^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) '
