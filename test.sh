@@ -14,13 +14,19 @@ out=${SOFTDOCA_TEST_DIR:-_build-test}
 mkdir -p "$out"
 passed=0 failed=0 skipped=0
 . scripts/sanitizers.sh
-# softdoca's runtime directory (src/common/rundir.c): where a test without a directory of its
-# own would leave Comch sockets and wire cables. One that is not there now must not be after.
-case ${XDG_RUNTIME_DIR:-} in
-/*) rundir=$XDG_RUNTIME_DIR/softdoca ;;
-*) rundir=/tmp/softdoca-$(id -u) ;;
-esac
-rundir_was=$([ -e "$rundir" ] && echo yes)
+# The run has a runtime directory (src/common/rundir.c: $XDG_RUNTIME_DIR/softdoca, where Comch
+# sockets and wire cables go) and a TMPDIR of its own, made fresh and removed at the end: what the
+# user's own DOCA programs keep in theirs meanwhile is none of the tests' business, and what a test
+# leaves in the run's is found.
+# (Short names: Comch sockets and cables under the tests' own directories must fit sun_path.)
+base=$(mktemp -d "${TMPDIR:-/tmp}/sdt.XXXXXX") || exit 1
+trap 'rm -rf "$base"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -m 0700 "$base/run" || exit 1
+XDG_RUNTIME_DIR=$base/run TMPDIR=$base
+export XDG_RUNTIME_DIR TMPDIR
+rundir=$XDG_RUNTIME_DIR/softdoca
 
 # Counts one meson test run from its summary lines.
 count() {
@@ -53,7 +59,7 @@ run() {
 	san=""
 	case "$*" in *-Db_sanitize=*) san=$out/$name.san ;; esac
 	# The tests' temporary files go to a directory of this run's own, which must be empty after.
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sd.XXXXXX") || { failed=$((failed + 1)); return; }
+	tmp=$(mktemp -d "$TMPDIR/sd.XXXXXX") || { failed=$((failed + 1)); return; }
 	# shellcheck disable=SC2086
 	(
 		if [ -n "$san" ]; then san_env "$san" || exit 1; fi
@@ -66,7 +72,7 @@ run() {
 		failed=$((failed + 1))
 	fi
 	# Each test that meets another process or lays a cable has a runtime directory of its own.
-	if [ -z "$rundir_was" ] && [ -e "$rundir" ]; then
+	if [ -e "$rundir" ]; then
 		echo "   the $name tests left $rundir (a test without XDG_RUNTIME_DIR of its own):" \
 			"$(ls -A "$rundir" | tr '\n' ' ')"
 		rm -rf "$rundir"
