@@ -18,9 +18,12 @@ passed=0 failed=0 skipped=0
 # sockets and wire cables go) and a TMPDIR of its own, made fresh and removed at the end: what the
 # user's own DOCA programs keep in theirs meanwhile is none of the tests' business, and what a test
 # leaves in the run's is found.
-# (Short names: Comch sockets and cables under the tests' own directories must fit sun_path.)
-base=$(mktemp -d "${TMPDIR:-/tmp}/sdt.XXXXXX") || exit 1
-trap 'rm -rf "$base"' EXIT
+# Each build's tests get a TMPDIR of their own next to it (not inside: the Comch sockets and
+# cables of tests with runtime directories under their TMPDIR must fit a socket path).
+tmproot=${TMPDIR:-/tmp}
+base=$(mktemp -d "$tmproot/sdt.XXXXXX") || exit 1
+tmp=""
+trap 'rm -rf "$base" ${tmp:+"$tmp"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 mkdir -m 0700 "$base/run" || exit 1
@@ -59,7 +62,7 @@ run() {
 	san=""
 	case "$*" in *-Db_sanitize=*) san=$out/$name.san ;; esac
 	# The tests' temporary files go to a directory of this run's own, which must be empty after.
-	tmp=$(mktemp -d "$TMPDIR/sd.XXXXXX") || { failed=$((failed + 1)); return; }
+	tmp=$(mktemp -d "$tmproot/sd.XXXXXX") || { failed=$((failed + 1)); return; }
 	# shellcheck disable=SC2086
 	(
 		if [ -n "$san" ]; then san_env "$san" || exit 1; fi
@@ -67,6 +70,7 @@ run() {
 	) >"$out/$name.test.log" 2>&1
 	left=$(cd "$tmp" && ls -A)
 	rm -rf "$tmp"
+	tmp=""
 	if [ -n "$left" ]; then
 		echo "   the $name tests left in TMPDIR:" $left
 		failed=$((failed + 1))
@@ -84,15 +88,15 @@ run() {
 		failed=$((failed + 1))
 	fi
 	bad='^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) '
-	if grep -qE "$bad" "$out/$name.test.log"; then
-		grep -E "$bad" "$out/$name.test.log" | head -20
+	if grep -aqE "$bad" "$out/$name.test.log"; then
+		grep -aE "$bad" "$out/$name.test.log" | head -20
 		# The first failure's own output, so a CI log alone says what broke.
 		rule=$(printf '\342\200\225') # the box line meson draws around a test's output
 		awk '/^Summary of Failures/ {exit} $0 ~ bad {on = 1} on' bad="$bad" \
-			"$out/$name.test.log" | grep -v -e '^$' -e '^>>> ' -e "^$rule" | uniq | head -60 | sed 's/^/   | /'
+			"$out/$name.test.log" | grep -av -e '^$' -e '^>>> ' -e "^$rule" | uniq | head -60 | sed 's/^/   | /'
 	fi
 	count "$out/$name.test.log"
-	echo "   $(grep -E '^(Ok|Fail|Skipped|Timeout):' "$out/$name.test.log" | tr -s ' ' | tr '\n' ' ')"
+	echo "   $(grep -aE '^(Ok|Fail|Skipped|Timeout):' "$out/$name.test.log" | tr -s ' ' | tr '\n' ' ')"
 }
 
 run gcc gcc "fast multi-process" -Dbuildtype=debugoptimized
