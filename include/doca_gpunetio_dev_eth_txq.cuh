@@ -304,6 +304,22 @@ doca_gpu_dev_eth_txq_wqe_prepare_send(const struct doca_gpu_eth_txq *txq, struct
  * cannot come.
  */
 #if defined(__CUDACC__)
+/* One thread's share of a group too large for the ring: its own (wait and) send. */
+__device__ inline void doca_gpunetio_txq_send_alone(struct doca_gpu_eth_txq *txq, bool with_wait, uint64_t wait_ts,
+						    uint64_t addr, uint32_t mkey, size_t size,
+						    enum doca_gpu_eth_send_flags flags,
+						    doca_gpu_dev_eth_ticket_t *out_ticket)
+{
+	uint64_t t = 0;
+
+	if (with_wait)
+		(void)doca_gpunetio_hd_txq_wait_send(txq, wait_ts, addr, mkey, (uint32_t)size, (uint32_t)flags, &t);
+	else
+		(void)doca_gpunetio_hd_txq_send(txq, addr, mkey, (uint32_t)size, (uint32_t)flags, &t);
+	if (out_ticket != NULL)
+		*out_ticket = t;
+}
+
 template <enum doca_gpu_dev_eth_exec_scope exec_scope>
 __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq, bool with_wait, uint64_t wait_ts,
 						    uint64_t addr, uint32_t mkey, size_t size,
@@ -323,15 +339,7 @@ __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq
 		unsigned long long b = 0;
 
 		if (count + extra > txq->nwqe) {
-			uint64_t t = 0;
-
-			if (with_wait)
-				(void)doca_gpunetio_hd_txq_wait_send(txq, wait_ts, addr, mkey, (uint32_t)size,
-								     (uint32_t)flags, &t);
-			else
-				(void)doca_gpunetio_hd_txq_send(txq, addr, mkey, (uint32_t)size, (uint32_t)flags, &t);
-			if (out_ticket != NULL)
-				*out_ticket = t;
+			doca_gpunetio_txq_send_alone(txq, with_wait, wait_ts, addr, mkey, size, flags, out_ticket);
 			return;
 		}
 		if (lane == leader) {
@@ -354,15 +362,7 @@ __device__ inline void doca_gpunetio_txq_group_send(struct doca_gpu_eth_txq *txq
 		unsigned int nthr = blockDim.x * blockDim.y * blockDim.z;
 
 		if (nthr + extra > txq->nwqe) {
-			uint64_t t = 0;
-
-			if (with_wait)
-				(void)doca_gpunetio_hd_txq_wait_send(txq, wait_ts, addr, mkey, (uint32_t)size,
-								     (uint32_t)flags, &t);
-			else
-				(void)doca_gpunetio_hd_txq_send(txq, addr, mkey, (uint32_t)size, (uint32_t)flags, &t);
-			if (out_ticket != NULL)
-				*out_ticket = t;
+			doca_gpunetio_txq_send_alone(txq, with_wait, wait_ts, addr, mkey, size, flags, out_ticket);
 			return;
 		}
 		if (tid == 0) {
