@@ -258,6 +258,27 @@ static inline void side_free(struct side *s)
 	CHECK_OK(doca_dev_close(s->dev));
 }
 
+/*
+ * Progresses every PE given until @cond; a test failure after WAIT_MS (defined by the test) ms.
+ * A turn in which no PE had anything to do sleeps 50 us.
+ */
+#define SPIN(cond, ...)                                                                                                \
+	do {                                                                                                           \
+		struct doca_pe *pes_[] = {__VA_ARGS__};                                                                \
+		uint64_t end_ = sd_now_ms() + WAIT_MS;                                                                 \
+		while (!(cond)) {                                                                                      \
+			uint8_t any_ = 0;                                                                              \
+			for (size_t i_ = 0; i_ < sizeof(pes_) / sizeof(pes_[0]); i_++)                                 \
+				any_ |= doca_pe_progress(pes_[i_]);                                                    \
+			if (sd_now_ms() > end_) {                                                                      \
+				fprintf(stderr, "%s:%d: timeout waiting for %s\n", __FILE__, __LINE__, #cond);         \
+				exit(T_EXIT_FAIL);                                                                     \
+			}                                                                                              \
+			if (!any_)                                                                                     \
+				usleep(50);                                                                            \
+		}                                                                                                      \
+	} while (0)
+
 /* Progresses the PEs of @a and @b (either may be NULL) until *@flag is true; false on timeout. */
 #define PROGRESS_UNTIL(a, b, cond, ms)                                                                                 \
 	({                                                                                                             \

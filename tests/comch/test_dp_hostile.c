@@ -56,22 +56,6 @@ static void expired_consumer_cb(struct doca_comch_event_consumer *ev, struct doc
 	(void)id;
 }
 
-#define SPIN(cond, ...)                                                                                                \
-	do {                                                                                                           \
-		struct doca_pe *pes_[] = {__VA_ARGS__};                                                                \
-		uint64_t end_ = sd_now_ms() + WAIT_MS;                                                                 \
-		while (!(cond)) {                                                                                      \
-			uint8_t any_ = 0;                                                                              \
-			for (size_t i_ = 0; i_ < sizeof(pes_) / sizeof(pes_[0]); i_++)                                 \
-				any_ |= doca_pe_progress(pes_[i_]);                                                    \
-			if (sd_now_ms() > end_) {                                                                      \
-				fprintf(stderr, "%s:%d: timeout waiting for %s\n", __FILE__, __LINE__, #cond);         \
-				exit(T_EXIT_FAIL);                                                                     \
-			}                                                                                              \
-			if (!any_)                                                                                     \
-				usleep(50);                                                                            \
-		}                                                                                                      \
-	} while (0)
 
 /* The consumer's ring page as this process maps it (the first mapping of its memfd). */
 static uint8_t *find_ring_page(void)

@@ -107,23 +107,6 @@ static void show_and_fail(const char *why, const char *text)
 	exit(T_EXIT_FAIL);
 }
 
-/* Progresses every PE given until @cond or a timeout (test failure). */
-#define SPIN(cond, ...)                                                                                                \
-	do {                                                                                                           \
-		struct doca_pe *pes_[] = {__VA_ARGS__};                                                                \
-		uint64_t end_ = sd_now_ms() + WAIT_MS;                                                                 \
-		while (!(cond)) {                                                                                      \
-			uint8_t any_ = 0;                                                                              \
-			for (size_t i_ = 0; i_ < sizeof(pes_) / sizeof(pes_[0]); i_++)                                 \
-				any_ |= doca_pe_progress(pes_[i_]);                                                    \
-			if (sd_now_ms() > end_) {                                                                      \
-				fprintf(stderr, "%s:%d: timeout waiting for %s\n", __FILE__, __LINE__, #cond);         \
-				exit(T_EXIT_FAIL);                                                                     \
-			}                                                                                              \
-			if (!any_)                                                                                     \
-				usleep(50);                                                                            \
-		}                                                                                                      \
-	} while (0)
 
 /* The loop of comch_utils and the comch samples: start, then poll until the connection exists. */
 static void test_poll_while_connecting(void)
