@@ -25,4 +25,60 @@ DOCA_GPUNETIO_HD unsigned int doca_gpu_dev_eth_get_lane_id(void)
 #endif
 }
 
+#if defined(__cplusplus)
+/*
+ * DOCA 3.3's fences at a scope: everything this thread wrote before a release fence is seen,
+ * at that scope, by whoever acquires what it writes after it. PTX fence.{acq_rel} where the GPU
+ * and toolkit have them, membar otherwise; the CPU's fence in host code (softdoca's tests).
+ */
+template <enum doca_gpu_dev_eth_sync_scope sync_scope>
+DOCA_GPUNETIO_HD void doca_gpu_dev_eth_fence_release(void)
+{
+#if defined(__CUDA_ARCH__)
+	if (sync_scope == DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA)
+		__threadfence_block();
+	else if (sync_scope == DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU)
+		__threadfence();
+	else
+		__threadfence_system();
+#else
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+#endif
+}
+
+template <enum doca_gpu_dev_eth_sync_scope sync_scope>
+DOCA_GPUNETIO_HD void doca_gpu_dev_eth_fence_acquire(void)
+{
+#if defined(__CUDA_ARCH__)
+	if (sync_scope == DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA)
+		__threadfence_block();
+	else if (sync_scope == DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU)
+		__threadfence();
+	else
+		__threadfence_system();
+#else
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+}
+#endif /* __cplusplus */
+
+/* DOCA 3.3's byte swaps of 32 and 64 bits. */
+DOCA_GPUNETIO_HD uint32_t doca_gpu_dev_eth_bswap32(uint32_t x)
+{
+#if defined(__CUDA_ARCH__)
+	return __byte_perm(x, 0, 0x0123);
+#else
+	return __builtin_bswap32(x);
+#endif
+}
+
+DOCA_GPUNETIO_HD uint64_t doca_gpu_dev_eth_bswap64(uint64_t x)
+{
+#if defined(__CUDA_ARCH__)
+	return ((uint64_t)__byte_perm((uint32_t)x, 0, 0x0123) << 32) | __byte_perm((uint32_t)(x >> 32), 0, 0x0123);
+#else
+	return __builtin_bswap64(x);
+#endif
+}
+
 #endif /* DOCA_GPUNETIO_DEV_ETH_COMMON_CUH_ */

@@ -242,6 +242,9 @@ DOCA_GPUNETIO_HD doca_error_t doca_gpunetio_hd_txq_poll(struct doca_gpu_eth_txq 
 			ret = DOCA_ERROR_UNEXPECTED;
 		n++;
 	}
+	/* cqe_ci (DOCA's name): the completions polled so far; a plain store, kept from going back. */
+	if (n != 0 && doca_gpunetio_hd_load_acquire_u64(&txq->cqe_ci) < r + n)
+		doca_gpunetio_hd_store_release_u64(&txq->cqe_ci, r + n);
 	*num_completed = n;
 	return ret;
 }
@@ -438,6 +441,24 @@ doca_gpu_dev_eth_txq_wait_send(struct doca_gpu_eth_txq *txq, const uint64_t wait
 #endif
 	(void)doca_gpunetio_hd_txq_wait_send(txq, wait_on_time_ts, addr, mkey, (uint32_t)size, (uint32_t)flags,
 					     out_ticket);
+}
+
+/**
+ * DOCA 3.3's low-level reservation: @count descriptor positions from the queue's reservation
+ * counter, the first returned. As in DOCA, the ring's room is not checked: the caller fills the
+ * positions (get_wqe_ptr, wqe_prepare_send) and submits no further than the NIC freed
+ * (positions below txq->cons are free again).
+ */
+template <
+    enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU>
+DOCA_GPUNETIO_TXQ_DEV static inline uint64_t doca_gpu_dev_eth_txq_reserve_wq_slots(struct doca_gpu_eth_txq *txq,
+										   uint32_t count)
+{
+	uint64_t r = doca_gpunetio_hd_load_acquire_dev_u64(txq->reserve);
+
+	while (!doca_gpunetio_hd_cas_dev_u64(txq->reserve, &r, r + count)) {
+	}
+	return r;
 }
 
 /** DOCA 3.3's low-level submit: descriptors below @prod_index may be sent (one submitter per queue). */

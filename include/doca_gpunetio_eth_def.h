@@ -27,6 +27,13 @@ extern "C" {
 /** A read or write of @x through a volatile lvalue (exit flags shared with the CPU). */
 #define DOCA_GPUNETIO_VOLATILE(x) (*(volatile __typeof__(x) *)&(x))
 #endif
+#ifndef DOCA_GPUNETIO_ETH_VOLATILE
+/** DOCA 3.3's name of DOCA_GPUNETIO_VOLATILE. */
+#define DOCA_GPUNETIO_ETH_VOLATILE(x) DOCA_GPUNETIO_VOLATILE(x)
+#endif
+
+/** The two bytes of the 16-bit @v swapped (host and device; @v is evaluated twice). */
+#define DOCA_GPUNETIO_ETH_BSWAP16(v) ((uint16_t)((((uint16_t)(v)&0x00ffu) << 8) | (((uint16_t)(v)&0xff00u) >> 8)))
 
 /** Which threads call a device function together. */
 enum doca_gpu_dev_eth_exec_scope {
@@ -102,16 +109,37 @@ struct doca_gpu_eth_rxq_cqe {
  * device takes next, and cons, the first packet whose slot the device still holds, written with
  * a system-scope release; the NIC reads cons to know which slots it may fill again (in CPU-proxy
  * mode, doca_eth_rxq_gpu_set_uar_on_cpu, only as doca_eth_rxq_gpu_cpu_proxy_progress copies it).
+ *
+ * DOCA 3.3's names of the same fields, for kernels that read the handle themselves: pkt_addr
+ * (pkt_base), pkt_num and cqe_num (nslots: one completion per slot), max_pkt_sz (stride), cqe_ci
+ * (next: the completion consumer index) and wqe_pi (cons: the slots given back to the NIC). The
+ * completions themselves are softdoca's (struct doca_gpu_eth_rxq_cqe), not mlx5 CQEs.
  */
 struct doca_gpu_eth_rxq {
-	uint64_t pkt_base;		  /**< GPU address of slot 0 of the packet buffer */
+	union {
+		uint64_t pkt_base; /**< GPU address of slot 0 of the packet buffer */
+		uint64_t pkt_addr; /**< DOCA 3.3's name */
+	};
 	struct doca_gpu_eth_rxq_cqe *cqe; /**< GPU address of the completion ring (nslots entries) */
-	uint32_t stride;		  /**< bytes between slots */
-	uint32_t nslots;		  /**< slots (packets) in the buffer and entries in the ring */
-	uint32_t pkt_mkey;		  /**< mkey of the packet buffer's mmap, big-endian */
+	union {
+		uint32_t stride;     /**< bytes between slots */
+		uint32_t max_pkt_sz; /**< DOCA 3.3's name */
+	};
+	union {
+		uint32_t nslots;  /**< slots (packets) in the buffer and entries in the ring */
+		uint32_t pkt_num; /**< DOCA 3.3's name of the slots */
+		uint32_t cqe_num; /**< DOCA 3.3's name of the ring's entries */
+	};
+	uint32_t pkt_mkey; /**< mkey of the packet buffer's mmap, big-endian */
 	uint32_t reserved;
-	uint64_t next;				    /**< device-owned */
-	uint64_t cons __attribute__((aligned(64))); /**< device-owned, read by the NIC; own cache line */
+	union {
+		uint64_t next;	 /**< device-owned */
+		uint64_t cqe_ci; /**< DOCA 3.3's name */
+	};
+	union __attribute__((aligned(64))) {
+		uint64_t cons;	 /**< device-owned, read by the NIC; own cache line */
+		uint64_t wqe_pi; /**< DOCA 3.3's name */
+	};
 	uint8_t pad[56];
 };
 
@@ -163,6 +191,11 @@ struct doca_gpu_eth_txq_cqe {
  * host library at start, except doorbell (device: positions below it may be sent) and cons
  * (NIC: positions below it are done and their slots free again), each on its own cache line.
  * The two reservation words are GPU memory that only GPU threads touch.
+ *
+ * DOCA 3.3's names of the same fields: wqe_mask and cqe_mask, cqe_num (ncqe), wqe_pi (doorbell:
+ * the producer index submitted), cqe_ci (the completions polled so far: every position below it
+ * was handed to a poller and found written; kept by the polls, a plain store, so with several
+ * pollers at once it may lag behind).
  */
 struct doca_gpu_eth_txq {
 	struct doca_gpu_dev_eth_txq_wqe *wqe; /**< nwqe descriptors */
@@ -170,11 +203,19 @@ struct doca_gpu_eth_txq {
 	uint64_t *reserve;		      /**< next descriptor position the high-level sends hand out */
 	uint64_t *cq_reserve;		      /**< next completion position a poll takes */
 	uint32_t nwqe, wqe_mask;	      /**< a power of two, at most 32768 */
-	uint32_t ncqe, cqe_mask;	      /**< a power of two */
-	uint32_t nic_handler;		      /**< enum doca_gpu_dev_eth_nic_handler the queue was started with */
+	union {
+		uint32_t ncqe;	  /**< a power of two */
+		uint32_t cqe_num; /**< DOCA 3.3's name */
+	};
+	uint32_t cqe_mask;
+	uint32_t nic_handler; /**< enum doca_gpu_dev_eth_nic_handler the queue was started with */
 	uint32_t reserved;
-	uint64_t doorbell __attribute__((aligned(64))); /**< device-owned, read by the NIC */
-	uint8_t pad0[56];
+	union __attribute__((aligned(64))) {
+		uint64_t doorbell; /**< device-owned, read by the NIC */
+		uint64_t wqe_pi;   /**< DOCA 3.3's name */
+	};
+	uint64_t cqe_ci; /**< device-owned (DOCA 3.3's name): completions polled so far */
+	uint8_t pad0[48];
 	uint64_t cons __attribute__((aligned(64))); /**< NIC-owned, read by the device */
 	uint8_t pad1[56];
 };

@@ -213,3 +213,26 @@ __global__ void send_low_level(struct doca_gpu_eth_txq *txq, uint8_t *pkts, uint
 										 &num) != DOCA_SUCCESS)
 		DOCA_GPUNETIO_VOLATILE(*exit_flag) = 1;
 }
+
+/*
+ * What programs written against DOCA 3.3 read and call themselves: the queue handles' fields
+ * by DOCA's names, the scoped fences, the reservation of descriptor positions, the byte swaps.
+ */
+__global__ void doca_names(struct doca_gpu_eth_txq *txq, struct doca_gpu_eth_rxq *rxq, uint8_t *pkts, uint32_t mkey,
+			   uint64_t *out)
+{
+	uint64_t first = doca_gpu_dev_eth_txq_reserve_wq_slots<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU>(txq, 1);
+	struct doca_gpu_dev_eth_txq_wqe *w = doca_gpu_dev_eth_txq_get_wqe_ptr(txq, (uint16_t)first);
+
+	doca_gpu_dev_eth_txq_wqe_prepare_send(txq, w, (uint16_t)first, (uint64_t)pkts, mkey, 64,
+					      DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY);
+	doca_gpu_dev_eth_fence_release<DOCA_GPUNETIO_ETH_SYNC_SCOPE_SYS>();
+	doca_gpu_dev_eth_txq_submit(txq, first + 1);
+	doca_gpu_dev_eth_fence_acquire<DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU>();
+	out[0] = txq->cqe_num + txq->cqe_ci + txq->wqe_pi + txq->cqe_mask + txq->wqe_mask;
+	out[1] = rxq->pkt_addr + rxq->pkt_num + rxq->cqe_num + rxq->cqe_ci + rxq->wqe_pi + rxq->max_pkt_sz;
+	out[2] = DOCA_GPUNETIO_ETH_BSWAP16(out[0]) + doca_gpu_dev_eth_bswap32((uint32_t)out[1]) +
+		 doca_gpu_dev_eth_bswap64(out[1]);
+	doca_gpu_dev_eth_fence_release<DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA>();
+	DOCA_GPUNETIO_ETH_VOLATILE(out[3]) = 1;
+}

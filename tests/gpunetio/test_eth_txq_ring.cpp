@@ -173,6 +173,23 @@ int main()
 		EXPECT_EQ(pos, 0);
 	}
 
+	/* DOCA 3.3's names of the handle's fields, and its helpers, on the same queue. */
+	{
+		uint64_t polled = txq.cqe_ci, first;
+
+		EXPECT_EQ(txq.cqe_num, txq.ncqe);
+		EXPECT_EQ(txq.wqe_pi, txq.doorbell);
+		EXPECT_EQ(polled != 0, 1); /* the polls above moved it */
+		first = doca_gpu_dev_eth_txq_reserve_wq_slots(&txq, 3);
+		EXPECT_EQ(doca_gpu_dev_eth_txq_reserve_wq_slots<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA>(&txq, 1),
+			  first + 3);
+		doca_gpu_dev_eth_fence_release<DOCA_GPUNETIO_ETH_SYNC_SCOPE_SYS>();
+		doca_gpu_dev_eth_fence_acquire<DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA>();
+		EXPECT_EQ(DOCA_GPUNETIO_ETH_BSWAP16(0x1234), 0x3412);
+		EXPECT_EQ(doca_gpu_dev_eth_bswap32(0x12345678u), 0x78563412u);
+		EXPECT_EQ(doca_gpu_dev_eth_bswap64(0x0102030405060708ull), 0x0807060504030201ull);
+	}
+
 	if (failures) {
 		std::fprintf(stderr, "%d checks failed\n", failures);
 		return 1;
