@@ -307,8 +307,18 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 	g->slots_gpu = m->addr + cfg->pkt_off;
 	ret = g->ops->cpu_view(g->gpu, g->slots_gpu, (size_t)g->nslots * g->stride, &view);
 	if (ret == DOCA_ERROR_NOT_FOUND)
-		view = g->slots_gpu; /* not the GPU's memory: host memory the GPU reaches as it is */
-	else if (ret != DOCA_SUCCESS)
+		/*
+		 * Plain host memory is not reachable from a kernel (without HMM or cudaHostRegister),
+		 * and another GPU's memory not from this one's copies: a kernel would read nothing
+		 * the NIC wrote, or the NIC thread would fault.
+		 */
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
+				 "doca_ctx_start: %s: its packet buffer (%u bytes at %p, mmap %p) is not memory of "
+				 "GPU %s from doca_gpu_mem_alloc(), so a kernel on that GPU cannot be given its "
+				 "packets; allocate it with doca_gpu_mem_alloc(DOCA_GPU_MEM_TYPE_GPU or CPU_GPU) on "
+				 "the GPU passed to doca_ctx_set_datapath_on_gpu()",
+				 cfg->name, cfg->pkt_len, (void *)g->slots_gpu, (void *)m, g->ops->name(g->gpu));
+	if (ret != DOCA_SUCCESS)
 		return ret;
 	g->slots_cpu = view;
 	(void)doca_mmap_get_mkey(m, cfg->dev, &mkey);

@@ -929,6 +929,31 @@ static void case_mem_types(void)
 	}
 }
 
+/* Plain host memory as a GPU queue's packet buffer: a kernel cannot reach it; refused at start. */
+static void case_host_memory(void)
+{
+	size_t len = (size_t)NSLOTS * MAX_PKT;
+	uint8_t *mem = aligned_alloc(4096, len);
+	struct doca_mmap *m;
+	struct doca_eth_rxq *rxq;
+	size_t mark;
+
+	CHECK(mem != NULL);
+	open_devs("host-memory");
+	m = sd_mmap_local(dev_rx, mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	CHECK_OK(doca_eth_rxq_create(dev_rx, NSLOTS, MAX_PKT, &rxq));
+	CHECK_OK(doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_CYCLIC));
+	CHECK_OK(doca_eth_rxq_set_pkt_buf(rxq, m, 0, (uint32_t)len));
+	CHECK_OK(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(rxq), gpu));
+	mark = log_mark();
+	CHECK_ERR(doca_ctx_start(doca_eth_rxq_as_doca_ctx(rxq)), DOCA_ERROR_NOT_PERMITTED);
+	expect_logged(&mark, "is not memory of GPU");
+	CHECK_OK(doca_eth_rxq_destroy(rxq));
+	CHECK_OK(doca_mmap_destroy(m));
+	free(mem);
+	close_devs();
+}
+
 /* ---- the packet buffer's mkey: a reply sent from the receive slot ---- */
 
 struct echo_rx {
@@ -1131,6 +1156,7 @@ int main(void)
 	case_mkey();
 	case_lying_cons();
 	case_blocking_kernel();
+	case_host_memory();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);
