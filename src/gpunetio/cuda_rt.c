@@ -11,6 +11,9 @@
  * process (pthread_once) and never unloaded.
  */
 #include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,9 +177,46 @@ static void load(void)
 	rt_loaded = &rt_table;
 }
 
+/*
+ * Exit: the runtime's own exit handlers (registered when it was loaded) tear its contexts down;
+ * a call of softdoca's threads (the NIC's copies, the DMA service) after that would crash. This
+ * handler, registered after the runtime's load and so run before its handlers, closes the
+ * runtime to softdoca and waits (1 s at most) for the calls under way to return.
+ */
+static atomic_bool rt_closed;
+static atomic_uint rt_calls;
+
+static void close_at_exit(void)
+{
+	atomic_store(&rt_closed, true);
+	for (int i = 0; i < 1000 && atomic_load(&rt_calls) != 0; i++)
+		usleep(1000);
+}
+
+bool cuda_rt_call_begin(void)
+{
+	atomic_fetch_add(&rt_calls, 1);
+	if (!atomic_load(&rt_closed))
+		return true;
+	atomic_fetch_sub(&rt_calls, 1);
+	return false;
+}
+
+void cuda_rt_call_end(void)
+{
+	atomic_fetch_sub(&rt_calls, 1);
+}
+
+static void load_and_hook(void)
+{
+	load();
+	if (rt_loaded != NULL)
+		(void)atexit(close_at_exit);
+}
+
 const struct cuda_rt *cuda_rt_get(const char **why)
 {
-	pthread_once(&load_once, load);
+	pthread_once(&load_once, load_and_hook);
 	if (rt_loaded == NULL)
 		*why = load_why;
 	return rt_loaded;

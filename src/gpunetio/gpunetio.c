@@ -147,11 +147,17 @@ static doca_error_t gpu_enter(struct doca_gpu *gpu, int *prev, const char *call)
 	int err;
 
 	*prev = gpu->cuda_dev;
+	if (!cuda_rt_call_begin()) {
+		SD_DBG(COMP, "%s: GPU %s: the process is exiting; no more CUDA calls", call, gpu->bus_id);
+		return DOCA_ERROR_BAD_STATE;
+	}
 	(void)gpu->rt->get_device(prev);
 	err = gpu->rt->set_device(gpu->cuda_dev);
-	if (err != SD_CUDA_SUCCESS)
+	if (err != SD_CUDA_SUCCESS) {
+		cuda_rt_call_end();
 		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaSetDevice failed with %s", call, gpu->bus_id,
 				 cuda_rt_err(gpu->rt, err));
+	}
 	return DOCA_SUCCESS;
 }
 
@@ -159,6 +165,7 @@ static void gpu_leave(struct doca_gpu *gpu, int prev)
 {
 	if (prev != gpu->cuda_dev)
 		(void)gpu->rt->set_device(prev);
+	cuda_rt_call_end();
 }
 
 static const struct priv_doca_gpu_ops gpu_ops = {

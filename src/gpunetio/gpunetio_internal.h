@@ -77,6 +77,12 @@ struct cuda_rt {
  * refused, a symbol missing). Loads once per process; thread-safe.
  */
 const struct cuda_rt *cuda_rt_get(const char **why);
+/*
+ * Around every runtime call softdoca makes once the runtime is loaded (gpu_enter/gpu_leave):
+ * false once the process is exiting (the runtime tears itself down): make no call then.
+ */
+bool cuda_rt_call_begin(void);
+void cuda_rt_call_end(void);
 /* "cudaErrorNoDevice (100)" for @err; a static buffer per thread. */
 const char *cuda_rt_err(const struct cuda_rt *rt, int err);
 /*

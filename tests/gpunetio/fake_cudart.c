@@ -29,6 +29,9 @@
  *     holds every legacy-stream operation and every operation of a blocking stream until
  *     fake_cuda_kernel_end(); streams made with cudaStreamNonBlocking do not wait.
  * Memory from cudaHostAlloc is pinned: copies from it are not staged.
+ *
+ * At exit the fake tears itself down as the real runtime does, in an exit handler registered
+ * when it is loaded (and slowly: 50 ms); a call made after that aborts the process, naming it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
@@ -52,6 +55,32 @@ enum { OK = 0, ERR_INVALID_VALUE = 1, ERR_MEMORY_ALLOCATION = 2, ERR_INSUFFICIEN
 static atomic_int live;	     /* allocations not freed */
 static atomic_int fail_next; /* error the next allocation returns, 0 = none */
 static _Thread_local int current = -1;
+
+static atomic_bool torn_down;
+
+static void tear_down(void)
+{
+	atomic_store(&torn_down, true);
+	usleep(50000); /* the real one takes its time too: other threads run meanwhile */
+}
+
+__attribute__((constructor)) static void fake_load(void)
+{
+	atexit(tear_down);
+}
+
+/* Every runtime call: none after the exit handler tore the runtime down. */
+static void alive(const char *call)
+{
+	if (atomic_load(&torn_down)) {
+		static const char msg[] = "fake CUDA runtime: a call after the runtime was torn down at exit: ";
+
+		(void)!write(2, msg, sizeof(msg) - 1);
+		(void)!write(2, call, strlen(call));
+		(void)!write(2, "\n", 1);
+		abort();
+	}
+}
 
 /* Controls for tests. */
 EXPORT int fake_cuda_live_allocations(void)
@@ -113,6 +142,7 @@ EXPORT int cudaDeviceGetByPCIBusId(int *device, const char *bus)
 
 EXPORT int cudaSetDevice(int device)
 {
+	alive("cudaSetDevice");
 	if (device != 0)
 		return ERR_INVALID_DEVICE;
 	current = device;
@@ -251,6 +281,7 @@ EXPORT long fake_cuda_copies(void)
 
 EXPORT int cudaMalloc(void **p, size_t size)
 {
+	alive("cudaMalloc");
 	if (protect_device() && atomic_load(&fail_next) == 0)
 		return alloc_protected(p, size);
 	return alloc(p, size);
@@ -258,6 +289,7 @@ EXPORT int cudaMalloc(void **p, size_t size)
 
 EXPORT int cudaFree(void *p)
 {
+	alive("cudaFree");
 	if (p != NULL && release_protected(p))
 		return OK;
 	return release(p);
@@ -439,16 +471,19 @@ static int copy_on(struct fake_stream *st, void *dst, const void *src, size_t co
 
 EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
+	alive("cudaMemcpy");
 	return copy_on(&legacy, dst, src, count, kind, true);
 }
 
 EXPORT int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)
 {
+	alive("cudaMemcpyAsync");
 	return copy_on(stream_of(stream), dst, src, count, kind, false);
 }
 
 EXPORT int cudaMemset(void *p, int value, size_t count)
 {
+	alive("cudaMemset");
 	pthread_once(&lander_once, start_lander);
 	pthread_mutex_lock(&ops_lock);
 	wait_turn(&legacy);
@@ -460,6 +495,7 @@ EXPORT int cudaMemset(void *p, int value, size_t count)
 
 EXPORT int cudaMemsetAsync(void *p, int value, size_t count, void *stream)
 {
+	alive("cudaMemsetAsync");
 	int err;
 
 	pthread_once(&lander_once, start_lander);
@@ -496,6 +532,7 @@ EXPORT int cudaStreamCreateWithFlags(void **stream, unsigned int flags)
 
 EXPORT int cudaStreamSynchronize(void *stream)
 {
+	alive("cudaStreamSynchronize");
 	struct fake_stream *st = stream_of(stream);
 
 	pthread_mutex_lock(&ops_lock);
@@ -537,6 +574,7 @@ EXPORT int cudaDeviceSynchronize(void)
 
 EXPORT int cudaGetDevice(int *device)
 {
+	alive("cudaGetDevice");
 	*device = current < 0 ? 0 : current;
 	return OK;
 }

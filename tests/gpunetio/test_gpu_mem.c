@@ -22,6 +22,36 @@ static void *alloc_on_other_thread(void *arg)
 	return NULL;
 }
 
+/* A thread that allocates and frees GPU memory until the process ends. */
+static void *churn(void *arg)
+{
+	struct doca_gpu *g = arg;
+
+	for (;;) {
+		void *p = NULL;
+
+		if (doca_gpu_mem_alloc(g, 64, 0, DOCA_GPU_MEM_TYPE_GPU, &p, NULL) == DOCA_SUCCESS)
+			(void)doca_gpu_mem_free(g, p);
+	}
+	return NULL;
+}
+
+/*
+ * The process ends while another thread is in the middle of CUDA calls: the runtime's exit
+ * handler tears it down (the fake aborts a call made after that), so softdoca must make none.
+ */
+static int exit_while_busy(void *arg)
+{
+	struct doca_gpu *g = NULL;
+	pthread_t t;
+
+	(void)arg;
+	if (doca_gpu_create(FAKE_GPU_PCI, &g) != DOCA_SUCCESS || pthread_create(&t, NULL, churn, g) != 0)
+		return T_EXIT_FAIL;
+	usleep(20000);
+	exit(T_EXIT_PASS); /* the churning thread is still calling */
+}
+
 int main(void)
 {
 	static const enum doca_gpu_mem_type types[] = {DOCA_GPU_MEM_TYPE_GPU, DOCA_GPU_MEM_TYPE_GPU_CPU,
@@ -33,6 +63,10 @@ int main(void)
 	void *c = NULL;
 	pthread_t t;
 	int fd = -1;
+
+	/* In a child: the runtime is loaded once per process. */
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(check_run_child(exit_while_busy, NULL, "exit while busy"), T_EXIT_PASS);
 
 	/* Arguments, before any CUDA is touched. */
 	CHECK_ERR(doca_gpu_create(NULL, &gpu), DOCA_ERROR_INVALID_VALUE);
