@@ -7,10 +7,18 @@
 #   {"gpu": NAME, "pci": ADDR, "mode": "gpu"|"fake", "examples": {NAME: {"packets": N, "bytes": N,
 #    "errors": N, "pps": N, "ok": BOOL, ...}}, "ok": BOOL}
 #
-#   scripts/gpu-check.sh [--build-dir DIR] [--seconds S] [--rate PPS]
+#   scripts/gpu-check.sh [--build-dir DIR | --prebuilt DIR] [--seconds S] [--rate PPS]
+#   scripts/gpu-check.sh --bundle DIR
 #
 #   --build-dir DIR  use this configured and built tree as it is (nothing is built); default:
 #                    configure and build _build-gpu-check in the checkout (release)
+#   --bundle DIR     only build DIR for a machine that has a GPU and its driver but no compiler,
+#                    meson or network: a release tree with the examples' kernels (sm_80, sm_90,
+#                    the CUDA runtime linked in), their CPU builds and the fake CUDA runtime, and
+#                    the toolkit's libcudart.so.* copied into DIR/cudart; one JSON line
+#   --prebuilt DIR   run from a tree made by --bundle (or any built tree): nothing is built, no
+#                    nvcc, meson or ninja is looked for; DIR/cudart/libcudart.so.* is the runtime
+#                    libdoca_gpunetio loads unless SOFTDOCA_CUDART names one
 #   --seconds S      how long each receive example is fed (default 3; fake mode 1)
 #   --rate PPS       frames per second softdoca-wire sends (default 20000; fake mode 5000)
 #
@@ -23,7 +31,7 @@
 # 77 no GPU, no CUDA runtime or driver, or no nvcc (the JSON line's "skipped" says which).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-build= seconds= rate=
+build= seconds= rate= bundle= prebuilt=
 mode=gpu
 
 # One JSON line for an early end: $1 exit status, $2 the key ("skipped" or "error"), $3 why.
@@ -37,9 +45,11 @@ finish_early() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-dir) [ $# -ge 2 ] || finish_early 2 error "--build-dir needs a directory"; build=$2; shift 2 ;;
+	--prebuilt) [ $# -ge 2 ] || finish_early 2 error "--prebuilt needs a directory"; build=$2; prebuilt=1; shift 2 ;;
+	--bundle) [ $# -ge 2 ] || finish_early 2 error "--bundle needs a directory"; bundle=$2; shift 2 ;;
 	--seconds) [ $# -ge 2 ] || finish_early 2 error "--seconds needs a number"; seconds=$2; shift 2 ;;
 	--rate) [ $# -ge 2 ] || finish_early 2 error "--rate needs a number"; rate=$2; shift 2 ;;
-	-h | --help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) finish_early 2 error "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -89,13 +99,45 @@ gpunetio_send_wait_time          tx  gpunetio_send_wait_time_cpu  -s 512 -b 4 -i
 if [ $mode = fake ]; then examples=$examples_fake; else examples=$examples_gpu; fi
 programs=$(printf '%s\n' "$examples" | awk 'NF { print $3 }' | sort -u)
 
-# nvcc (real mode): what meson's CUDA support finds.
-if [ $mode = gpu ]; then
+if [ -n "$bundle" ]; then
+	[ -z "$build" ] || finish_early 2 error "--bundle builds its own tree: leave --build-dir and --prebuilt out"
+	command -v meson >/dev/null && command -v ninja >/dev/null ||
+		finish_early 2 error "--bundle needs meson and ninja (scripts/deps.sh installs them)"
+	nvcc=${CUDACXX:-$(command -v nvcc || true)}
+	[ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; }
+	[ -n "$nvcc" ] && [ -x "$nvcc" ] || finish_early 2 error "--bundle needs nvcc (CUDACXX, PATH or /usr/local/cuda/bin)"
+	export PATH="$(dirname "$nvcc"):$PATH"
+	mkdir -p "$bundle" || finish_early 2 error "cannot create $bundle"
+	if [ ! -f "$bundle/build.ninja" ]; then
+		meson setup "$bundle" "$root" --buildtype=release -Dtests=true -Dbench=false -Dapps=false \
+			>"$bundle/gpu-check-setup.log" 2>&1 || finish_early 2 error "meson setup failed: see $bundle/gpu-check-setup.log"
+	fi
+	targets="tools/doca-env tools/softdoca-wire tests/gpunetio/libfakecudart.so"
+	for p in $(printf '%s\n%s\n' "$examples_gpu" "$examples_fake" | awk 'NF { print $3 }' | sort -u); do
+		targets="$targets examples/$p"
+	done
+	# shellcheck disable=SC2086
+	ninja -C "$bundle" $targets >"$bundle/gpu-check-build.log" 2>&1 ||
+		finish_early 2 error "the build failed: see $bundle/gpu-check-build.log"
+	# The runtime libdoca_gpunetio dlopens, beside the tree: a machine with only the driver has none.
+	mkdir -p "$bundle/cudart"
+	lib=$(cd "$(dirname "$nvcc")/.." && pwd)/lib64
+	cp -P "$lib"/libcudart.so.[0-9]* "$bundle/cudart/" 2>/dev/null ||
+		finish_early 2 error "no libcudart.so.* in $lib to carry"
+	python3 -c 'import json, sys; print(json.dumps({"bundle": sys.argv[1], "cudart": sorted(sys.argv[2:]), "ok": True}))' \
+		"$(cd "$bundle" && pwd)" $(cd "$bundle/cudart" && ls)
+	exit 0
+fi
+
+# nvcc (real mode): what meson's CUDA support finds; a prebuilt tree needs none.
+if [ $mode = gpu ] && [ -z "$prebuilt" ]; then
 	nvcc=${CUDACXX:-$(command -v nvcc || true)}
 	[ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; }
 	[ -n "$nvcc" ] && [ -x "$nvcc" ] || finish_early 77 skipped "no nvcc (CUDACXX, PATH or /usr/local/cuda/bin): the examples' kernels cannot be built"
 	export PATH="$(dirname "$nvcc"):$PATH"
-	# A quick look before building: no driver, no GPU.
+fi
+# A quick look before anything else: no driver, no GPU.
+if [ $mode = gpu ]; then
 	if command -v nvidia-smi >/dev/null; then
 		nvidia-smi -L >/dev/null 2>&1 || finish_early 77 skipped "nvidia-smi -L fails: $(nvidia-smi -L 2>&1 | head -1)"
 	elif [ ! -e /dev/nvidia0 ]; then
@@ -130,6 +172,10 @@ done
 if [ $mode = fake ]; then
 	export SOFTDOCA_CUDART=$build/tests/gpunetio/libfakecudart.so
 	[ -f "$SOFTDOCA_CUDART" ] || finish_early 2 error "$build has no tests/gpunetio/libfakecudart.so (a build with -Dtests=true)"
+elif [ -z "${SOFTDOCA_CUDART-}" ] && [ -d "$build/cudart" ]; then
+	# The runtime carried beside a prebuilt tree: the newest major version there.
+	carried=$(ls "$build"/cudart/libcudart.so.[0-9]* 2>/dev/null | sort -V | tail -1)
+	[ -n "$carried" ] && export SOFTDOCA_CUDART=$carried
 fi
 
 # The GPU, as libdoca_gpunetio sees it (doca-env: the CUDA runtime's own answer, or why none).

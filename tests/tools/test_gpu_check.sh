@@ -4,9 +4,11 @@
 #   no-gpu  with a CUDA runtime that cannot be loaded it exits 77 with one JSON line saying why
 #           (on a machine without nvcc or a driver it says that instead); bad knobs are exit 2
 #           with a JSON line naming them
-#   fake    SOFTDOCA_GPU_CHECK_FAKE=1: every example of its fake list runs over the wire on the
-#           fake CUDA runtime and counts every frame sent (receive examples) or every frame
-#           softdoca-wire took (send examples); exit 0 and "ok": true
+#   fake    SOFTDOCA_GPU_CHECK_FAKE=1 --prebuilt: every example of its fake list runs over the
+#           wire on the fake CUDA runtime and counts every frame sent (receive examples) or every
+#           frame softdoca-wire took (send examples); exit 0 and "ok": true. PATH has meson,
+#           ninja, nvcc and the C compilers only as stubs that say they were called: a prebuilt
+#           tree needs none of them
 # usage: test_gpu_check.sh <gpu-check.sh> <build dir> no-gpu|fake
 set -u
 script=$1; build=$2; what=$3
@@ -37,10 +39,20 @@ no-gpu)
 	check 2 '"--rate" in d["error"]' "$script" --build-dir "$build" --rate 1k
 	check 2 '"unknown argument" in d["error"]' "$script" --frobnicate
 	check 2 '"no such directory" in d["error"]' env SOFTDOCA_GPU_CHECK_FAKE=1 "$script" --build-dir "$tmp/none"
+	check 2 '"--bundle" in d["error"]' "$script" --bundle "$tmp/b" --build-dir "$build"
+	check 2 '"--prebuilt needs" in d["error"]' "$script" --prebuilt
 	;;
 fake)
+	# Compilers and build tools answer only with a mark: a prebuilt run calls none of them.
+	mkdir "$tmp/stubs"
+	for t in meson ninja nvcc cc gcc clang c++ g++ clang++; do
+		printf '#!/bin/sh\necho "%s called" >>"%s"\nexit 127\n' "$t" "$tmp/called" >"$tmp/stubs/$t"
+		chmod +x "$tmp/stubs/$t"
+	done
 	check 0 'd["ok"] is True and d["mode"] == "fake" and d["pci"].endswith("17:00.0") and sum(r["kind"] == "rx" for r in d["examples"].values()) >= 2 and sum(r["kind"] == "tx" for r in d["examples"].values()) >= 4 and all(r["ok"] and r["packets"] == r.get("sent", r.get("received")) == 1000 and r["bytes"] == 512 * 1000 and r.get("udp", 1000) == 1000 and r["errors"] == 0 for r in d["examples"].values())' \
-		env SOFTDOCA_GPU_CHECK_FAKE=1 "$script" --build-dir "$build" --seconds 1 --rate 1000
+		env SOFTDOCA_GPU_CHECK_FAKE=1 PATH="$tmp/stubs:$PATH" CUDACXX="$tmp/stubs/nvcc" "$script" --prebuilt "$build" \
+		--seconds 1 --rate 1000
+	[ ! -e "$tmp/called" ] || fail "a prebuilt run called: $(cat "$tmp/called")"
 	;;
 *)
 	fail "usage: test_gpu_check.sh <gpu-check.sh> <build dir> no-gpu|fake"
