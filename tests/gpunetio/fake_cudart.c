@@ -30,6 +30,10 @@
  *     fake_cuda_kernel_end(); streams made with cudaStreamNonBlocking do not wait.
  * Memory from cudaHostAlloc is pinned: copies from it are not staged.
  *
+ * FAKE_CUDA_DEVICES=2 adds a second GPU, CUDA device 1 at 65:00.0; allocations are made on
+ * the calling thread's current device (an unset one is an error, as a thread that never bound
+ * its GPU) and remember it (fake_cuda_alloc_device()).
+ *
  * At exit the fake tears itself down as the real runtime does, in an exit handler registered
  * when it is loaded (and slowly: 50 ms); a call made after that aborts the process, naming it.
  */
@@ -122,11 +126,18 @@ static bool driver_too_old(void)
 	return driver_version() < runtime_version();
 }
 
+static int nb_devices(void)
+{
+	const char *e = getenv("FAKE_CUDA_DEVICES");
+
+	return e != NULL && strcmp(e, "2") == 0 ? 2 : 1;
+}
+
 EXPORT int cudaGetDeviceCount(int *count)
 {
 	if (driver_too_old())
 		return ERR_INSUFFICIENT_DRIVER;
-	*count = 1;
+	*count = nb_devices();
 	return OK;
 }
 
@@ -134,16 +145,19 @@ EXPORT int cudaDeviceGetByPCIBusId(int *device, const char *bus)
 {
 	if (driver_too_old())
 		return ERR_INSUFFICIENT_DRIVER;
-	if (strcasecmp(bus, "17:00.0") != 0 && strcasecmp(bus, "0000:17:00.0") != 0)
+	if (strcasecmp(bus, "17:00.0") == 0 || strcasecmp(bus, "0000:17:00.0") == 0)
+		*device = 0;
+	else if (nb_devices() > 1 && (strcasecmp(bus, "65:00.0") == 0 || strcasecmp(bus, "0000:65:00.0") == 0))
+		*device = 1;
+	else
 		return ERR_INVALID_DEVICE;
-	*device = 0;
 	return OK;
 }
 
 EXPORT int cudaSetDevice(int device)
 {
 	alive("cudaSetDevice");
-	if (device != 0)
+	if (device < 0 || device >= nb_devices())
 		return ERR_INVALID_DEVICE;
 	current = device;
 	return OK;
@@ -151,23 +165,56 @@ EXPORT int cudaSetDevice(int device)
 
 EXPORT int cudaDeviceGetAttribute(int *value, int attr, int device)
 {
-	if (device != 0)
+	if (device < 0 || device >= nb_devices())
 		return ERR_INVALID_DEVICE;
 	*value = attr == 75 ? 9 : 0; /* compute capability 9.0, like an H100/H200 */
 	return OK;
+}
+
+/* Which device each live allocation was made on (fake_cuda_alloc_device). */
+static struct {
+	const void *p;
+	int dev;
+} alloc_dev[256];
+static pthread_mutex_t alloc_dev_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void note_device(const void *p, int dev)
+{
+	pthread_mutex_lock(&alloc_dev_lock);
+	for (size_t i = 0; i < sizeof(alloc_dev) / sizeof(alloc_dev[0]); i++)
+		if (alloc_dev[i].p == NULL || alloc_dev[i].p == p) {
+			alloc_dev[i].p = dev >= 0 ? p : NULL;
+			alloc_dev[i].dev = dev;
+			break;
+		}
+	pthread_mutex_unlock(&alloc_dev_lock);
+}
+
+EXPORT int fake_cuda_alloc_device(const void *p)
+{
+	int dev = -1;
+
+	pthread_mutex_lock(&alloc_dev_lock);
+	for (size_t i = 0; i < sizeof(alloc_dev) / sizeof(alloc_dev[0]); i++)
+		if (alloc_dev[i].p != NULL && (const uint8_t *)p >= (const uint8_t *)alloc_dev[i].p &&
+		    (const uint8_t *)p < (const uint8_t *)alloc_dev[i].p + 256)
+			dev = alloc_dev[i].dev;
+	pthread_mutex_unlock(&alloc_dev_lock);
+	return dev;
 }
 
 static int alloc(void **p, size_t size)
 {
 	int err = atomic_exchange(&fail_next, 0);
 
-	if (current != 0)
+	if (current < 0)
 		return ERR_INVALID_DEVICE;
 	if (err != 0)
 		return err;
 	*p = aligned_alloc(256, (size + 255) & ~(size_t)255);
 	if (*p == NULL)
 		return ERR_MEMORY_ALLOCATION;
+	note_device(*p, current);
 	atomic_fetch_add(&live, 1);
 	return OK;
 }
@@ -176,6 +223,7 @@ static int release(void *p)
 {
 	if (p == NULL)
 		return ERR_INVALID_VALUE;
+	note_device(p, -1);
 	free(p);
 	atomic_fetch_sub(&live, 1);
 	return OK;
@@ -218,7 +266,7 @@ static int alloc_protected(void **p, size_t size)
 	int fd = memfd_create("fake-cuda-device", MFD_CLOEXEC), err = ERR_MEMORY_ALLOCATION;
 	void *dev = MAP_FAILED, *shadow = MAP_FAILED;
 
-	if (current != 0) {
+	if (current < 0) {
 		if (fd >= 0)
 			close(fd);
 		return ERR_INVALID_DEVICE;
@@ -661,11 +709,11 @@ EXPORT const char *cudaGetErrorName(int err)
 
 EXPORT int cudaDeviceGetPCIBusId(char *bus, int len, int device)
 {
-	if (device != 0)
+	if (device < 0 || device >= nb_devices())
 		return ERR_INVALID_DEVICE;
 	if (len < 13)
 		return ERR_INVALID_VALUE;
-	memcpy(bus, "0000:17:00.0", 13);
+	memcpy(bus, device == 0 ? "0000:17:00.0" : "0000:65:00.0", 13);
 	return OK;
 }
 

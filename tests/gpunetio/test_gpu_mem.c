@@ -4,6 +4,7 @@
  * every memory type and alignment, the pointers each type returns, rejections, and that every
  * CUDA allocation is given back.
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -67,6 +68,56 @@ static int exit_while_busy(void *arg)
 	exit(T_EXIT_PASS); /* the churning thread is still calling */
 }
 
+/*
+ * Two GPUs: the application works on device 0 and opens the other one. softdoca's calls make
+ * that GPU current for themselves (its memory is allocated there) and give the application's
+ * device back; a thread of the application that never chose a device works too.
+ */
+static void *alloc_on_fresh_thread(void *arg)
+{
+	void *p = NULL;
+
+	if (doca_gpu_mem_alloc(arg, 64, 0, DOCA_GPU_MEM_TYPE_GPU, &p, NULL) != DOCA_SUCCESS)
+		return NULL;
+	return p;
+}
+
+static int two_gpus(void *arg)
+{
+	struct doca_gpu *g1 = NULL;
+	void *h = dlopen(getenv("SOFTDOCA_CUDART"), RTLD_NOW);
+	int (*set_device)(int), (*get_device)(int *), (*alloc_device)(const void *);
+	void *p = NULL, *q = NULL;
+	pthread_t t;
+	int cur = -1;
+
+	(void)arg;
+	setenv("FAKE_CUDA_DEVICES", "2", 1);
+	CHECK(h != NULL);
+	*(void **)&set_device = dlsym(h, "cudaSetDevice");
+	*(void **)&get_device = dlsym(h, "cudaGetDevice");
+	*(void **)&alloc_device = dlsym(h, "fake_cuda_alloc_device");
+	CHECK(set_device != NULL && get_device != NULL && alloc_device != NULL);
+	CHECK_EQ(set_device(0), 0); /* the application's own device */
+	CHECK_OK(doca_gpu_create("65:00.0", &g1));
+	CHECK_EQ(get_device(&cur), 0);
+	CHECK_EQ(cur, 0);
+	CHECK_OK(doca_gpu_mem_alloc(g1, 64, 0, DOCA_GPU_MEM_TYPE_GPU, &p, NULL));
+	CHECK_EQ(alloc_device(p), 1);
+	CHECK_EQ(get_device(&cur), 0);
+	CHECK_EQ(cur, 0);
+	CHECK(pthread_create(&t, NULL, alloc_on_fresh_thread, g1) == 0);
+	CHECK(pthread_join(t, &q) == 0);
+	CHECK(q != NULL);
+	CHECK_EQ(alloc_device(q), 1);
+	CHECK_OK(doca_gpu_mem_free(g1, q));
+	CHECK_OK(doca_gpu_mem_free(g1, p));
+	CHECK_OK(doca_gpu_destroy(g1));
+	CHECK_EQ(get_device(&cur), 0);
+	CHECK_EQ(cur, 0);
+	return T_EXIT_PASS;
+}
+
 int main(void)
 {
 	static const enum doca_gpu_mem_type types[] = {DOCA_GPU_MEM_TYPE_GPU, DOCA_GPU_MEM_TYPE_GPU_CPU,
@@ -79,6 +130,7 @@ int main(void)
 	pthread_t t;
 	int fd = -1;
 
+	CHECK_EQ(check_run_child(two_gpus, NULL, "two GPUs"), T_EXIT_PASS);
 	/* In a child: the runtime is loaded once per process. */
 	for (int i = 0; i < 5; i++)
 		CHECK_EQ(check_run_child(exit_while_busy, NULL, "exit while busy"), T_EXIT_PASS);
