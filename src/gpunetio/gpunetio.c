@@ -99,7 +99,7 @@ static doca_error_t hook_copy_to_gpu(struct doca_gpu *gpu, void *gpu_dst, const 
 
 static void hook_mem_free(struct doca_gpu *gpu, void *gpu_ptr)
 {
-	(void)gpunetio_mem_free(gpu, gpu_ptr, "doca_buf_arr_stop");
+	gpunetio_mem_retire(gpu, gpu_ptr);
 }
 
 static doca_error_t hook_mem_alloc_mapped(struct doca_gpu *gpu, size_t size, void **gpu_ptr, void **cpu_ptr,
@@ -240,6 +240,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_create(const char *gpu_bus_id, struct do
 	return DOCA_SUCCESS;
 }
 
+static doca_error_t alloc_free(struct doca_gpu *gpu, struct gpu_alloc *a, const char *call);
+
 DOCA_EXPERIMENTAL doca_error_t doca_gpu_destroy(struct doca_gpu *gpu_dev)
 {
 	const char *call = "doca_gpu_destroy";
@@ -257,6 +259,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_destroy(struct doca_gpu *gpu_dev)
 				 "%s: GPU %s still has %u allocations and %u semaphores; free them "
 				 "(doca_gpu_mem_free, doca_gpu_semaphore_destroy, doca_buf_arr_stop) first",
 				 call, gpu_dev->bus_id, n, gpu_dev->nb_sems);
+	/* What the stopped queues, semaphores and rings left for their kernels: those have ended now. */
+	if (gpu_dev->retired != NULL)
+		SD_DBG(COMP, "%s: GPU %s: freeing %zu bytes that stopped queues left for their kernels", call,
+		       gpu_dev->bus_id, gpu_dev->retired_bytes);
+	while (gpu_dev->retired != NULL) {
+		struct gpu_alloc *a = gpu_dev->retired;
+
+		gpu_dev->retired = a->next;
+		(void)alloc_free(gpu_dev, a, call);
+	}
+	gpu_dev->retired_bytes = 0;
 	{
 		int prev;
 
@@ -389,12 +402,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_gpu_mem_alloc(struct doca_gpu *gpu_dev, size
 	return gpunetio_mem_alloc(gpu_dev, size, alignment, mtype, memptr_gpu, memptr_cpu, call);
 }
 
-doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call)
+/* Takes @gpu_ptr's allocation off the live list: NULL when it is none of this GPU's. */
+static struct gpu_alloc *alloc_take(struct doca_gpu *gpu, const void *gpu_ptr)
 {
 	struct gpu_alloc **pp = &gpu->allocs;
 	struct gpu_alloc *a;
-	const char *what;
-	int err, prev;
 
 	pthread_mutex_lock(&gpu->allocs_lock);
 	while (*pp != NULL && (*pp)->gpu != gpu_ptr)
@@ -403,13 +415,43 @@ doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *
 	if (a != NULL)
 		*pp = a->next;
 	pthread_mutex_unlock(&gpu->allocs_lock);
+	if (a != NULL && a->type == DOCA_GPU_MEM_TYPE_GPU)
+		priv_doca_gpu_mem_del(a->gpu);
+	return a;
+}
+
+void gpunetio_mem_retire(struct doca_gpu *gpu, void *gpu_ptr)
+{
+	struct gpu_alloc *a = alloc_take(gpu, gpu_ptr);
+
+	if (a == NULL)
+		return;
+	pthread_mutex_lock(&gpu->allocs_lock);
+	a->next = gpu->retired;
+	gpu->retired = a;
+	gpu->retired_bytes += a->size;
+	pthread_mutex_unlock(&gpu->allocs_lock);
+}
+
+doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call)
+{
+	struct gpu_alloc *a = alloc_take(gpu, gpu_ptr);
+
 	if (a == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: GPU %s: %p is not the GPU pointer of a live doca_gpu_mem_alloc() allocation "
 				 "(freed already, or another GPU's)",
 				 call, gpu->bus_id, gpu_ptr);
-	if (a->type == DOCA_GPU_MEM_TYPE_GPU)
-		priv_doca_gpu_mem_del(a->gpu);
+	return alloc_free(gpu, a, call);
+}
+
+/* cudaFree / cudaFreeHost of @a (taken off every list), then @a itself. */
+static doca_error_t alloc_free(struct doca_gpu *gpu, struct gpu_alloc *a, const char *call)
+{
+	void *gpu_ptr = a->gpu;
+	const char *what;
+	int err, prev;
+
 	what = a->type == DOCA_GPU_MEM_TYPE_GPU ? "cudaFree" : "cudaFreeHost";
 	if (gpu_enter(gpu, &prev, call) != DOCA_SUCCESS) {
 		free(a);

@@ -118,6 +118,15 @@ struct doca_gpu {
 	/* Changed on the application's thread; also read by the DMA context's GPU thread. */
 	pthread_mutex_t allocs_lock;
 	struct gpu_alloc *allocs;
+	/*
+	 * Memory of softdoca's own that a kernel may still read (queue handles and rings, buf-array
+	 * tables, semaphores, GPU DMA rings): retired when its object stops, freed when the GPU is
+	 * destroyed. A cudaFree meanwhile would wait for a persistent kernel (an implicit device
+	 * synchronization) or pull the memory from under it; the application ends its kernels
+	 * before it destroys the GPU. Under allocs_lock.
+	 */
+	struct gpu_alloc *retired;
+	size_t retired_bytes;
 	unsigned int nb_sems;
 };
 
@@ -127,6 +136,8 @@ doca_error_t gpunetio_check_gpu(const struct doca_gpu *gpu, const char *call);
 doca_error_t gpunetio_mem_alloc(struct doca_gpu *gpu, size_t size, size_t align, enum doca_gpu_mem_type type,
 				void **gpu_ptr, void **cpu_ptr, const char *call);
 doca_error_t gpunetio_mem_free(struct doca_gpu *gpu, void *gpu_ptr, const char *call);
+/* softdoca's own memory a kernel may still read: freed at doca_gpu_destroy() (see retired). */
+void gpunetio_mem_retire(struct doca_gpu *gpu, void *gpu_ptr);
 /*
  * A copy of @len bytes (@kind a CUDA_MEMCPY_* value) on the GPU's own stream, finished when it
  * returns; from any thread, whose current device is the application's again afterwards.

@@ -154,12 +154,14 @@ static void release(struct doca_gpu_semaphore *s)
 {
 	const char *call = "doca_gpu_semaphore_stop";
 
+	/* A kernel may still read them: freed with the GPU (gpunetio_mem_retire). */
+	(void)call;
 	if (s->handle_gpu != NULL)
-		(void)gpunetio_mem_free(s->gpu, s->handle_gpu, call);
+		gpunetio_mem_retire(s->gpu, s->handle_gpu);
 	if (s->info_gpu != NULL)
-		(void)gpunetio_mem_free(s->gpu, s->info_gpu, call);
+		gpunetio_mem_retire(s->gpu, s->info_gpu);
 	if (s->status_gpu != NULL)
-		(void)gpunetio_mem_free(s->gpu, s->status_gpu, call);
+		gpunetio_mem_retire(s->gpu, s->status_gpu);
 	s->handle_gpu = NULL;
 	s->info_gpu = s->info_cpu = NULL;
 	s->status_gpu = s->status_cpu = NULL;
