@@ -27,7 +27,9 @@
  *     stream (or later on the fake's thread), in order per stream;
  *   - a kernel running on the legacy stream or a blocking stream (fake_cuda_kernel_begin(0))
  *     holds every legacy-stream operation and every operation of a blocking stream until
- *     fake_cuda_kernel_end(); streams made with cudaStreamNonBlocking do not wait.
+ *     fake_cuda_kernel_end(); streams made with cudaStreamNonBlocking do not wait;
+ *   - cudaFree and cudaFreeHost synchronize the device: they wait for every kernel running,
+ *     whatever its stream.
  * Memory from cudaHostAlloc is pinned: copies from it are not staged.
  *
  * FAKE_CUDA_DEVICES=2 adds a second GPU, CUDA device 1 at 65:00.0; allocations are made on
@@ -335,9 +337,12 @@ EXPORT int cudaMalloc(void **p, size_t size)
 	return alloc(p, size);
 }
 
+static void wait_kernels_for_free(void);
+
 EXPORT int cudaFree(void *p)
 {
 	alive("cudaFree");
+	wait_kernels_for_free();
 	if (p != NULL && release_protected(p))
 		return OK;
 	return release(p);
@@ -376,6 +381,16 @@ static pthread_cond_t ops_cond = PTHREAD_COND_INITIALIZER;
 static pthread_once_t lander_once = PTHREAD_ONCE_INIT;
 static struct fake_stream *streams[64]; /* every live stream, for the lander */
 static int kernel_blocking;		/* kernels running on the legacy or a blocking stream */
+static int kernels_running;		/* every kernel, whatever its stream */
+
+/* A free synchronizes the device: every kernel ends first. */
+static void wait_kernels_for_free(void)
+{
+	pthread_mutex_lock(&ops_lock);
+	while (kernels_running > 0)
+		pthread_cond_wait(&ops_cond, &ops_lock);
+	pthread_mutex_unlock(&ops_lock);
+}
 
 /* Host memory from cudaHostAlloc (pinned): copies from it are not staged. */
 static struct {
@@ -648,6 +663,7 @@ EXPORT int cudaHostAlloc(void **p, size_t size, unsigned int flags)
 
 EXPORT int cudaFreeHost(void *p)
 {
+	wait_kernels_for_free();
 	pthread_mutex_lock(&ops_lock);
 	for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++)
 		if (pinned[i].p == p)
@@ -662,6 +678,7 @@ EXPORT void fake_cuda_kernel_begin(int nonblocking)
 	pthread_mutex_lock(&ops_lock);
 	if (!nonblocking)
 		kernel_blocking++;
+	kernels_running++;
 	pthread_mutex_unlock(&ops_lock);
 }
 
@@ -670,6 +687,7 @@ EXPORT void fake_cuda_kernel_end(int nonblocking)
 	pthread_mutex_lock(&ops_lock);
 	if (!nonblocking)
 		kernel_blocking--;
+	kernels_running--;
 	pthread_cond_broadcast(&ops_cond);
 	pthread_mutex_unlock(&ops_lock);
 }

@@ -45,6 +45,8 @@
 #include <doca_log.h>
 
 #include "core.h"
+#include <stdatomic.h>
+
 #include "gpu_test.h"
 #include "nic.h"
 
@@ -929,6 +931,56 @@ static void case_mem_types(void)
 	}
 }
 
+struct stopper {
+	struct queue *q;
+	atomic_bool done;
+};
+
+static void *stop_queue(void *arg)
+{
+	struct stopper *st = arg;
+
+	CHECK_OK(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(st->q->rxq)));
+	CHECK_OK(doca_eth_rxq_destroy(st->q->rxq));
+	atomic_store(&st->done, true);
+	return NULL;
+}
+
+/*
+ * A queue stopped and destroyed while its persistent kernel still runs (a kernel of any
+ * stream): what the kernel may read stays until the GPU goes, so the stop neither waits for the
+ * kernel (a cudaFree synchronizes the device) nor frees memory under it.
+ */
+static void case_stop_under_kernel(void)
+{
+	struct fake_cuda fake = fake_cuda_get();
+	struct stopper st = {0};
+	struct queue q = {0};
+	uint64_t deadline;
+	pthread_t t;
+	bool in_time;
+
+	open_devs("stop-under-kernel");
+	queue_make(&q, DOCA_GPU_MEM_TYPE_GPU, NSLOTS);
+	queue_start(&q);
+	st.q = &q;
+	fake.kernel_begin(1);
+	CHECK(pthread_create(&t, NULL, stop_queue, &st) == 0);
+	for (deadline = sd_now_ms() + 3000; !atomic_load(&st.done) && sd_now_ms() < deadline;)
+		usleep(1000);
+	in_time = atomic_load(&st.done);
+	fake.kernel_end(1); /* a stop that waited for the kernel goes on now */
+	CHECK(pthread_join(t, NULL) == 0);
+	if (!in_time) {
+		fprintf(stderr, "stop under a running kernel: it waited for the kernel\n");
+		exit(T_EXIT_FAIL);
+	}
+	CHECK_OK(doca_mmap_stop(q.mmap));
+	CHECK_OK(doca_mmap_destroy(q.mmap));
+	CHECK_OK(doca_gpu_mem_free(gpu, q.pkt_gpu));
+	close_devs();
+}
+
 /* Plain host memory as a GPU queue's packet buffer: a kernel cannot reach it; refused at start. */
 static void case_host_memory(void)
 {
@@ -1157,6 +1209,7 @@ int main(void)
 	case_lying_cons();
 	case_blocking_kernel();
 	case_host_memory();
+	case_stop_under_kernel();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);
