@@ -74,7 +74,8 @@ case $rate in '' | *[!0-9]* | 0) finish_early 2 error "--rate '$rate': frames pe
 #   tx   sends on 03:00.0 (-g GPU -n 03:00.0 -c FRAMES); softdoca-wire receives on 03:00.1;
 #        ok = the program succeeded and every packet it reports arrived, none more, none
 #        dropped by the wire; RATE in the arguments becomes the --rate value
-#   run  runs alone with -g GPU -n 03:00.0; ok = exit status 0
+#   run  runs alone with -g GPU -n 03:00.0; ok = exit status 0 (and, for a program that
+#        prints "probe {json}", that JSON's ok, copied whole into the result as "probe")
 # Every program prints "stats {json}" with packets, bytes, errors (rx and tx kinds).
 examples_gpu='
 gpunetio_simple_receive          rx  gpunetio_simple_receive  -m gpu -e 0
@@ -85,6 +86,7 @@ gpunetio_simple_send_warp        tx  gpunetio_simple_send  -m gpu -e 1 -s 512 -r
 gpunetio_simple_send_low_level   tx  gpunetio_simple_send  -m gpu -e 2 -w -s 512 -r RATE
 gpunetio_send_wait_time          tx  gpunetio_send_wait_time  -s 512 -b 32 -i 500
 gpunetio_dma_memcpy              run gpunetio_dma_memcpy
+gpunetio_probe                   run gpunetio_probe  -t 60
 '
 # On the fake runtime CPU threads play the kernels beside builds and tests: smaller bursts, so a
 # receiver descheduled for tens of milliseconds still finds room on the wire (512 frames).
@@ -95,6 +97,7 @@ gpunetio_simple_send             tx  gpunetio_simple_send_cpu  -m gpu -e 0 -s 51
 gpunetio_simple_send_proxy       tx  gpunetio_simple_send_cpu  -m cpu_gpu -e 2 -p -s 512 -r RATE
 gpunetio_simple_send_low_level   tx  gpunetio_simple_send_cpu  -m gpu -w -p -s 512 -r RATE
 gpunetio_send_wait_time          tx  gpunetio_send_wait_time_cpu  -s 512 -b 4 -i 500
+gpunetio_probe                   run gpunetio_probe_cpu  -t 60 -c 5000
 '
 if [ $mode = fake ]; then examples=$examples_fake; else examples=$examples_gpu; fi
 programs=$(printf '%s\n' "$examples" | awk 'NF { print $3 }' | sort -u)
@@ -233,7 +236,13 @@ if line:
     r.update(packets=s.get("packets"), bytes=s.get("bytes"), errors=s.get("errors", 0), pps=s.get("pps"))
     if "udp" in s:
         r["udp"] = s["udp"]
-ok = rc == 0 and r["errors"] == 0
+probe = [l for l in open(out).read().splitlines() if l.startswith("probe ")]
+if probe:
+    try:
+        r["probe"] = json.loads(probe[-1][6:])
+    except ValueError:
+        r["probe"] = {"ok": False, "error": "unparsable probe line"}
+ok = rc == 0 and r["errors"] == 0 and r.get("probe", {"ok": True}).get("ok") is True
 if kind == "rx":
     r["sent"] = sent
     m = re.search(r"rx (\d+) frames (\d+) bytes, dropped (\d+) ring full", stats)
@@ -301,7 +310,8 @@ while read -r name kind prog args; do
 		;;
 	run)
 		# shellcheck disable=SC2086
-		XDG_RUNTIME_DIR=$rt timeout $limit "$build/examples/$prog" -g "$gpu_pci" -n 03:00.0 $args \
+		# A run program's own limit (gpunetio_probe -t 60) fits inside this one.
+		XDG_RUNTIME_DIR=$rt timeout $((limit + 70)) "$build/examples/$prog" -g "$gpu_pci" -n 03:00.0 $args \
 			>"$out" 2>"$tmp/$name.err"
 		result "$name" $? "$out" -1 "" run -1
 		;;
@@ -310,7 +320,7 @@ while read -r name kind prog args; do
 		;;
 	esac
 	# What a failed example said goes to stderr (stdout holds the JSON line only).
-	if ! grep -q '"ok": true' "$tmp/res-$name.json"; then
+	if ! grep -q '"ok": true}}$' "$tmp/res-$name.json"; then
 		tail -n 5 "$out" "$tmp/$name.err" 2>/dev/null | sed "s/^/$name: /" >&2
 	fi
 done <<EOF
