@@ -727,10 +727,10 @@ static bool check_warp_block(struct probe *pb)
 		     load64(&pb->tx_ctl->packets) == n && load64(&pb->tx_ctl->errors) == 0 && dup == 0;
 		all = all && ok;
 		out("\"%s\": {\"ok\": %s, \"lanes\": %u, \"sent\": %llu, \"tx_errors\": %llu, "
-		    "\"duplicate_or_missing_tickets\": %llu, ",
+		    "\"duplicate_or_missing_tickets\": %llu, \"host_watchdog\": %s, ",
 		    runs[i].name, ok ? "true" : "false", runs[i].lanes,
 		    (unsigned long long)load64(&pb->tx_ctl->packets), (unsigned long long)load64(&pb->tx_ctl->errors),
-		    (unsigned long long)dup);
+		    (unsigned long long)dup, r.host_watchdog ? "true" : "false");
 		out_rx(pb->rx_ctl);
 		out("}, ");
 	}
@@ -776,9 +776,9 @@ static bool check_send_ceiling(struct probe *pb)
 		out("%llu", (unsigned long long)rates[first_below]);
 	else
 		out("null");
-	out(", \"completed\": %llu, \"tx_errors\": %llu, \"received\": %llu}",
+	out(", \"completed\": %llu, \"tx_errors\": %llu, \"received\": %llu, \"host_watchdog\": %s}",
 	    (unsigned long long)load64(&pb->tx_ctl->packets), (unsigned long long)load64(&pb->tx_ctl->errors),
-	    (unsigned long long)load64(&pb->rx_ctl->packets));
+	    (unsigned long long)load64(&pb->rx_ctl->packets), r.host_watchdog ? "true" : "false");
 	return ok;
 }
 
