@@ -402,7 +402,7 @@ extern "C" doca_error_t pb_device_info(const char *pci, struct pb_dev_info *out)
 			*vals[i] = -1;
 	err = cudaMalloc((void **)&step, sizeof(*step));
 	if (err == cudaSuccess) {
-		timer_kernel<<<1, 1>>>(step, 1 << 20);
+		timer_kernel<<<1, 1>>>(step, 1 << 18);
 		err = cudaGetLastError();
 	}
 	if (err == cudaSuccess)
