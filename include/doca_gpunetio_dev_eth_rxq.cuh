@@ -144,8 +144,9 @@ DOCA_GPUNETIO_HD uint32_t doca_gpu_dev_eth_rxq_get_pkt_mkey(const struct doca_gp
 #if defined(__cplusplus)
 /**
  * DOCA 3.3's receive (see doca_gpunetio_hd_rxq_recv for the outputs). THREAD: the calling
- * thread alone. WARP: all 32 lanes call it; lane 0 receives, every lane gets its outputs, and
- * out_attr (shared memory) is filled before any lane returns. BLOCK: every thread of the block
+ * thread alone. WARP: the lanes that call it together (a partial warp too, __activemask());
+ * the lowest of them receives, every lane gets its outputs, and out_attr (shared memory) is
+ * filled before any lane returns. BLOCK: every thread of the block
  * calls it; thread 0 receives, __syncthreads() inside. @mcst_mode changes nothing on
  * softdoca's NIC. Neither does @nic_handler: the device publishes cons in every mode (DOCA's
  * doorbell record), and only the NIC side differs: a queue given doca_eth_rxq_gpu_set_uar_on_cpu()
@@ -167,20 +168,22 @@ __device__
 {
 #if defined(__CUDACC__)
 	if (exec_scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP) {
+		/* The lanes that call together (a partial warp too); the lowest of them receives. */
+		unsigned int mask = __activemask();
+		int leader = __ffs(mask) - 1;
 		uint64_t first = 0;
 		uint32_t num = 0;
 		int ret = 0;
-
 		unsigned int lane;
 
 		asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-		if (lane == 0)
+		if ((int)lane == leader)
 			ret = (int)doca_gpunetio_hd_rxq_recv(rxq, max_rx_pkts, timeout_ns, &first, &num, out_attr,
 							     (int)rx_attr);
-		__syncwarp();
-		first = __shfl_sync(0xffffffffu, (unsigned long long)first, 0);
-		num = __shfl_sync(0xffffffffu, num, 0);
-		ret = __shfl_sync(0xffffffffu, ret, 0);
+		__syncwarp(mask);
+		first = __shfl_sync(mask, (unsigned long long)first, leader);
+		num = __shfl_sync(mask, num, leader);
+		ret = __shfl_sync(mask, ret, leader);
 		*out_first_pkt_idx = first;
 		*out_pkt_num = num;
 		return (doca_error_t)ret;
