@@ -266,6 +266,23 @@ doca_error_t eth_example_open_device(const char *pci_addr, struct doca_dev **dev
 	return ret;
 }
 
+doca_error_t eth_example_gpu_mmap(struct doca_dev *dev, void *addr, size_t len, struct doca_mmap **mmap)
+{
+	doca_error_t ret = doca_mmap_create(mmap);
+
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_add_dev(*mmap, dev);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_memrange(*mmap, addr, len);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_set_permissions(*mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (ret == DOCA_SUCCESS)
+		ret = doca_mmap_start(*mmap);
+	if (ret != DOCA_SUCCESS)
+		DOCA_LOG_ERR("mmap of %zu bytes of packet memory: %s", len, doca_error_get_descr(ret));
+	return ret;
+}
+
 void eth_example_wait_idle(struct doca_pe *pe, struct doca_ctx *ctx)
 {
 	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;

@@ -92,6 +92,11 @@ doca_error_t eth_rxq_batch_managed_mempool_receive(const struct eth_example_cfg 
 
 /* Opens the device at @pci_addr ("03:00.0") and checks it can have Ethernet queues. */
 doca_error_t eth_example_open_device(const char *pci_addr, struct doca_dev **dev);
+/*
+ * A started mmap of @len bytes at @addr (GPU memory from doca_gpu_mem_alloc, or any) on @dev,
+ * local read-write: what the GPUNetIO examples give their queues. Logs why it failed.
+ */
+doca_error_t eth_example_gpu_mmap(struct doca_dev *dev, void *addr, size_t len, struct doca_mmap **mmap);
 /* Progresses @pe until @ctx is IDLE. */
 void eth_example_wait_idle(struct doca_pe *pe, struct doca_ctx *ctx);
 /* Stops @ctx and progresses @pe until it is IDLE; returns @ret, or the stop's error if @ret was SUCCESS. */

@@ -216,50 +216,17 @@ static doca_error_t begin(int argc, char **argv, struct cfg *cfg)
 /* The device at @pci, if it can have a CYCLIC receive queue on the GPU. */
 static doca_error_t open_rx_nic(const char *pci, struct doca_dev **dev)
 {
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
-	doca_error_t ret = doca_devinfo_create_list(&list, &n);
+	doca_error_t ret = eth_example_open_device(pci, dev);
 
-	if (ret != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("cannot list devices: %s", doca_error_get_descr(ret));
-		return ret;
-	}
-	ret = DOCA_ERROR_NOT_FOUND;
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t eq = 0;
-
-		if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) != DOCA_SUCCESS || !eq)
-			continue;
-		ret = doca_eth_rxq_cap_is_type_supported(list[i], DOCA_ETH_RXQ_TYPE_CYCLIC,
-							 DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU);
-		if (ret != DOCA_SUCCESS)
-			DOCA_LOG_ERR("device %s has no CYCLIC receive queues on the GPU: %s (set eth.supported = yes "
-				     "in its profile)",
-				     pci, doca_error_get_descr(ret));
-		else
-			ret = doca_dev_open(list[i], dev);
-		break;
-	}
-	if (ret == DOCA_ERROR_NOT_FOUND)
-		DOCA_LOG_ERR("no device %s (try doca_caps --list-devs)", pci);
-	doca_devinfo_destroy_list(list);
-	return ret;
-}
-
-static doca_error_t make_mmap(struct doca_dev *dev, void *addr, size_t len, struct doca_mmap **mmap)
-{
-	doca_error_t ret = doca_mmap_create(mmap);
-
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_add_dev(*mmap, dev);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(*mmap, addr, len);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_permissions(*mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_start(*mmap);
 	if (ret != DOCA_SUCCESS)
-		DOCA_LOG_ERR("mmap of %zu bytes of GPU memory: %s", len, doca_error_get_descr(ret));
+		return ret;
+	ret = doca_eth_rxq_cap_is_type_supported(doca_dev_as_devinfo(*dev), DOCA_ETH_RXQ_TYPE_CYCLIC,
+						 DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU);
+	if (ret != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("device %s has no CYCLIC receive queues on the GPU: %s", pci, doca_error_get_descr(ret));
+		(void)doca_dev_close(*dev);
+		*dev = NULL;
+	}
 	return ret;
 }
 
@@ -287,7 +254,7 @@ static doca_error_t setup(struct probe *pb)
 	if (ret == DOCA_SUCCESS)
 		ret = doca_gpu_mem_alloc(pb->gpu, rx_len, GPU_PAGE, DOCA_GPU_MEM_TYPE_GPU, &pb->rx_pkt, NULL);
 	if (ret == DOCA_SUCCESS)
-		ret = make_mmap(pb->rx_dev, pb->rx_pkt, rx_len, &pb->rx_mmap);
+		ret = eth_example_gpu_mmap(pb->rx_dev, pb->rx_pkt, rx_len, &pb->rx_mmap);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_rxq_create(pb->rx_dev, nslots, pb->rx_pkt_size, &pb->rxq);
 	if (ret == DOCA_SUCCESS)
@@ -327,7 +294,7 @@ static doca_error_t setup(struct probe *pb)
 	if (ret == DOCA_SUCCESS)
 		ret = doca_gpu_mem_alloc(pb->gpu, tx_len, GPU_PAGE, DOCA_GPU_MEM_TYPE_GPU, &pb->tx_pkt, NULL);
 	if (ret == DOCA_SUCCESS)
-		ret = make_mmap(pb->tx_dev, pb->tx_pkt, tx_len, &pb->tx_mmap);
+		ret = eth_example_gpu_mmap(pb->tx_dev, pb->tx_pkt, tx_len, &pb->tx_mmap);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_get_mkey(pb->tx_mmap, pb->tx_dev, &mkey);
 	if (ret != DOCA_SUCCESS) {
@@ -569,9 +536,9 @@ static bool check_d2d_early(struct probe *pb)
 			ret = pb_gpu_write(s.dst_gpu + (size_t)i * DMA_CHUNK, s.seen, DMA_CHUNK);
 	}
 	if (ret == DOCA_SUCCESS)
-		ret = make_mmap(pb->rx_dev, s.src_gpu, len, &ms);
+		ret = eth_example_gpu_mmap(pb->rx_dev, s.src_gpu, len, &ms);
 	if (ret == DOCA_SUCCESS)
-		ret = make_mmap(pb->rx_dev, s.dst_gpu, len, &md);
+		ret = eth_example_gpu_mmap(pb->rx_dev, s.dst_gpu, len, &md);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_pe_create(&pe);
 	if (ret == DOCA_SUCCESS)

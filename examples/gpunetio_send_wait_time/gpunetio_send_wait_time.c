@@ -188,23 +188,6 @@ static doca_error_t open_nic(const char *pci, struct doca_dev **dev)
 	return ret;
 }
 
-static doca_error_t make_pkt_mmap(struct doca_dev *dev, void *gpu_addr, size_t len, struct doca_mmap **mmap)
-{
-	doca_error_t ret = doca_mmap_create(mmap);
-
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_add_dev(*mmap, dev);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(*mmap, gpu_addr, len);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_permissions(*mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_start(*mmap);
-	if (ret != DOCA_SUCCESS)
-		DOCA_LOG_ERR("mmap of the packet memory: %s", doca_error_get_descr(ret));
-	return ret;
-}
-
 static doca_error_t make_txq(struct doca_dev *dev, struct doca_gpu *gpu, struct doca_eth_txq **txq)
 {
 	doca_error_t ret = doca_eth_txq_create(dev, TX_NWQE, txq);
@@ -265,7 +248,7 @@ int main(int argc, char **argv)
 	if (ret == DOCA_SUCCESS)
 		ret = doca_gpu_mem_alloc(gpu, len, GPU_PAGE, DOCA_GPU_MEM_TYPE_GPU, &pkt_gpu, NULL);
 	if (ret == DOCA_SUCCESS)
-		ret = make_pkt_mmap(dev, pkt_gpu, len, &mmap);
+		ret = eth_example_gpu_mmap(dev, pkt_gpu, len, &mmap);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_mmap_get_mkey(mmap, dev, &mkey);
 	if (ret == DOCA_SUCCESS)

@@ -232,23 +232,6 @@ static doca_error_t stop_receiver(struct sr_stats *st)
 	return sr_receiver_wait();
 }
 
-static doca_error_t make_pkt_mmap(struct doca_dev *dev, void *gpu_addr, size_t len, struct doca_mmap **mmap)
-{
-	doca_error_t ret = doca_mmap_create(mmap);
-
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_add_dev(*mmap, dev);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_memrange(*mmap, gpu_addr, len);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_set_permissions(*mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (ret == DOCA_SUCCESS)
-		ret = doca_mmap_start(*mmap);
-	if (ret != DOCA_SUCCESS)
-		DOCA_LOG_ERR("mmap of the packet memory: %s", doca_error_get_descr(ret));
-	return ret;
-}
-
 int main(int argc, char **argv)
 {
 	struct cfg cfg = {.dev.nic = NIC_DEFAULT, .scope = SR_SCOPE_THREAD, .mem = DOCA_GPU_MEM_TYPE_GPU};
@@ -289,7 +272,7 @@ int main(int argc, char **argv)
 	ret = doca_gpu_mem_alloc(gpu, len, GPU_PAGE, cfg.mem, &pkt_gpu,
 				 cfg.mem == DOCA_GPU_MEM_TYPE_GPU ? NULL : &pkt_cpu);
 	if (ret == DOCA_SUCCESS)
-		ret = make_pkt_mmap(dev, pkt_gpu, len, &mmap);
+		ret = eth_example_gpu_mmap(dev, pkt_gpu, len, &mmap);
 	if (ret == DOCA_SUCCESS)
 		ret = doca_eth_rxq_create(dev, nslots, pkt_size, &rxq);
 	if (ret == DOCA_SUCCESS)
