@@ -78,29 +78,6 @@ static int count_lines(const char *text, const char *a, const char *b)
 	return n;
 }
 
-/* The sum of N over the lines "...@what...: refused N more time(s)" (N with thousands commas). */
-static uint64_t refused_more(const char *text, const char *what)
-{
-	uint64_t sum = 0;
-
-	for (const char *l = text; (l = strstr(l, ": refused ")) != NULL;) {
-		const char *start = l, *nl;
-		uint64_t v = 0;
-
-		while (start > text && start[-1] != '\n')
-			start--;
-		nl = strchr(l, '\n');
-		l += strlen(": refused ");
-		for (; (*l >= '0' && *l <= '9') || *l == ','; l++)
-			if (*l != ',')
-				v = v * 10 + (uint64_t)(*l - '0');
-		CHECK(strncmp(l, " more time", 10) == 0);
-		if (memmem(start, (size_t)((nl != NULL ? nl : l) - start), what, strlen(what)) != NULL)
-			sum += v;
-	}
-	return sum;
-}
-
 static void show_and_fail(const char *why, const char *text)
 {
 	fprintf(stderr, "%s; the SDK log said:\n%.6000s\n", why, text);
@@ -159,9 +136,9 @@ static void test_poll_while_connecting(void)
 	CHECK(count_lines(text, "[DBG][softdoca:comch] doca_comch_client_get_connection: ", "is STARTING") ==
 	      count_lines(text, "doca_comch_client_get_connection: ", NULL));
 	/* Every refused call is either written or counted in a summary, once. */
-	if ((uint64_t)first + refused_more(text, "doca_comch_client_get_connection: ") != refused) {
+	if ((uint64_t)first + sd_refused_more(text, "doca_comch_client_get_connection: ") != refused) {
 		fprintf(stderr, "%llu calls refused, %d lines, summaries count %llu\n", (unsigned long long)refused,
-			first, (unsigned long long)refused_more(text, "doca_comch_client_get_connection: "));
+			first, (unsigned long long)sd_refused_more(text, "doca_comch_client_get_connection: "));
 		show_and_fail("the summaries do not add up", text);
 	}
 	printf("get_connection while STARTING: %llu calls refused, %d lines written, the rest in summaries\n",

@@ -225,6 +225,32 @@ static inline bool sd_expect_str_at(const char *file, int line, const char *got,
 #define EXPECT_STR(got, want) sd_expect_str_at(__FILE__, __LINE__, (got), (want), #got)
 
 /* Prints "N checks, M failed"; the exit status for main() of a test made of EXPECTs. */
+/*
+ * The sum of N over the summary lines of the SDK log "...: refused N more time(s)" (N with
+ * thousands commas) in @text whose line holds @what: what the log held back.
+ */
+static inline uint64_t sd_refused_more(const char *text, const char *what)
+{
+	uint64_t sum = 0;
+
+	for (const char *l = text; (l = strstr(l, ": refused ")) != NULL;) {
+		const char *start = l, *nl;
+		uint64_t v = 0;
+
+		while (start > text && start[-1] != '\n')
+			start--;
+		nl = strchr(l, '\n');
+		l += strlen(": refused ");
+		for (; (*l >= '0' && *l <= '9') || *l == ','; l++)
+			if (*l != ',')
+				v = v * 10 + (uint64_t)(*l - '0');
+		CHECK(strncmp(l, " more time", 10) == 0);
+		if (memmem(start, (size_t)((nl != NULL ? nl : l) - start), what, strlen(what)) != NULL)
+			sum += v;
+	}
+	return sum;
+}
+
 static inline int sd_test_summary(void)
 {
 	printf("%d checks, %d failed\n", sd_test_nb_checks, sd_test_nb_failures);

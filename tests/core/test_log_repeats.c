@@ -176,29 +176,6 @@ static void *refuse_many(void *arg)
 	return NULL;
 }
 
-/* The sum of N over the summary lines "...: refused N more time(s)" holding @what. */
-static uint64_t refused_more(const char *text, const char *what)
-{
-	uint64_t sum = 0;
-
-	for (const char *l = text; (l = strstr(l, ": refused ")) != NULL;) {
-		const char *start = l, *nl;
-		uint64_t v = 0;
-
-		while (start > text && start[-1] != '\n')
-			start--;
-		nl = strchr(l, '\n');
-		l += strlen(": refused ");
-		for (; (*l >= '0' && *l <= '9') || *l == ','; l++)
-			if (*l != ',')
-				v = v * 10 + (uint64_t)(*l - '0');
-		CHECK(strncmp(l, " more time", 10) == 0);
-		if (memmem(start, (size_t)((nl != NULL ? nl : l) - start), what, strlen(what)) != NULL)
-			sum += v;
-	}
-	return sum;
-}
-
 static void test_threads(void)
 {
 	pthread_t th[NB_THREADS];
@@ -217,7 +194,7 @@ static void test_threads(void)
 	CHECK_OK(doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_WARNING)); /* ends the repetition */
 	text = fd_since(log_fd, mark);
 	if (count_lines(text, name, "; pass a non-NULL address") != 3 ||
-	    refused_more(text, name) != NB_THREADS * NB_CALLS_THREAD - 3 || nb_lines(text) != 4)
+	    sd_refused_more(text, name) != NB_THREADS * NB_CALLS_THREAD - 3 || nb_lines(text) != 4)
 		show_and_fail("4 threads x 20000 refusals: expected 3 lines and one summary of 79,997", text);
 	free(text);
 	CHECK_OK(doca_mmap_destroy(m));
