@@ -81,11 +81,9 @@ struct doca_gpu_dma *dma_gpu_handle(const struct dma_gpu *svc)
 
 /* ---- the service thread ---- */
 
-#define RING_OWNER(r) ((struct dma_gpu *)((char *)(r)-offsetof(struct dma_gpu, ring)))
-
 static bool ring_resolve(struct dma_ring *r, uint32_t mkey, struct dma_ring_range *out)
 {
-	struct dma_gpu *g = RING_OWNER(r);
+	struct dma_gpu *g = SD_CONTAINER_OF(r, struct dma_gpu, ring);
 	struct priv_doca_mkey_range m;
 
 	if (!priv_doca_mmap_by_mkey(mkey, &m))
@@ -103,7 +101,7 @@ static bool ring_resolve(struct dma_ring *r, uint32_t mkey, struct dma_ring_rang
 
 static bool ring_submit(struct dma_ring *r, uint64_t pos, const struct doca_gpu_dma_desc *d)
 {
-	struct dma_gpu *g = RING_OWNER(r);
+	struct dma_gpu *g = SD_CONTAINER_OF(r, struct dma_gpu, ring);
 	struct gpu_slot *s = &g->slots[pos & (g->window - 1u)];
 
 	atomic_store_explicit(&s->comp.done, 0, memory_order_relaxed);
@@ -117,7 +115,7 @@ static bool ring_submit(struct dma_ring *r, uint64_t pos, const struct doca_gpu_
 
 static void ring_fail(struct dma_ring *r, uint64_t pos, doca_error_t status)
 {
-	struct dma_gpu *g = RING_OWNER(r);
+	struct dma_gpu *g = SD_CONTAINER_OF(r, struct dma_gpu, ring);
 	struct gpu_slot *s = &g->slots[pos & (g->window - 1u)];
 
 	atomic_store_explicit(&s->comp.done, 0, memory_order_relaxed);

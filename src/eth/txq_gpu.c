@@ -159,12 +159,10 @@ static uint64_t realtime_ns(void)
 
 /* ---- the walker's callbacks (txq_gpu_ring.c walks) ---- */
 
-#define RING_OWNER(w) ((struct eth_txq_gpu *)((char *)(w)-offsetof(struct eth_txq_gpu, ring)))
-
 /* The started mmap that @mkey names, with the queue's device, and how the CPU reaches it. */
 static doca_error_t ring_resolve(struct txq_ring *w, uint64_t pos, uint32_t mkey, struct txq_ring_range *out)
 {
-	struct eth_txq_gpu *g = RING_OWNER(w);
+	struct eth_txq_gpu *g = SD_CONTAINER_OF(w, struct eth_txq_gpu, ring);
 	unsigned int epoch = priv_doca_mmap_mkey_epoch();
 
 	if (epoch != g->cache.epoch) {
@@ -212,7 +210,7 @@ static doca_error_t ring_resolve(struct txq_ring *w, uint64_t pos, uint32_t mkey
 
 static doca_error_t ring_copy_dev(struct txq_ring *w, uint8_t *dst, uint64_t addr, uint32_t len)
 {
-	struct eth_txq_gpu *g = RING_OWNER(w);
+	struct eth_txq_gpu *g = SD_CONTAINER_OF(w, struct eth_txq_gpu, ring);
 
 	return g->ops->copy(g->gpu, dst, (const void *)(uintptr_t)addr, len, g->name);
 }
@@ -292,7 +290,7 @@ static void complete(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status)
 
 static bool ring_send(struct txq_ring *w, uint8_t *frame, uint32_t len)
 {
-	struct eth_txq_gpu *g = RING_OWNER(w);
+	struct eth_txq_gpu *g = SD_CONTAINER_OF(w, struct eth_txq_gpu, ring);
 	struct iovec iov = {.iov_base = frame, .iov_len = len};
 	struct nic_tx_frame f = {.iov = &iov, .iovcnt = 1, .len = len};
 
@@ -303,14 +301,14 @@ static bool ring_send(struct txq_ring *w, uint8_t *frame, uint32_t len)
 
 static bool ring_room(struct txq_ring *w)
 {
-	struct eth_txq_gpu *g = RING_OWNER(w);
+	struct eth_txq_gpu *g = SD_CONTAINER_OF(w, struct eth_txq_gpu, ring);
 
 	return g->ev == NULL || ev_room(g);
 }
 
 static void ring_complete(struct txq_ring *w, uint64_t pos, doca_error_t status)
 {
-	complete(RING_OWNER(w), pos, status);
+	complete(SD_CONTAINER_OF(w, struct eth_txq_gpu, ring), pos, status);
 }
 
 static uint64_t ring_now(struct txq_ring *w)
