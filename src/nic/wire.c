@@ -133,12 +133,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint8_t *slot_at(uint8_t *slots, uint64_t seq)
-{
-	/* masked: whatever a peer wrote in the indices, the slot is one of the ring's */
-	return slots + (size_t)(seq & (WIRE_SLOTS - 1)) * WIRE_SLOT_SIZE;
-}
-
 static void counter_add(_Atomic uint64_t *c, uint64_t v)
 {
 	/* one writer per counter (tx_lock holder or rx owner): a plain read-modify-write */
@@ -653,7 +647,7 @@ static unsigned int wire_tx_burst(void *port, const struct nic_tx_frame *frames,
 				continue;
 			}
 		}
-		s = (struct wire_slot *)slot_at(p->tx_slots, prod);
+		s = (struct wire_slot *)wire_slot_at(p->tx_slots, prod);
 		for (unsigned int j = 0; j < f->iovcnt && off < f->len; j++) {
 			size_t l = f->iov[j].iov_len;
 

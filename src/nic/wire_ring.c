@@ -24,8 +24,7 @@ bool wire_ring_walk(const uint8_t *slots, uint64_t prod, uint32_t mtu, unsigned 
 		mtu = NIC_MAX_FRAME;
 	/* prod - c <= WIRE_SLOTS: so is the number of slots visited */
 	for (unsigned int visited = 0; visited < n && c != prod; visited++, c++) {
-		const struct wire_slot *s =
-		    (const struct wire_slot *)(slots + (size_t)(c & (WIRE_SLOTS - 1)) * WIRE_SLOT_SIZE);
+		const struct wire_slot *s = (const struct wire_slot *)wire_slot_at(slots, c);
 		/* once each: the producer may rewrite the slot while we read it */
 		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
 		uint64_t ts = __atomic_load_n(&s->ts_ns, __ATOMIC_RELAXED);
@@ -35,7 +34,7 @@ bool wire_ring_walk(const uint8_t *slots, uint64_t prod, uint32_t mtu, unsigned 
 		 * last: fetch the next ones' headers while this one is handled.
 		 */
 		if (prod - c > WIRE_RX_AHEAD) {
-			const uint8_t *nx = slots + (size_t)((c + WIRE_RX_AHEAD) & (WIRE_SLOTS - 1)) * WIRE_SLOT_SIZE;
+			const uint8_t *nx = wire_slot_at(slots, c + WIRE_RX_AHEAD);
 
 			__builtin_prefetch(nx);
 			__builtin_prefetch(nx + 64);

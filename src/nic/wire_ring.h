@@ -67,6 +67,12 @@ struct wire_shm {
 #define WIRE_SLOTS_OFF ((sizeof(struct wire_shm) + 4095) & ~(size_t)4095)
 #define WIRE_FILE_SIZE (WIRE_SLOTS_OFF + 2 * (size_t)WIRE_SLOTS * WIRE_SLOT_SIZE)
 
+/* Slot @seq of the ring at @slots: masked, so whatever a peer wrote in the indices, one of the ring's. */
+static inline uint8_t *wire_slot_at(const uint8_t *slots, uint64_t seq)
+{
+	return (uint8_t *)slots + (size_t)(seq & (WIRE_SLOTS - 1)) * WIRE_SLOT_SIZE;
+}
+
 /* Whether @prod and @cons keep the ring's rule (see the top of the file). */
 static inline bool wire_ring_ok(uint64_t prod, uint64_t cons)
 {
