@@ -851,12 +851,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_de
 	if (se_export_decode(data, sz, &x, err, sizeof(err)) != DOCA_SUCCESS)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, IMP ": %s", err);
 	/* The mmap part carries the identity checks: pairing, pid, start time, live record, pidfd. */
-	{
-		uint8_t mdesc[EXPORT_DESC_LEN];
-
-		memcpy(mdesc, data, EXPORT_DESC_LEN);
-		ret = doca_mmap_create_from_export(NULL, mdesc, EXPORT_DESC_LEN, dev, &m);
-	}
+	ret = doca_mmap_create_from_export(NULL, data, EXPORT_DESC_LEN, dev, &m); /* decodes it once too */
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	ret = open_page(m, x.id, x.memfd, &shm);
