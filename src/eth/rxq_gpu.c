@@ -370,16 +370,19 @@ bool eth_rxq_gpu_place(struct eth_rxq_gpu *g, const uint8_t *frame, uint32_t len
 	uint32_t slot;
 	struct doca_gpu_eth_rxq_cqe *c;
 
-	if (SD_UNLIKELY((int64_t)(cons - prod) > 0) && !g->failed) {
-		/* Read once above; a consumer index past the producer's is no lap of this ring. */
-		g->failed = true;
-		SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-			  "%s: the GPU released receive slots up to %llu with %llu packets placed; the queue drops "
-			  "every packet until it is restarted: the consumer index never passes the packets received",
-			  g->name, (unsigned long long)cons, (unsigned long long)prod);
-	}
-	if (g->failed || prod - cons >= g->nslots)
+	/* One test on the way of a frame: a cons past prod also makes prod - cons >= nslots. */
+	if (SD_UNLIKELY(g->failed || prod - cons >= g->nslots)) {
+		if (!g->failed && (int64_t)(cons - prod) > 0) {
+			/* Read once above; a consumer index past the producer's is no lap of this ring. */
+			g->failed = true;
+			SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				  "%s: the GPU released receive slots up to %llu with %llu packets placed; the queue "
+				  "drops every packet until it is restarted: the consumer index never passes the "
+				  "packets received",
+				  g->name, (unsigned long long)cons, (unsigned long long)prod);
+		}
 		return false;
+	}
 	slot = (uint32_t)(prod % g->nslots);
 	if (g->slots_cpu != NULL)
 		memcpy(g->slots_cpu + (size_t)slot * g->stride, frame, len);
