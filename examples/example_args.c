@@ -42,7 +42,7 @@ doca_error_t example_param(const char *s, const char *l, const char *desc, enum 
 
 DOCA_LOG_REGISTER(EXAMPLE_ARGS);
 
-static doca_error_t copy_addr(char *to, const char *addr)
+doca_error_t example_pci_arg(char *to, const char *addr)
 {
 	if (strlen(addr) >= DOCA_DEVINFO_PCI_ADDR_SIZE) {
 		DOCA_LOG_ERR("PCI address '%s' is too long; use BB:DD.F or DDDD:BB:DD.F", addr);
@@ -54,12 +54,12 @@ static doca_error_t copy_addr(char *to, const char *addr)
 
 doca_error_t example_nic_cb(void *param, void *config)
 {
-	return copy_addr(((struct example_gpu_nic *)config)->nic, param);
+	return example_pci_arg(((struct example_gpu_nic *)config)->nic, param);
 }
 
 doca_error_t example_gpu_cb(void *param, void *config)
 {
-	return copy_addr(((struct example_gpu_nic *)config)->gpu, param);
+	return example_pci_arg(((struct example_gpu_nic *)config)->gpu, param);
 }
 
 doca_error_t example_scope_arg(const void *param, int *scope)

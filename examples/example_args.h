@@ -28,6 +28,8 @@ doca_error_t example_log_argp_init(void *cfg);
 doca_error_t example_param(const char *s, const char *l, const char *desc, enum doca_argp_type type,
 			   doca_argp_param_cb_t cb, bool required);
 
+/* A PCI address argument into @to (DOCA_DEVINFO_PCI_ADDR_SIZE bytes); INVALID_VALUE, said, if too long. */
+doca_error_t example_pci_arg(char *to, const char *addr);
 /* doca_argp callbacks for -n / -g: @config starts with a struct example_gpu_nic. */
 doca_error_t example_nic_cb(void *param, void *config);
 doca_error_t example_gpu_cb(void *param, void *config);

@@ -151,14 +151,7 @@ static void on_alarm(int sig)
 
 static doca_error_t peer_cb(void *param, void *config)
 {
-	const char *s = param;
-
-	if (strlen(s) >= DOCA_DEVINFO_PCI_ADDR_SIZE) {
-		DOCA_LOG_ERR("PCI address '%s' is too long; use BB:DD.F or DDDD:BB:DD.F", s);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	strcpy(((struct cfg *)config)->peer, s);
-	return DOCA_SUCCESS;
+	return example_pci_arg(((struct cfg *)config)->peer, param);
 }
 
 static doca_error_t seconds_cb(void *param, void *config)
