@@ -566,6 +566,14 @@ SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops,
  * NOT_PERMITTED otherwise (logged, naming @call).
  */
 SD_PRIV doca_error_t priv_doca_ctx_set_datapath_external(struct doca_ctx *ctx, const char *call);
+/*
+ * Library modules: the one "configure while IDLE" check. DOCA_SUCCESS when @ctx is IDLE;
+ * otherwise BAD_STATE and one line "<call>: <ctx> is <state>; <fix>" (call it through
+ * ctx_check_idle(), which names the calling function). @fix NULL: the usual advice (configure
+ * before doca_ctx_start(), or stop the context and progress until IDLE).
+ */
+SD_PRIV doca_error_t priv_doca_ctx_check_idle(const struct doca_ctx *ctx, const char *call, const char *fix);
+#define ctx_check_idle(ctx, fix) priv_doca_ctx_check_idle((ctx), __func__, (fix))
 /* Library modules: tear down; refuses (IN_USE) unless IDLE. Disconnects from the PE. */
 SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
 /*

@@ -387,11 +387,23 @@ DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *
 	return DOCA_SUCCESS;
 }
 
+SD_PRIV doca_error_t priv_doca_ctx_check_idle(const struct doca_ctx *ctx, const char *call, const char *fix)
+{
+	if (ctx->state == DOCA_CTX_STATE_IDLE)
+		return DOCA_SUCCESS;
+	return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; %s", call, priv_doca_ctx_name(ctx),
+			 priv_doca_ctx_state_name(ctx->state),
+			 fix != NULL ? fix
+				     : "configure it before doca_ctx_start(), or stop it (doca_ctx_stop) and "
+				       "progress until it is IDLE");
+}
+
 SD_PRIV doca_error_t priv_doca_ctx_set_datapath_external(struct doca_ctx *ctx, const char *call)
 {
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; choose where its data path runs while IDLE",
-				 call, priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	doca_error_t ret = priv_doca_ctx_check_idle(ctx, call, "choose where its data path runs while IDLE");
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	if (ctx->pe != NULL && !ctx->ops->pe_with_gpu)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: %s is connected to progress engine %p; a context's data path is either on a "
