@@ -50,7 +50,13 @@ DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca
 DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data);
 /** Tasks submitted whose callback has not run yet. */
 DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight_tasks);
-/** GPU data path; NOT_SUPPORTED until softdoca has a GPU engine. */
+/**
+ * Runs the context's data path on @gpu_dev instead of a PE: kernels post work through the
+ * module's GPU handle (DMA: doca_dma_get_gpu_handle(); Ethernet: doca_eth_rxq/txq_get_gpu_handle()).
+ * While IDLE only (BAD_STATE otherwise). NOT_SUPPORTED for a context type without a GPU data
+ * path; NOT_PERMITTED when the context is connected to a PE, except Ethernet send queues, whose
+ * PE then delivers only their GPU send events. INVALID_VALUE for NULL.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu_dev);
 /** Pushes tasks submitted without the flush flag to the engine. */
 DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx);

@@ -66,7 +66,12 @@ DOCA_STABLE const struct doca_buf *doca_dma_task_memcpy_get_src(const struct doc
 DOCA_STABLE void doca_dma_task_memcpy_set_dst(struct doca_dma_task_memcpy *task, struct doca_buf *dst);
 DOCA_STABLE struct doca_buf *doca_dma_task_memcpy_get_dst(const struct doca_dma_task_memcpy *task);
 
-/** GPU data path handle; NOT_SUPPORTED until softdoca has a GPU engine. */
+/**
+ * The GPU handle kernels post copies to (doca_gpunetio_dev_dma.cuh) of a context given a GPU
+ * with doca_ctx_set_datapath_on_gpu(); a thread of the context's own runs the copies.
+ * BAD_STATE on a CPU context, before doca_ctx_start() and after doca_ctx_stop();
+ * INVALID_VALUE for NULL.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma **gpu_dma);
 
 #ifdef __cplusplus

@@ -71,7 +71,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_type(struct doca_eth_rxq *eth_rx
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_apply_queue_id(struct doca_eth_rxq *eth_rxq, uint16_t queue_id);
 /** The id applied; BAD_STATE before doca_eth_rxq_apply_queue_id(). */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_get_flow_queue_id(struct doca_eth_rxq *eth_rxq, uint16_t *flow_queue_id);
-/** NOT_SUPPORTED: no GPU data path. */
+/**
+ * The handle kernels receive through (doca_gpunetio_dev_eth_rxq.cuh) of a CYCLIC queue given a
+ * GPU with doca_ctx_set_datapath_on_gpu(). NOT_SUPPORTED on a CPU queue; BAD_STATE unless
+ * started; INVALID_VALUE for NULL.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_get_gpu_handle(const struct doca_eth_rxq *eth_rxq,
 							   struct doca_gpu_eth_rxq **eth_rxq_ext);
 
@@ -86,7 +90,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_cap_get_max_packet_tailroom(const st
 									uint16_t *max_packet_tailroom);
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_cap_get_max_packet_size(const struct doca_devinfo *devinfo,
 								    uint32_t *max_packet_size);
-/** SUCCESS, or NOT_SUPPORTED (no eth on the device, CYCLIC, or the GPU data path). */
+/**
+ * SUCCESS for REGULAR and MANAGED_MEMPOOL on the CPU data path and CYCLIC on the GPU's;
+ * NOT_SUPPORTED for any other pair or when the device has no eth.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_cap_is_type_supported(const struct doca_devinfo *devinfo,
 								  enum doca_eth_rxq_type type,
 								  enum doca_eth_rxq_data_path_type data_path_type);

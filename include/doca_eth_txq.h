@@ -60,16 +60,27 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_set_l3_chksum_offload(struct doca_et
 /** Compute every TCP/UDP checksum of sent frames (IPv4 and IPv6). */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_set_l4_chksum_offload(struct doca_eth_txq *eth_txq,
 								  uint8_t enable_l4_chksum);
-/** NOT_SUPPORTED: no wait-on-time on the software NIC. */
+/**
+ * While IDLE: sends may wait for a time (doca_gpu_dev_eth_txq_wait_send). GPU queues only: a
+ * CPU queue with wait-on-time is refused at doca_ctx_start() (NOT_SUPPORTED).
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_set_wait_on_time_offload(struct doca_eth_txq *eth_txq);
-/** NOT_SUPPORTED: no wait-on-time on the software NIC. */
+/**
+ * The wait value for UTC time @timestamp_ns: the value itself (the software NIC's clock is
+ * CLOCK_REALTIME). NOT_PERMITTED without doca_eth_txq_set_wait_on_time_offload(); INVALID_VALUE
+ * for NULL.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_calculate_timestamp(struct doca_eth_txq *eth_txq, uint64_t timestamp_ns,
 								uint64_t *wait_on_time_value);
 /** RUNNING only: the queue id DOCA Flow refers to (recorded; sends are not steered). */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_apply_queue_id(struct doca_eth_txq *eth_txq, uint16_t queue_id);
 /** The id applied; BAD_STATE before doca_eth_txq_apply_queue_id(). */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_get_flow_queue_id(struct doca_eth_txq *eth_txq, uint16_t *flow_queue_id);
-/** NOT_SUPPORTED: no GPU data path. */
+/**
+ * The handle kernels send through (doca_gpunetio_dev_eth_txq.cuh) of a queue given a GPU with
+ * doca_ctx_set_datapath_on_gpu(). NOT_SUPPORTED on a CPU queue; BAD_STATE unless started;
+ * INVALID_VALUE for NULL.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth_txq *eth_txq,
 							   struct doca_gpu_eth_txq **eth_txq_ext);
 
@@ -84,13 +95,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_get_max_lso_header_size(const st
 									uint16_t *max_lso_header_size);
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_get_max_lso_msg_size(const struct doca_devinfo *devinfo,
 								     uint32_t *max_lso_msg_size);
-/** SUCCESS, or NOT_SUPPORTED (no eth on the device, or the GPU data path). */
+/** SUCCESS for REGULAR on the CPU or the GPU data path; NOT_SUPPORTED when the device has no eth. */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_is_type_supported(const struct doca_devinfo *devinfo,
 								  enum doca_eth_txq_type type,
 								  enum doca_eth_txq_data_path_type data_path_type);
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_is_l3_chksum_offload_supported(const struct doca_devinfo *devinfo);
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_is_l4_chksum_offload_supported(const struct doca_devinfo *devinfo);
-/** Always DOCA_ETH_WAIT_ON_TIME_TYPE_NONE. */
+/** DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE when the device has eth (GPU queues), else NONE. */
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_cap_get_wait_on_time_offload_supported(
     const struct doca_devinfo *devinfo, enum doca_eth_wait_on_time_type *wait_on_time_mode);
 

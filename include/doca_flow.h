@@ -671,7 +671,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_port_cfg_set_nr_resources(struct doca_f
 
 /**
  * Starts a port on the device the cfg names: from now on the device's received frames are
- * steered by this port's root pipe (none yet: every frame is a miss). One started port per
+ * steered by this port's root pipe (until one is created, every frame is a miss). One started port per
  * device (IN_USE) and per port id (ALREADY_EXIST).
  */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct doca_flow_port **port);
