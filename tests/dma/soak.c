@@ -10,7 +10,7 @@
  * delivery in submission order), AGAIN retried as an application must. At the end each child
  * prints tasks, bytes, mismatches and its peak RSS; the exit status is 0 only when every copy
  * of every engine verified. `--tasks 100000000` is the soak run; the stress suite runs a short
- * one. See README "Benchmarks".
+ * one. See docs/performance.md, "Benchmarks".
  */
 #include <inttypes.h>
 #include <sys/resource.h>
