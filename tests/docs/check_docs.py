@@ -10,7 +10,8 @@ env:     every SOFTDOCA_* variable the code reads (getenv()/secure_getenv() of a
          C, "${SOFTDOCA_..." in shell, os.environ/os.getenv in Python, under src/ tools/ apps/
          bench/ examples/ scripts/ and the top-level scripts) is documented exactly once in
          docs/config.md, as a table row whose first cell names it or as a heading; and
-         config.md names no SOFTDOCA_* variable the code does not read.
+         config.md names no SOFTDOCA_* variable the code does not read, nor does any other page
+         (linker version nodes such as SOFTDOCA_PRIVATE excepted).
 headers: no public header (include/) makes a promise the code no longer keeps: each phrase of
          STALE below is a sentence that was true once and is not now (GPU data paths that work,
          functions that exist).
@@ -163,6 +164,21 @@ def check_env(root):
                           "row or a heading" % (name, read[name], count))
     for name in sorted(mentioned - set(read)):
         faults.append("docs/config.md: names %s, which no code reads; remove it or read it" % name)
+    # The other pages may mention a variable anywhere, but only one that exists. Linker version
+    # nodes (SOFTDOCA_PRIVATE in src/*/*.map) are names too, not variables.
+    nodes = set()
+    for dirpath, _, names in os.walk(os.path.join(root, "src")):
+        for n in names:
+            if n.endswith(".map"):
+                with open(os.path.join(dirpath, n), encoding="utf-8") as f:
+                    nodes.update(re.findall(r'^(SOFTDOCA_[A-Z0-9_]+)\s*\{', f.read(), re.M))
+    pages = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(root, "docs")) if f.endswith(".md"))
+    for page in pages:
+        if page == "docs/config.md":
+            continue
+        with open(os.path.join(root, page), encoding="utf-8") as f:
+            for name in sorted(set(VAR.findall(f.read())) - set(read) - nodes):
+                faults.append("%s: names %s, which no code reads (a stale or misspelt variable)" % (page, name))
     return faults, len(read)
 
 
