@@ -201,8 +201,8 @@ doca_error_t flow_spec_compile(const char *what, const struct doca_flow_match *m
 		}
 		if (why != NULL) {
 			return SD_REJECT(why_err, FLOW_COMP,
-					 "%s: match%s: %s; match only the fields listed in README "
-					 "\"DOCA Flow\"",
+					 "%s: match%s: %s; match only the fields listed in softdoca's "
+					 "docs/flow.md",
 					 what, mask != NULL ? " or mask" : "", why);
 		}
 	}

@@ -2,7 +2,7 @@
 /*
  * gpunetio.c - struct doca_gpu and its memory.
  *
- * Where each memory type lives (README "DOCA GPUNetIO"):
+ * Where each memory type lives (docs/gpunetio.md):
  *   GPU      cudaMalloc: device memory, no CPU pointer;
  *   CPU_GPU  cudaHostAlloc(Mapped|Portable): pinned host memory, GPU pointer from
  *            cudaHostGetDevicePointer;
