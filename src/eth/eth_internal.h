@@ -32,6 +32,14 @@
 
 #define ETH_COMP "eth"
 
+/*
+ * A queue's configuration calls: INVALID_VALUE for a NULL queue, otherwise the context's IDLE
+ * check (ctx_check_idle); both lines name the calling function. @q: a queue with a `ctx` member.
+ */
+#define ETH_CHECK_IDLE(q)                                                                                              \
+	((q) == NULL ? SD_REJECT(DOCA_ERROR_INVALID_VALUE, ETH_COMP, "%s: NULL queue", __func__)                       \
+		     : ctx_check_idle(&(q)->ctx, NULL))
+
 /* Receive queues one port dispatches to in one process. */
 #define ETH_MAX_RXQS_PER_PORT 64
 /* Frames one progress call drains from a port. */
