@@ -17,97 +17,16 @@
  *   ready   producer: the drainer; consumer: the queue's PE thread (events hook)
  * A frame that finds no posted task or no free stride is a counted drop (rx_drop_full), never
  * a stall; one longer than the queue's max_packet_size is counted as too big.
+ *
+ * This file has the queue itself (start and stop, creation, capabilities, setters); the data path
+ * is in rxq_dp.c, the task and event calls in rxq_task.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <doca_buf_inventory.h>
-#include <doca_eth_rxq.h>
-#include <doca_eth_rxq_cpu_data_path.h>
-
-#include "eth_internal.h"
+#include "rxq_internal.h"
 
 #define COMP ETH_COMP
-
-struct rx_ready {
-	uint32_t stride;
-	uint32_t len;
-	struct eth_rx_meta m;
-};
-
-struct doca_eth_rxq_event_managed_recv {
-	struct doca_eth_rxq *q;
-	doca_error_t status;
-	struct eth_rx_meta m;
-	uint32_t meta[ETH_MAX_METADATA];
-};
-
-/* Batches a queue may have handed out at once (their bufs not yet freed). */
-#define RX_BATCH_EVENTS 8
-#define RX_BATCH_MAX	128
-
-struct doca_eth_rxq_event_batch_managed_recv {
-	struct doca_eth_rxq *q;
-	uint16_t n;  /* bufs out: 0 once pkt_array_free() ran */
-	bool in_use; /* handed out, not yet freed */
-	struct doca_buf *pkts[RX_BATCH_MAX];
-	uint32_t hash[RX_BATCH_MAX];
-	uint64_t ts[RX_BATCH_MAX];
-	uint8_t l3[RX_BATCH_MAX], l4[RX_BATCH_MAX];
-	uint32_t meta[RX_BATCH_MAX * ETH_MAX_METADATA];
-};
-
-struct doca_eth_rxq {
-	struct doca_ctx ctx; /* first: doca_eth_rxq_as_doca_ctx is a cast both ways */
-	const struct topo_caps_eth *caps;
-	struct eth_port *port;
-	enum doca_eth_rxq_type type;
-	uint32_t max_burst, max_pkt;
-	uint8_t metadata_num, rx_hash, timestamp;
-	uint16_t headroom, tailroom;
-	struct doca_mmap *pkt_mmap;
-	uint32_t pkt_off, pkt_len;
-	bool applied, watching;
-	uint16_t queue_id;
-	/* REGULAR */
-	doca_eth_rxq_task_recv_completion_cb_t recv_cb, recv_err_cb;
-	uint32_t nb_tasks;
-	struct doca_task **posted;
-	uint32_t posted_mask;
-	atomic_uint posted_head, posted_tail;
-	/* MANAGED_MEMPOOL */
-	union doca_data ev_user;
-	doca_eth_rxq_event_managed_recv_handler_cb_t ev_cb, ev_err_cb;
-	uint8_t *base;
-	uint32_t stride, nb_strides, ring_mask;
-	uint32_t *free_ring;
-	atomic_uint free_head, free_tail;
-	struct rx_ready *ready;
-	atomic_uint ready_head, ready_tail;
-	struct doca_buf_inventory *inv;
-	struct doca_eth_rxq_event_managed_recv ev;
-	doca_eth_rxq_event_batch_managed_recv_handler_cb_t bev_cb, bev_err_cb;
-	union doca_data bev_user;
-	uint16_t bev_max, bev_min;
-	struct doca_eth_rxq_event_batch_managed_recv *bevs; /* RX_BATCH_EVENTS, while started */
-	/* statistics: written by the drainer only (port lock), read once the queue stopped */
-	_Atomic uint64_t rx_frames, drop_full, drop_too_big;
-	/* CYCLIC on a GPU (rxq_gpu.c); NULL until doca_ctx_set_datapath_on_gpu() */
-	struct eth_rxq_gpu *gpu;
-};
-
-struct eth_rx_task {
-	struct doca_task base; /* first: the generic view */
-	struct doca_buf *pkt;
-	uint32_t len;
-	struct eth_rx_meta m;
-	uint32_t meta[ETH_MAX_METADATA];
-};
-
-static inline struct doca_eth_rxq *rxq_of(struct doca_ctx *ctx)
-{
-	return (struct doca_eth_rxq *)ctx;
-}
 
 static uint32_t pow2_at_least(uint32_t n)
 {
@@ -117,169 +36,6 @@ static uint32_t pow2_at_least(uint32_t n)
 		p <<= 1;
 	return p;
 }
-
-/* ---- placement (drainer thread, port lock held) ---- */
-
-/* One writer (the drainer): a plain increment, no locked instruction per frame. */
-static inline void stat_inc(_Atomic uint64_t *c)
-{
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
-}
-
-static void place_regular(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
-{
-	uint32_t h = atomic_load_explicit(&q->posted_head, memory_order_relaxed);
-	struct eth_rx_task *t;
-
-	if (h == atomic_load_explicit(&q->posted_tail, memory_order_acquire)) {
-		stat_inc(&q->drop_full);
-		return;
-	}
-	t = (struct eth_rx_task *)q->posted[h & q->posted_mask];
-	atomic_store_explicit(&q->posted_head, h + 1, memory_order_release);
-	memcpy(t->pkt->data, frame, len);
-	t->len = len;
-	t->m = *m;
-	stat_inc(&q->rx_frames);
-	priv_doca_task_complete(&t->base, DOCA_SUCCESS);
-}
-
-static void place_managed(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
-{
-	uint32_t h = atomic_load_explicit(&q->free_head, memory_order_relaxed);
-	uint32_t t, s;
-	struct rx_ready *r;
-
-	if (h == atomic_load_explicit(&q->free_tail, memory_order_acquire)) {
-		stat_inc(&q->drop_full);
-		return;
-	}
-	s = q->free_ring[h & q->ring_mask];
-	atomic_store_explicit(&q->free_head, h + 1, memory_order_release);
-	memcpy(q->base + (size_t)s * q->stride + q->headroom, frame, len);
-	/* The ready ring holds every stride at most once: it cannot be full. */
-	t = atomic_load_explicit(&q->ready_tail, memory_order_relaxed);
-	r = &q->ready[t & q->ring_mask];
-	r->stride = s;
-	r->len = len;
-	r->m = *m;
-	atomic_store_explicit(&q->ready_tail, t + 1, memory_order_release);
-	stat_inc(&q->rx_frames);
-}
-
-void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m)
-{
-	/* Bound only while RUNNING (apply_queue_id .. stopping, under the port lock). */
-	if (SD_UNLIKELY(len > q->max_pkt)) {
-		stat_inc(&q->drop_too_big);
-		return;
-	}
-	if (q->type == DOCA_ETH_RXQ_TYPE_REGULAR)
-		place_regular(q, frame, len, m);
-	else if (q->type == DOCA_ETH_RXQ_TYPE_CYCLIC) /* GPU queue (rxq_gpu.c) */
-		stat_inc(eth_rxq_gpu_place(q->gpu, frame, len, m) ? &q->rx_frames : &q->drop_full);
-	else
-		place_managed(q, frame, len, m);
-}
-
-/* The last reference of a managed buf went (the releasing thread): its stride is free again. */
-static void stride_released(void *arg, const struct doca_buf *buf)
-{
-	struct doca_eth_rxq *q = arg;
-	uint32_t s = (uint32_t)((size_t)(buf->head - q->base) / q->stride);
-	uint32_t t = atomic_load_explicit(&q->free_tail, memory_order_relaxed);
-
-	q->free_ring[t & q->ring_mask] = s;
-	atomic_store_explicit(&q->free_tail, t + 1, memory_order_release);
-}
-
-/* ---- the data path of REGULAR queues: posted receive tasks ---- */
-
-struct ctx_dp_queue {
-	struct doca_eth_rxq *q;
-	struct engine_notify *notify; /* the PE's: armed while the application goes to sleep */
-};
-
-static doca_error_t rxq_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **out)
-{
-	struct ctx_dp_queue *dq = calloc(1, sizeof(*dq));
-
-	if (dq == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	dq->q = rxq_of(attr->ctx);
-	dq->notify = attr->notify;
-	*out = dq;
-	return DOCA_SUCCESS;
-}
-
-static void rxq_dp_destroy(struct ctx_dp_queue *dq)
-{
-	free(dq);
-}
-
-static int rxq_dp_submit(struct ctx_dp_queue *dq, struct doca_task *task)
-{
-	struct doca_eth_rxq *q = dq->q;
-	uint32_t t = atomic_load_explicit(&q->posted_tail, memory_order_relaxed);
-
-	/* At most nb_tasks are posted and the ring holds at least that many: never full. */
-	q->posted[t & q->posted_mask] = task;
-	atomic_store_explicit(&q->posted_tail, t + 1, memory_order_release);
-	return 0;
-}
-
-static void rxq_dp_cancel(struct ctx_dp_queue *dq, doca_error_t status)
-{
-	struct doca_eth_rxq *q = dq->q;
-	uint32_t h, t;
-
-	if (q->port != NULL)
-		pthread_mutex_lock(&q->port->lock); /* the drainer is the ring's consumer */
-	h = atomic_load_explicit(&q->posted_head, memory_order_relaxed);
-	t = atomic_load_explicit(&q->posted_tail, memory_order_acquire);
-	for (; h != t; h++)
-		priv_doca_task_complete_pe(q->posted[h & q->posted_mask], status);
-	atomic_store_explicit(&q->posted_head, h, memory_order_release);
-	if (q->port != NULL)
-		pthread_mutex_unlock(&q->port->lock);
-}
-
-/*
- * The core asks whether the queue has work when its PE arms (doca_pe_request_notification, and
- * submits while armed): the application is about to sleep on the handle. Only then is the
- * medium's wake-up armed (rx_rearm), so a receiver that busy-polls costs its senders no wake-up
- * per burst; frames that wait already make the medium's fd readable (rx_rearm sees them).
- * Frames drained but not yet delivered (managed events beyond this call's budget) are work.
- */
-static bool rxq_dp_pending(const struct ctx_dp_queue *dq)
-{
-	struct doca_eth_rxq *q = dq->q;
-
-	if (q->ctx.state != DOCA_CTX_STATE_RUNNING)
-		return false;
-	if (dq->notify != NULL && atomic_load_explicit(&dq->notify->armed, memory_order_relaxed))
-		eth_port_arm(q->port);
-	if (q->type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL || q->ready == NULL ||
-	    atomic_load_explicit(&q->ready_tail, memory_order_acquire) ==
-		atomic_load_explicit(&q->ready_head, memory_order_relaxed))
-		return false;
-	if (q->bev_cb == NULL)
-		return true;
-	for (int i = 0; i < RX_BATCH_EVENTS; i++)
-		if (!q->bevs[i].in_use)
-			return true;
-	return false; /* every batch is held: freeing one (the application's thread) is what comes next */
-}
-
-static const struct ctx_dp_ops rxq_dp_ops = {
-    .name = "eth rxq",
-    .queue_create = rxq_dp_create,
-    .queue_destroy = rxq_dp_destroy,
-    .submit = rxq_dp_submit,
-    .poll = priv_doca_dp_nop_poll,
-    .pending = rxq_dp_pending,
-    .cancel = rxq_dp_cancel,
-};
 
 /* ---- context ops ---- */
 
@@ -371,7 +127,7 @@ static doca_error_t start_managed(struct doca_eth_rxq *q)
 	ret = doca_buf_inventory_create(q->nb_strides, &q->inv);
 	if (ret != DOCA_SUCCESS)
 		goto nomem;
-	priv_doca_buf_inventory_set_release_hook(q->inv, stride_released, q);
+	priv_doca_buf_inventory_set_release_hook(q->inv, rxq_stride_released, q);
 	ret = doca_buf_inventory_start(q->inv);
 	if (ret != DOCA_SUCCESS) {
 		doca_buf_inventory_destroy(q->inv);
@@ -488,172 +244,6 @@ static void rxq_stopped(struct doca_ctx *ctx)
 		atomic_store(&q->ready_head, atomic_load(&q->ready_tail));
 		free_managed(q, true);
 	}
-}
-
-static doca_error_t rxq_prepare(struct doca_task *task)
-{
-	struct eth_rx_task *t = (struct eth_rx_task *)task;
-	struct doca_eth_rxq *q = rxq_of(task->ctx);
-	struct doca_buf *b = t->pkt;
-	uint64_t room;
-
-	if (b == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: receive task %p has no buf; pass one to allocate_init",
-				 priv_doca_ctx_name(task->ctx), (void *)t);
-	if (b->mmap == NULL)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "%s: receive task %p: buf %p was released (refcount 0); keep a reference until the "
-				 "task completes",
-				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b);
-	if (!b->is_head || b->next != NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: receive task %p: buf %p is part of a list; receive into a single buf",
-				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b);
-	if ((b->mmap->kind == MMAP_LOCAL && !b->mmap->started) || !priv_doca_mmap_has_dev(b->mmap, task->ctx->dev) ||
-	    !priv_doca_mmap_local_writable(b->mmap))
-		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-				 "%s: receive task %p: mmap %p of buf %p is stopped, lacks device %s or is read-only; "
-				 "add the device and DOCA_ACCESS_FLAG_LOCAL_READ_WRITE before doca_mmap_start()",
-				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b->mmap, (void *)b,
-				 priv_doca_dev_name(&task->ctx->dev->info));
-	room = (uint64_t)(b->head + b->len - b->data);
-	if (room < q->max_pkt)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "%s: receive task %p: buf %p has room for %llu bytes from its data pointer, the queue "
-				 "receives frames of up to %u (max_packet_size); pass a larger buf",
-				 priv_doca_ctx_name(task->ctx), (void *)t, (void *)b, (unsigned long long)room,
-				 q->max_pkt);
-	t->len = 0;
-	task->bytes = 0;
-	return DOCA_SUCCESS;
-}
-
-static void rxq_finish(struct doca_task *task)
-{
-	struct eth_rx_task *t = (struct eth_rx_task *)task;
-	struct doca_eth_rxq *q = rxq_of(task->ctx);
-
-	t->pkt->data_len = t->len;
-	task->bytes = t->len;
-	memset(t->meta, 0, sizeof(t->meta));
-	t->meta[0] = t->m.pkt_meta;
-	(void)q;
-}
-
-static void rxq_deliver(struct doca_task *task, bool success)
-{
-	struct doca_eth_rxq *q = rxq_of(task->ctx);
-
-	(success ? q->recv_cb : q->recv_err_cb)((struct doca_eth_rxq_task_recv *)task, task->user_data,
-						task->ctx->user_data);
-}
-
-/* Managed events: one per ready frame, with a buf over its stride. */
-static unsigned int deliver_managed(struct doca_eth_rxq *q, unsigned int budget)
-{
-	const struct ctx_guard *g = ctx_guard_top(&q->ctx); /* progress holds one */
-	unsigned int n = 0;
-	uint32_t h = atomic_load_explicit(&q->ready_head, memory_order_relaxed);
-
-	while (n < budget && h != atomic_load_explicit(&q->ready_tail, memory_order_acquire)) {
-		const struct rx_ready *r = &q->ready[h & q->ring_mask];
-		uint8_t *s = q->base + (size_t)r->stride * q->stride;
-		struct doca_buf *buf = NULL;
-		doca_error_t ret;
-
-		ret = doca_buf_inventory_buf_get_by_args(q->inv, q->pkt_mmap, s, q->stride, s + q->headroom, r->len,
-							 &buf);
-		q->ev.q = q;
-		q->ev.status = ret;
-		q->ev.m = r->m;
-		memset(q->ev.meta, 0, sizeof(q->ev.meta));
-		q->ev.meta[0] = r->m.pkt_meta;
-		h++;
-		atomic_store_explicit(&q->ready_head, h, memory_order_release);
-		n++;
-		if (SD_UNLIKELY(ret != DOCA_SUCCESS)) {
-			/* Cannot happen while strides and bufs match one to one; give the stride back. */
-			uint32_t t = atomic_load_explicit(&q->free_tail, memory_order_relaxed);
-
-			q->free_ring[t & q->ring_mask] = r->stride;
-			atomic_store_explicit(&q->free_tail, t + 1, memory_order_release);
-			continue;
-		}
-		q->ev_cb(&q->ev, buf, q->ev_user);
-		/* The handler may have stopped the queue, or stopped and destroyed it. */
-		if (g->gone || q->ctx.state != DOCA_CTX_STATE_RUNNING)
-			break;
-	}
-	return n;
-}
-
-/*
- * Managed events in batches: up to bev_max frames per callback, once bev_min are ready or the
- * port had nothing more (@idle), so that frames never wait for company that does not come.
- */
-static unsigned int deliver_batches(struct doca_eth_rxq *q, bool idle)
-{
-	const struct ctx_guard *g = ctx_guard_top(&q->ctx); /* progress holds one */
-	unsigned int calls = 0;
-
-	for (;;) {
-		uint32_t h = atomic_load_explicit(&q->ready_head, memory_order_relaxed);
-		uint32_t ready = atomic_load_explicit(&q->ready_tail, memory_order_acquire) - h;
-		struct doca_eth_rxq_event_batch_managed_recv *ev = NULL;
-		uint16_t n = 0;
-
-		if (ready == 0 || (ready < q->bev_min && !idle))
-			break;
-		for (int i = 0; i < RX_BATCH_EVENTS && ev == NULL; i++)
-			if (!q->bevs[i].in_use)
-				ev = &q->bevs[i];
-		if (ev == NULL)
-			break; /* every batch is still held: frames wait in the ready ring */
-		while (n < q->bev_max && n < ready) {
-			const struct rx_ready *r = &q->ready[(h + n) & q->ring_mask];
-			uint8_t *s = q->base + (size_t)r->stride * q->stride;
-
-			if (doca_buf_inventory_buf_get_by_args(q->inv, q->pkt_mmap, s, q->stride, s + q->headroom,
-							       r->len, &ev->pkts[n]) != DOCA_SUCCESS)
-				break;
-			ev->hash[n] = r->m.rss_hash;
-			ev->ts[n] = r->m.timestamp;
-			ev->l3[n] = r->m.l3_ok;
-			ev->l4[n] = r->m.l4_ok;
-			for (uint8_t k = 0; k < q->metadata_num; k++)
-				ev->meta[(size_t)n * q->metadata_num + k] = k == 0 ? r->m.pkt_meta : 0;
-			n++;
-		}
-		if (n == 0)
-			break;
-		atomic_store_explicit(&q->ready_head, h + n, memory_order_release);
-		ev->n = n;
-		ev->in_use = true;
-		calls++;
-		q->bev_cb(ev, n, q->bev_user, DOCA_SUCCESS, ev->pkts);
-		if (g->gone || q->ctx.state != DOCA_CTX_STATE_RUNNING)
-			break; /* stopped, or stopped and destroyed, by the handler */
-	}
-	return calls;
-}
-
-static unsigned int rxq_events(struct doca_ctx *ctx)
-{
-	struct doca_eth_rxq *q = rxq_of(ctx);
-	unsigned int n = 0, got;
-
-	if (ctx->state != DOCA_CTX_STATE_RUNNING)
-		return 0;
-	got = eth_port_drain(q->port, ETH_RX_BUDGET);
-	n = got;
-	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
-		if (q->bev_cb != NULL)
-			n += deliver_batches(q, got < ETH_RX_BUDGET);
-		else
-			n += deliver_managed(q, q->max_burst);
-	}
-	return n;
 }
 
 static const struct ctx_ops rxq_ctx_ops = {
@@ -801,10 +391,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_destroy(struct doca_eth_rxq *eth_rxq
 
 	if (eth_rxq == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_destroy: NULL queue");
-	if (eth_rxq->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_eth_rxq_destroy: %s is %s; stop it (doca_ctx_stop) and progress until IDLE",
-				 priv_doca_ctx_name(&eth_rxq->ctx), priv_doca_ctx_state_name(eth_rxq->ctx.state));
+	ret = ctx_check_idle(&eth_rxq->ctx, "stop it (doca_ctx_stop) and progress until IDLE");
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	if (eth_rxq->inv != NULL)
 		free_managed(eth_rxq, false);
 	if (eth_rxq->inv != NULL)
@@ -826,20 +415,9 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_eth_rxq_as_doca_ctx(struct doca_eth_rxq 
 	return eth_rxq ? &eth_rxq->ctx : NULL;
 }
 
-static doca_error_t check_idle(struct doca_eth_rxq *q, const char *call)
-{
-	if (q == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL queue", call);
-	if (q->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "%s: %s is %s; configure the queue before doca_ctx_start()", call,
-				 priv_doca_ctx_name(&q->ctx), priv_doca_ctx_state_name(q->ctx.state));
-	return DOCA_SUCCESS;
-}
-
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_max_burst_size(struct doca_eth_rxq *eth_rxq, uint32_t max_burst_size)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_max_burst_size");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -853,7 +431,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_max_burst_size(struct doca_eth_r
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_max_packet_size(struct doca_eth_rxq *eth_rxq, uint32_t max_packet_size)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_max_packet_size");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -867,7 +445,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_max_packet_size(struct doca_eth_
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_metadata_num(struct doca_eth_rxq *eth_rxq, uint8_t metadata_num)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_metadata_num");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -882,7 +460,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_metadata_num(struct doca_eth_rxq
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_rx_hash(struct doca_eth_rxq *eth_rxq, uint8_t enable_rx_hash)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_rx_hash");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret == DOCA_SUCCESS)
 		eth_rxq->rx_hash = enable_rx_hash != 0;
@@ -891,7 +469,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_rx_hash(struct doca_eth_rxq *eth
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_timestamp(struct doca_eth_rxq *eth_rxq, uint8_t enable_timestamp)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_timestamp");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret == DOCA_SUCCESS)
 		eth_rxq->timestamp = enable_timestamp != 0;
@@ -900,7 +478,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_timestamp(struct doca_eth_rxq *e
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_packet_headroom(struct doca_eth_rxq *eth_rxq, uint16_t head_size)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_packet_headroom");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -913,7 +491,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_packet_headroom(struct doca_eth_
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_packet_tailroom(struct doca_eth_rxq *eth_rxq, uint16_t tail_size)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_packet_tailroom");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -927,7 +505,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_packet_tailroom(struct doca_eth_
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_pkt_buf(struct doca_eth_rxq *eth_rxq, struct doca_mmap *mmap,
 							uint32_t mmap_offset, uint32_t mmap_len)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_pkt_buf");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -955,7 +533,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_pkt_buf(struct doca_eth_rxq *eth
 
 DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_set_type(struct doca_eth_rxq *eth_rxq, enum doca_eth_rxq_type type)
 {
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_set_type");
+	doca_error_t ret = ETH_CHECK_IDLE(eth_rxq);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -1005,309 +583,4 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_get_gpu_handle(const struct doca_eth
 	if (eth_rxq == NULL || eth_rxq_ext == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_get_gpu_handle: NULL argument");
 	return eth_rxq_gpu_handle(eth_rxq->gpu, priv_doca_ctx_name(&eth_rxq->ctx), eth_rxq_ext); /* rxq_gpu.c */
-}
-
-/* ---- public API: tasks and events ---- */
-
-DOCA_EXPERIMENTAL doca_error_t
-doca_eth_rxq_task_recv_set_conf(struct doca_eth_rxq *eth_rxq, doca_eth_rxq_task_recv_completion_cb_t task_completion_cb,
-				doca_eth_rxq_task_recv_completion_cb_t task_error_cb, uint32_t task_recv_num)
-{
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_task_recv_set_conf");
-
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	if (task_completion_cb == NULL || task_error_cb == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "doca_eth_rxq_task_recv_set_conf: NULL callback; pass both callbacks");
-	if (task_recv_num == 0 || task_recv_num > eth_rxq->caps->max_queue_size)
-		return SD_REJECT(
-		    DOCA_ERROR_INVALID_VALUE, COMP,
-		    "doca_eth_rxq_task_recv_set_conf: %u tasks; device %s allows 1..%u (eth.max_queue_size)",
-		    task_recv_num, priv_doca_dev_name(&eth_rxq->ctx.dev->info), eth_rxq->caps->max_queue_size);
-	eth_rxq->recv_cb = task_completion_cb;
-	eth_rxq->recv_err_cb = task_error_cb;
-	eth_rxq->nb_tasks = task_recv_num;
-	return DOCA_SUCCESS;
-}
-
-DOCA_EXPERIMENTAL doca_error_t
-doca_eth_rxq_event_managed_recv_register(struct doca_eth_rxq *eth_rxq, union doca_data user_data,
-					 doca_eth_rxq_event_managed_recv_handler_cb_t success_event_handler,
-					 doca_eth_rxq_event_managed_recv_handler_cb_t error_event_handler)
-{
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_event_managed_recv_register");
-
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	if (success_event_handler == NULL || error_event_handler == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "doca_eth_rxq_event_managed_recv_register: NULL handler; pass both handlers");
-	eth_rxq->ev_user = user_data;
-	eth_rxq->ev_cb = success_event_handler;
-	eth_rxq->ev_err_cb = error_event_handler;
-	return DOCA_SUCCESS;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_task_recv_allocate_init(struct doca_eth_rxq *eth_rxq, struct doca_buf *pkt,
-								    union doca_data user_data,
-								    struct doca_eth_rxq_task_recv **task_recv)
-{
-	struct doca_task *t = NULL;
-	doca_error_t ret;
-
-	if (SD_UNLIKELY(eth_rxq == NULL || task_recv == NULL))
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_task_recv_allocate_init: NULL %s",
-				 eth_rxq == NULL ? "queue" : "output argument");
-	if (SD_UNLIKELY(eth_rxq->type != DOCA_ETH_RXQ_TYPE_REGULAR || eth_rxq->recv_cb == NULL))
-		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-				 "doca_eth_rxq_task_recv_allocate_init: %s %s; receive tasks need a REGULAR queue "
-				 "configured with doca_eth_rxq_task_recv_set_conf() before doca_ctx_start()",
-				 priv_doca_ctx_name(&eth_rxq->ctx),
-				 eth_rxq->type != DOCA_ETH_RXQ_TYPE_REGULAR ? "is not REGULAR"
-									    : "has no task configuration");
-	ret = priv_doca_task_alloc(&eth_rxq->ctx, &t);
-	if (SD_UNLIKELY(ret != DOCA_SUCCESS))
-		return ret;
-	t->user_data = user_data;
-	((struct eth_rx_task *)t)->pkt = pkt;
-	*task_recv = (struct doca_eth_rxq_task_recv *)t;
-	return DOCA_SUCCESS;
-}
-
-DOCA_EXPERIMENTAL void doca_eth_rxq_task_recv_set_pkt(struct doca_eth_rxq_task_recv *task_recv, struct doca_buf *pkt)
-{
-	if (task_recv != NULL)
-		((struct eth_rx_task *)task_recv)->pkt = pkt;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_task_recv_get_pkt(const struct doca_eth_rxq_task_recv *task_recv,
-							      struct doca_buf **pkt)
-{
-	if (task_recv == NULL || pkt == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_task_recv_get_pkt: NULL argument");
-	*pkt = ((const struct eth_rx_task *)task_recv)->pkt;
-	return DOCA_SUCCESS;
-}
-
-static const struct doca_eth_rxq *task_rxq(const struct doca_eth_rxq_task_recv *t)
-{
-	return (const struct doca_eth_rxq *)((const struct doca_task *)t)->ctx;
-}
-
-/* The metadata getters: @what is the name; enabled says whether the queue delivers it. */
-static doca_error_t meta_check(const void *obj, const void *out, bool enabled, const char *call, const char *fix)
-{
-	if (obj == NULL || out == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL argument", call);
-	if (!enabled)
-		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-				 "%s: the queue does not deliver it; call %s before doca_ctx_start()", call, fix);
-	return DOCA_SUCCESS;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_task_recv_get_l3_ok(const struct doca_eth_rxq_task_recv *task_recv,
-								uint8_t *l3_ok)
-{
-	doca_error_t ret = meta_check(task_recv, l3_ok, true, "doca_eth_rxq_task_recv_get_l3_ok", "");
-
-	if (ret == DOCA_SUCCESS)
-		*l3_ok = ((const struct eth_rx_task *)task_recv)->m.l3_ok;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_task_recv_get_l4_ok(const struct doca_eth_rxq_task_recv *task_recv,
-								uint8_t *l4_ok)
-{
-	doca_error_t ret = meta_check(task_recv, l4_ok, true, "doca_eth_rxq_task_recv_get_l4_ok", "");
-
-	if (ret == DOCA_SUCCESS)
-		*l4_ok = ((const struct eth_rx_task *)task_recv)->m.l4_ok;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_task_recv_get_metadata_array(const struct doca_eth_rxq_task_recv *task_recv,
-									 const uint32_t **metadata_array)
-{
-	doca_error_t ret = meta_check(task_recv, metadata_array, task_recv && task_rxq(task_recv)->metadata_num > 0,
-				      "doca_eth_rxq_task_recv_get_metadata_array", "doca_eth_rxq_set_metadata_num()");
-
-	if (ret == DOCA_SUCCESS)
-		*metadata_array = ((const struct eth_rx_task *)task_recv)->meta;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_task_recv_get_rx_hash(const struct doca_eth_rxq_task_recv *task_recv,
-								  uint32_t *rx_hash)
-{
-	doca_error_t ret = meta_check(task_recv, rx_hash, task_recv && task_rxq(task_recv)->rx_hash,
-				      "doca_eth_rxq_task_recv_get_rx_hash", "doca_eth_rxq_set_rx_hash()");
-
-	if (ret == DOCA_SUCCESS)
-		*rx_hash = ((const struct eth_rx_task *)task_recv)->m.rss_hash;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_task_recv_get_timestamp(const struct doca_eth_rxq_task_recv *task_recv,
-								    uint64_t *timestamp)
-{
-	doca_error_t ret = meta_check(task_recv, timestamp, task_recv && task_rxq(task_recv)->timestamp,
-				      "doca_eth_rxq_task_recv_get_timestamp", "doca_eth_rxq_set_timestamp()");
-
-	if (ret == DOCA_SUCCESS)
-		*timestamp = ((const struct eth_rx_task *)task_recv)->m.timestamp;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL struct doca_task *doca_eth_rxq_task_recv_as_doca_task(struct doca_eth_rxq_task_recv *task_recv)
-{
-	return task_recv ? &((struct eth_rx_task *)task_recv)->base : NULL;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_event_managed_recv_get_l3_ok(
-    const struct doca_eth_rxq_event_managed_recv *event_managed_recv, uint8_t *l3_ok)
-{
-	doca_error_t ret = meta_check(event_managed_recv, l3_ok, true, "doca_eth_rxq_event_managed_recv_get_l3_ok", "");
-
-	if (ret == DOCA_SUCCESS)
-		*l3_ok = event_managed_recv->m.l3_ok;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_event_managed_recv_get_l4_ok(
-    const struct doca_eth_rxq_event_managed_recv *event_managed_recv, uint8_t *l4_ok)
-{
-	doca_error_t ret = meta_check(event_managed_recv, l4_ok, true, "doca_eth_rxq_event_managed_recv_get_l4_ok", "");
-
-	if (ret == DOCA_SUCCESS)
-		*l4_ok = event_managed_recv->m.l4_ok;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_event_managed_recv_get_metadata_array(
-    const struct doca_eth_rxq_event_managed_recv *event_managed_recv, const uint32_t **metadata_array)
-{
-	doca_error_t ret = meta_check(
-	    event_managed_recv, metadata_array, event_managed_recv && event_managed_recv->q->metadata_num > 0,
-	    "doca_eth_rxq_event_managed_recv_get_metadata_array", "doca_eth_rxq_set_metadata_num()");
-
-	if (ret == DOCA_SUCCESS)
-		*metadata_array = event_managed_recv->meta;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_event_managed_recv_get_rx_hash(
-    const struct doca_eth_rxq_event_managed_recv *event_managed_recv, uint32_t *rx_hash)
-{
-	doca_error_t ret = meta_check(event_managed_recv, rx_hash, event_managed_recv && event_managed_recv->q->rx_hash,
-				      "doca_eth_rxq_event_managed_recv_get_rx_hash", "doca_eth_rxq_set_rx_hash()");
-
-	if (ret == DOCA_SUCCESS)
-		*rx_hash = event_managed_recv->m.rss_hash;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_event_managed_recv_get_timestamp(
-    const struct doca_eth_rxq_event_managed_recv *event_managed_recv, uint64_t *timestamp)
-{
-	doca_error_t ret =
-	    meta_check(event_managed_recv, timestamp, event_managed_recv && event_managed_recv->q->timestamp,
-		       "doca_eth_rxq_event_managed_recv_get_timestamp", "doca_eth_rxq_set_timestamp()");
-
-	if (ret == DOCA_SUCCESS)
-		*timestamp = event_managed_recv->m.timestamp;
-	return ret;
-}
-
-DOCA_EXPERIMENTAL doca_error_t
-doca_eth_rxq_event_managed_recv_get_status(const struct doca_eth_rxq_event_managed_recv *event_managed_recv)
-{
-	if (event_managed_recv == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
-	return event_managed_recv->status;
-}
-
-DOCA_EXPERIMENTAL struct doca_ctx *
-doca_eth_rxq_event_managed_recv_get_ctx(const struct doca_eth_rxq_event_managed_recv *event_managed_recv)
-{
-	return event_managed_recv ? &event_managed_recv->q->ctx : NULL;
-}
-
-/* ---- public API: batched managed events ---- */
-
-static uint16_t events_number(enum doca_event_batch_events_number e)
-{
-	return (unsigned int)e <= DOCA_EVENT_BATCH_EVENTS_NUMBER_128 ? (uint16_t)(1u << (unsigned int)e) : 0;
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_event_batch_managed_recv_register(
-    struct doca_eth_rxq *eth_rxq, enum doca_event_batch_events_number events_number_max,
-    enum doca_event_batch_events_number events_number_min, union doca_data user_data,
-    doca_eth_rxq_event_batch_managed_recv_handler_cb_t success_event_batch_handler,
-    doca_eth_rxq_event_batch_managed_recv_handler_cb_t error_event_batch_handler)
-{
-	doca_error_t ret = check_idle(eth_rxq, "doca_eth_rxq_event_batch_managed_recv_register");
-	uint16_t max = events_number(events_number_max), min = events_number(events_number_min);
-
-	if (ret != DOCA_SUCCESS)
-		return ret;
-	if (success_event_batch_handler == NULL || error_event_batch_handler == NULL || max == 0 || min == 0 ||
-	    min > max)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
-				 "doca_eth_rxq_event_batch_managed_recv_register: %s; pass both handlers and "
-				 "doca_event_batch_events_number values with min <= max",
-				 success_event_batch_handler == NULL || error_event_batch_handler == NULL
-				     ? "NULL handler"
-				     : "bad events numbers");
-	eth_rxq->bev_cb = success_event_batch_handler;
-	eth_rxq->bev_err_cb = error_event_batch_handler;
-	eth_rxq->bev_user = user_data;
-	eth_rxq->bev_max = max;
-	eth_rxq->bev_min = min;
-	return DOCA_SUCCESS;
-}
-
-DOCA_EXPERIMENTAL void doca_eth_rxq_event_batch_managed_recv_pkt_array_free(struct doca_buf **pkt_array)
-{
-	struct doca_eth_rxq_event_batch_managed_recv *ev;
-
-	if (pkt_array == NULL)
-		return;
-	ev = SD_CONTAINER_OF(pkt_array, struct doca_eth_rxq_event_batch_managed_recv, pkts);
-	if (!ev->in_use) {
-		SD_ERR(COMP,
-		       "doca_eth_rxq_event_batch_managed_recv_pkt_array_free: %p is not the pkt_array of a "
-		       "batch still held; free each batch once",
-		       (void *)pkt_array);
-		return;
-	}
-	for (uint16_t i = 0; i < ev->n; i++)
-		doca_buf_dec_refcount(ev->pkts[i], NULL);
-	ev->n = 0;
-	ev->in_use = false;
-}
-
-#define BATCH_ARRAY_GETTER(fn, type, field, enabled, fix)                                                              \
-	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_eth_rxq_event_batch_managed_recv *ev, const type **out)    \
-	{                                                                                                              \
-		doca_error_t ret = meta_check(ev, out, ev && (enabled), #fn, fix);                                     \
-                                                                                                                       \
-		if (ret == DOCA_SUCCESS)                                                                               \
-			*out = ev->field;                                                                              \
-		return ret;                                                                                            \
-	}
-
-BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_metadata_array, uint32_t, meta, ev->q->metadata_num > 0,
-		   "doca_eth_rxq_set_metadata_num()")
-BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_rx_hash_array, uint32_t, hash, ev->q->rx_hash,
-		   "doca_eth_rxq_set_rx_hash()")
-BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_timestamp_array, uint64_t, ts, ev->q->timestamp,
-		   "doca_eth_rxq_set_timestamp()")
-BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_l3_ok_array, uint8_t, l3, true, "")
-BATCH_ARRAY_GETTER(doca_eth_rxq_event_batch_managed_recv_get_l4_ok_array, uint8_t, l4, true, "")
-
-DOCA_EXPERIMENTAL struct doca_ctx *doca_eth_rxq_event_batch_managed_recv_get_ctx(
-    const struct doca_eth_rxq_event_batch_managed_recv *event_batch_managed_recv)
-{
-	return event_batch_managed_recv ? &event_batch_managed_recv->q->ctx : NULL;
 }

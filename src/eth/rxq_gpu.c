@@ -451,12 +451,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_rxq_gpu_enable_mcst_qp(struct doca_eth_r
 
 	if (ctx == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_eth_rxq_gpu_enable_mcst_qp: NULL queue");
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_eth_rxq_gpu_enable_mcst_qp: %s is %s; enable it before doca_ctx_start()",
-				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	/* The software NIC releases each completion after its packet bytes: nothing to flush. */
-	return DOCA_SUCCESS;
+	return ctx_check_idle(ctx, NULL);
 }
 
 /* The queue's GPU part for a setter: INVALID_VALUE for NULL, BAD_STATE unless idle. */
@@ -468,9 +464,9 @@ static doca_error_t idle_part(struct doca_eth_rxq *eth_rxq, const char *call, st
 
 	if (ctx == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL queue", call);
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; call it before doca_ctx_start()", call,
-				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	ret = priv_doca_ctx_check_idle(ctx, call, NULL);
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	g = eth_rxq_gpu_of(eth_rxq);
 	ret = gpu_part(g, call, priv_doca_ctx_name(ctx));
 	if (ret == DOCA_SUCCESS)
