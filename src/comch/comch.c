@@ -261,14 +261,6 @@ static doca_error_t ep_init(struct comch_ep *ep, const struct ctx_ops *ops, stru
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t ep_check_idle(const struct comch_ep *ep, const char *call)
-{
-	if (ep->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is %s; configure it before doca_ctx_start()", call,
-				 priv_doca_ctx_name(&ep->ctx), priv_doca_ctx_state_name(ep->ctx.state));
-	return DOCA_SUCCESS;
-}
-
 /* Also from a callback of its own (its IDLE state callback): the events code checks its guard. */
 static doca_error_t ep_fini(struct comch_ep *ep)
 {
@@ -277,7 +269,7 @@ static doca_error_t ep_fini(struct comch_ep *ep)
 
 static doca_error_t set_max_msg_size(struct comch_ep *ep, uint32_t size, const char *call)
 {
-	doca_error_t ret = ep_check_idle(ep, call);
+	doca_error_t ret = priv_doca_ctx_check_idle(&ep->ctx, call, NULL);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -291,7 +283,7 @@ static doca_error_t set_max_msg_size(struct comch_ep *ep, uint32_t size, const c
 
 static doca_error_t set_recv_queue_size(struct comch_ep *ep, uint32_t size, const char *call)
 {
-	doca_error_t ret = ep_check_idle(ep, call);
+	doca_error_t ret = priv_doca_ctx_check_idle(&ep->ctx, call, NULL);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -307,7 +299,7 @@ static doca_error_t set_recv_queue_size(struct comch_ep *ep, uint32_t size, cons
 static doca_error_t task_send_set_conf(struct comch_ep *ep, doca_comch_task_send_completion_cb_t comp_cb,
 				       doca_comch_task_send_completion_cb_t err_cb, uint32_t num, const char *call)
 {
-	doca_error_t ret = ep_check_idle(ep, call);
+	doca_error_t ret = priv_doca_ctx_check_idle(&ep->ctx, call, NULL);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -325,7 +317,7 @@ static doca_error_t task_send_set_conf(struct comch_ep *ep, doca_comch_task_send
 
 static doca_error_t msg_recv_register(struct comch_ep *ep, doca_comch_event_msg_recv_cb_t cb, const char *call)
 {
-	doca_error_t ret = ep_check_idle(ep, call);
+	doca_error_t ret = priv_doca_ctx_check_idle(&ep->ctx, call, NULL);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -338,7 +330,7 @@ static doca_error_t msg_recv_register(struct comch_ep *ep, doca_comch_event_msg_
 static doca_error_t consumer_register(struct comch_ep *ep, doca_comch_event_consumer_cb_t new_cb,
 				      doca_comch_event_consumer_cb_t expired_cb, const char *call)
 {
-	doca_error_t ret = ep_check_idle(ep, call);
+	doca_error_t ret = priv_doca_ctx_check_idle(&ep->ctx, call, NULL);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -511,7 +503,7 @@ DOCA_STABLE doca_error_t doca_comch_server_event_connection_status_changed_regis
 	if (comch_server == NULL || connect_event_cb == NULL || disconnect_event_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: NULL argument; pass the server and both callbacks", call);
-	ret = ep_check_idle(&comch_server->ep, call);
+	ret = ctx_check_idle(&comch_server->ep.ctx, NULL);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	comch_server->connect_cb = connect_event_cb;
