@@ -273,7 +273,7 @@ uint64_t flow_key_hash(const struct flow_key *k, const uint8_t *words, unsigned 
 /* Builds the index of a CONTROL pipe's current list (NULL when out of memory: lookups scan). */
 struct ctl_index *flow_ctl_index_build(const struct doca_flow_pipe *pipe);
 
-/* Control-path helpers (flow.c, pipe.c), all under flow_lock. */
+/* Control-path helpers (flow.c, pipe*.c), all under flow_lock. */
 enum fwd_ctx { FWD_CTX_PIPE, FWD_CTX_ENTRY, FWD_CTX_MISS };
 /* A forward as the receive path runs it; *from_entry: the pipe leaves it to each entry. */
 doca_error_t flow_fwd_compile(const char *what, struct doca_flow_port *port, const struct doca_flow_fwd *in,
@@ -283,5 +283,41 @@ doca_error_t flow_monitor_compile(const char *what, const struct doca_flow_monit
 doca_error_t flow_actions_check(const char *what, const struct doca_flow_actions *a, const char *which);
 /* Frees every pipe and entry of a port nobody steers through any more. */
 void flow_port_free_pipes(struct doca_flow_port *port);
+
+/* A call or option outside softdoca's DOCA Flow subset: NOT_SUPPORTED, one line naming @what. */
+#define FLOW_NS(what)                                                                                                  \
+	SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, FLOW_COMP,                                                                 \
+		  "%s: not supported by softdoca's DOCA Flow subset (README \"DOCA Flow\")", what)
+
+/* What doca_flow_pipe_cfg_set_*() gathered (pipe_cfg.c) for doca_flow_pipe_create (pipe.c). */
+struct doca_flow_pipe_cfg {
+	struct doca_flow_port *port;
+	char name[64];
+	enum doca_flow_pipe_type type;
+	bool is_root;
+	bool has_match, has_mask;
+	struct doca_flow_match match, mask;
+	uint32_t nr_actions;
+	struct doca_flow_actions actions[FLOW_MAX_ACTIONS];
+	bool has_amask[FLOW_MAX_ACTIONS];
+	struct doca_flow_actions amask[FLOW_MAX_ACTIONS];
+	bool has_monitor;
+	struct doca_flow_monitor monitor;
+	uint32_t nr_entries;
+	bool miss_counter;
+	void *user_ctx;
+};
+
+/* pipe.c: pipes and their entry slabs, for the entry calls of pipe_entry.c; under flow_lock. */
+bool flow_port_is_started(const struct doca_flow_port *port);
+bool flow_pipe_is_live(const struct doca_flow_pipe *pipe);
+/* The indices of the words of @mask that are not zero, into @words; how many. */
+unsigned int flow_key_words(const struct flow_key *mask, uint8_t *words);
+/* A zeroed entry of @pipe's slab, or NULL when the pipe is full. */
+struct doca_flow_pipe_entry *flow_entry_alloc(struct doca_flow_pipe *pipe);
+/* Back to its slab; unreachable for receivers already (unlinked, then a slot sync). */
+void flow_entry_free(struct doca_flow_pipe_entry *e);
+/* Publishes the index of a CONTROL pipe's list now; the old one goes once no receiver holds it. */
+void flow_ctl_index_republish(struct doca_flow_pipe *pipe);
 
 #endif /* SD_FLOW_INTERNAL_H_ */
