@@ -77,6 +77,13 @@ enum doca_flow_entry_flags {
 	DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH = (1u << 1),
 };
 
+/*
+ * DOCA 3.2's names of the two flags (3.3 renamed them); the same flags, so a 3.2 program
+ * that names them means what it meant (docs/versions.md).
+ */
+#define DOCA_FLOW_NO_WAIT	 DOCA_FLOW_ENTRY_FLAGS_NO_WAIT
+#define DOCA_FLOW_WAIT_FOR_BATCH DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH
+
 #define DOCA_FLOW_FLAGS_SET(flags, flag)    ((flags) |= (flag))
 #define DOCA_FLOW_FLAGS_UNSET(flags, flag)  ((flags) &= ~(flag))
 #define DOCA_FLOW_FLAGS_IS_SET(flags, flag) (((flags) & (flag)) != 0)
@@ -790,6 +797,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_q
 								 const struct doca_flow_monitor *monitor,
 								 const struct doca_flow_fwd *fwd, uint32_t flags,
 								 struct doca_flow_pipe_entry *entry);
+/**
+ * DOCA 3.2's name of doca_flow_pipe_basic_add_entry (3.3 renamed it, parameters unchanged): the
+ * same call, whose log lines name doca_flow_pipe_basic_add_entry (docs/versions.md).
+ */
+DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
+							const struct doca_flow_match *match, uint8_t action_idx,
+							const struct doca_flow_actions *actions,
+							const struct doca_flow_monitor *monitor,
+							const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
+							struct doca_flow_pipe_entry **entry);
 /** Adds an entry to a CONTROL pipe: the lowest priority value that matches wins (ties: first added). */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
     uint16_t pipe_queue, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
@@ -797,6 +814,25 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
     const struct doca_flow_actions *actions, const struct doca_flow_actions *actions_mask,
     const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor, uint32_t priority,
     const struct doca_flow_fwd *fwd, void *usr_ctx, struct doca_flow_pipe_entry **entry);
+#if !defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(SOFTDOCA_NO_VERSION_CHECKS)
+/*
+ * DOCA 3.2 took the priority second (pipe_queue, priority, pipe, match, ...); 3.3 takes it after
+ * the monitor. A C compiler that only warns about the integer passed as the pipe would build a
+ * call that reads every argument from the wrong place, so a call whose second argument is not a
+ * pipe pointer stops the build with this message instead. C++ gets the prototype's own error.
+ */
+struct doca_flow_pipe *doca_flow_pipe_control_add_entry_doca_3_2_order_(void) __attribute__((
+    error("doca_flow_pipe_control_add_entry: the second argument is not a pipe; DOCA 3.2 passed the priority there, "
+	  "DOCA 3.3 (softdoca) takes (pipe_queue, pipe, match, match_mask, condition, actions, actions_mask, "
+	  "action_descs, monitor, priority, fwd, usr_ctx, entry)")));
+#define doca_flow_pipe_control_add_entry(pipe_queue, pipe, ...)                                                        \
+	(doca_flow_pipe_control_add_entry)(pipe_queue,                                                                 \
+					   _Generic((pipe),                                                            \
+					   struct doca_flow_pipe *: (pipe),                                            \
+					   void *: (pipe),                                                             \
+					   default: doca_flow_pipe_control_add_entry_doca_3_2_order_()),               \
+					   __VA_ARGS__)
+#endif
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_lpm_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
 							    const struct doca_flow_match *match,
 							    const struct doca_flow_match *match_mask,

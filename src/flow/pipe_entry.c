@@ -8,6 +8,9 @@
 
 #include "flow_internal.h"
 
+/* doca_flow.h checks callers' argument order (DOCA 3.2's) with a macro; this file defines the call. */
+#undef doca_flow_pipe_control_add_entry
+
 /* ---- entries ---- */
 
 static doca_error_t entry_common_checks(const char *what, uint16_t pipe_queue, struct doca_flow_pipe *pipe,
@@ -148,6 +151,18 @@ fail:
 		flow_entry_free(e);
 	pthread_mutex_unlock(&flow_lock);
 	return err;
+}
+
+/* DOCA 3.2's name of doca_flow_pipe_basic_add_entry. */
+DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
+							const struct doca_flow_match *match, uint8_t action_idx,
+							const struct doca_flow_actions *actions,
+							const struct doca_flow_monitor *monitor,
+							const struct doca_flow_fwd *fwd, uint32_t flags, void *usr_ctx,
+							struct doca_flow_pipe_entry **entry)
+{
+	return doca_flow_pipe_basic_add_entry(pipe_queue, pipe, match, action_idx, actions, monitor, fwd, flags,
+					      usr_ctx, entry);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
