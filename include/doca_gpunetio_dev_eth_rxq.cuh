@@ -217,6 +217,29 @@ __device__
 	return doca_gpunetio_hd_rxq_recv(rxq, max_rx_pkts, timeout_ns, out_first_pkt_idx, out_pkt_num, out_attr,
 					 (int)rx_attr);
 }
+
+/**
+ * DOCA 3.2's spelling: the last template argument was a bool, true for "fill out_attr"
+ * (timestamp_ns and bytes), which 3.3 spells DOCA_GPUNETIO_ETH_RX_ATTR_ALL; false is
+ * DOCA_GPUNETIO_ETH_RX_ATTR_NONE (docs/versions.md). A bool does not convert to the enum, so
+ * true and false reach only this template. DOCA_GPUNETIO_ETH_RX_ATTR_NONE and _TS do convert
+ * to bool, so out_attr's type is a template parameter here: that makes the template above the
+ * more specialised one, and the one chosen whenever both fit.
+ */
+template <enum doca_gpu_dev_eth_exec_scope exec_scope, enum doca_gpu_dev_eth_mcst_mode mcst_mode,
+	  enum doca_gpu_dev_eth_nic_handler nic_handler, bool fill_attr, typename attr_t>
+#if defined(__CUDACC__)
+__device__
+#endif
+    inline doca_error_t
+    doca_gpu_dev_eth_rxq_recv(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts, uint64_t timeout_ns,
+			      uint64_t *out_first_pkt_idx, uint32_t *out_pkt_num, attr_t *out_attr)
+{
+	return doca_gpu_dev_eth_rxq_recv < exec_scope, mcst_mode, nic_handler,
+	       fill_attr ? DOCA_GPUNETIO_ETH_RX_ATTR_ALL
+			 : DOCA_GPUNETIO_ETH_RX_ATTR_NONE >
+			       (rxq, max_rx_pkts, timeout_ns, out_first_pkt_idx, out_pkt_num, out_attr);
+}
 #endif /* __cplusplus */
 
 #endif /* DOCA_GPUNETIO_DEV_ETH_RXQ_CUH_ */
