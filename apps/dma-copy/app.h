@@ -5,7 +5,8 @@
  *
  *   args.c     the command line (doca_argp)
  *   files.c    the source, the destination under its temporary name, stale partials, commit
- *   link.c     the Comch link: device, connection, sends, the inbox, PROGRESS/FILLED/CREDIT
+ *   link.c     the Comch link: device, connection, sends, the inbox, the session's order
+ *   credit.c   the words that keep the rings going: PROGRESS, CREDIT, FILLED
  *   stage.c    the staging ring: filled from a source, drained into a destination
  *   window.c   the DMA window (DPU side): chunks in flight between the two rings
  *   dpu.c      the DPU side's role; host.c the host's
@@ -208,6 +209,12 @@ struct app {
 	double last_bar;
 };
 
+/* Task user data of a send (link.c, credit.c): what kind of message it carries. */
+#define MSG_TASK      0 /* send_msg()'s: counted in sends_inflight */
+#define PROGRESS_TASK 1 /* at most one in flight, the others are skipped */
+#define CREDIT_TASK   2 /* a host's CREDIT or FILLED: at most one in flight too */
+#define BUSY_TASK     3 /* an ERROR to a second host while a copy runs */
+
 /* The signal that stops the copy (SIGINT, SIGTERM), or 0 (main.c). */
 extern volatile sig_atomic_t interrupted;
 /* What an interrupted side tells the other one, and logs. */
@@ -251,6 +258,9 @@ void send_failure(struct app *app, uint16_t type, bool flush);
 doca_error_t wait_msg(struct app *app, void *out, uint32_t cap, uint32_t *len, bool unbounded);
 bool msg_is(const void *msg, uint32_t len, uint16_t type);
 doca_error_t peer_error(struct app *app, const void *msg, uint32_t len);
+bool seq_note(struct app *app, bool from_peer, const void *msg, uint32_t len);
+
+/* credit.c */
 void report_progress(struct app *app, bool flush);
 void send_credit(struct app *app, bool flush);
 void flush_before_block(struct app *app);
