@@ -4,6 +4,8 @@
 # Runs apt-get directly as root, through sudo otherwise; prints the command when neither works.
 set -eu
 pkgs="meson ninja-build pkg-config gcc g++ clang clang-format libjson-c-dev libclang-rt-14-dev iproute2"
+# The Debian packages (scripts/build-debs.sh, tests/packaging/check_debs.sh).
+pkgs="$pkgs dpkg-dev debhelper lintian python3"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
