@@ -6,6 +6,9 @@
 # Ends with one line: "N passed, N failed".
 #   ./test.sh            everything (what CI runs)
 #   ./test.sh quick      gcc build and the fast suite only
+# The full run ends with the Debian packages' check (tests/packaging/check_debs.sh: build, lintian,
+# install, use, purge), which installs system packages: it runs only with CI=true or
+# SOFTDOCA_TEST_PACKAGES=1 (and as root), and counts as skipped otherwise.
 set -u
 cd "$(dirname "$0")"
 sh scripts/deps.sh || exit 1
@@ -99,6 +102,26 @@ run() {
 	echo "   $(grep -aE '^(Ok|Fail|Skipped|Timeout):' "$out/$name.test.log" | tr -s ' ' | tr '\n' ' ')"
 }
 
+# The Debian packages built, installed, used and purged: one test, counted like a meson test.
+packages() {
+	echo "== packages: tests/packaging/check_debs.sh"
+	tmp=$(mktemp -d "$tmproot/sd.XXXXXX") || { failed=$((failed + 1)); return; }
+	TMPDIR=$tmp sh tests/packaging/check_debs.sh >"$out/packages.log" 2>&1
+	rc=$?
+	left=$(cd "$tmp" && ls -A)
+	rm -rf "$tmp"
+	tmp=""
+	case $rc in
+	0) passed=$((passed + 1)); echo "   $(tail -1 "$out/packages.log")" ;;
+	77) skipped=$((skipped + 1)); echo "   $(tail -1 "$out/packages.log")" ;;
+	*) failed=$((failed + 1)); echo "   failed (exit $rc), see $out/packages.log:"; tail -20 "$out/packages.log" | sed 's/^/   | /' ;;
+	esac
+	if [ -n "$left" ]; then
+		echo "   the packages check left in TMPDIR:" $left
+		failed=$((failed + 1))
+	fi
+}
+
 run gcc gcc "fast multi-process" -Dbuildtype=debugoptimized
 if [ "$mode" != quick ]; then
 	run clang clang "fast" -Dbuildtype=debugoptimized
@@ -106,6 +129,7 @@ if [ "$mode" != quick ]; then
 		-Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all
 	run tsan clang "fast multi-process stress" -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false
 	run stress gcc "stress build" -Dbuildtype=release
+	packages
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
