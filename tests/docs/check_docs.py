@@ -40,7 +40,8 @@ STALE = [
     "not supported yet",
 ]
 
-CODE_DIRS = ["src", "tools", "apps", "bench", "examples", "scripts"]
+# tests/packaging: the step test.sh runs last reads its own switch.
+CODE_DIRS = ["src", "tools", "apps", "bench", "examples", "scripts", "tests/packaging"]
 TOP_SCRIPTS = ["demo.sh", "test.sh"]
 
 C_READ = re.compile(r'\b(?:secure_)?getenv\s*\(\s*"(SOFTDOCA_[A-Z0-9_]+)"')
@@ -172,6 +173,12 @@ def check_env(root):
             if n.endswith(".map"):
                 with open(os.path.join(dirpath, n), encoding="utf-8") as f:
                     nodes.update(re.findall(r'^(SOFTDOCA_[A-Z0-9_]+)\s*\{', f.read(), re.M))
+    # Compile-time switches a public header tests (#ifdef NAME, defined(NAME)) are names a page
+    # may give too (docs/versions.md), but config.md, the page of variables, may not.
+    for dirpath, _, names in os.walk(os.path.join(root, "include")):
+        for n in names:
+            with open(os.path.join(dirpath, n), encoding="utf-8", errors="replace") as f:
+                nodes.update(re.findall(r'(?:defined\s*\(\s*|#\s*ifn?def\s+)(SOFTDOCA_[A-Z0-9_]+)', f.read()))
     pages = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(root, "docs")) if f.endswith(".md"))
     for page in pages:
         if page == "docs/config.md":
