@@ -294,9 +294,16 @@ struct doca_task {
 	struct doca_task *next; /* free list / ctx FIFO */
 	/* Free for the module's data path while it owns the submitted task (its own queues). */
 	struct doca_task *dp_next;
-	/* Set while the task runs as a node of a graph instance: completion goes to the graph. */
-	struct doca_graph_instance *graph_inst;
-	uint32_t graph_node;
+	/*
+	 * Where the finished task goes, once per submission (ctx.c's delivery calls it with
+	 * task->status set): the module's ops->deliver, i.e. the application's callbacks, set when
+	 * the pool is made. Whoever submits a task on its own behalf (a graph node) installs its own
+	 * hook before the submit and puts ops->deliver back when it runs; done_arg and done_idx
+	 * belong to that hook.
+	 */
+	void (*on_done)(struct doca_task *task, bool success);
+	void *done_arg;
+	uint32_t done_idx;
 	uint64_t fault_due_ns; /* SOFTDOCA_FAULT delay: not delivered before this time */
 	uint64_t bytes;	       /* what the task moves, set by ops->prepare (statistics, trace) */
 	/* Written once per submission by whoever finishes it (priv_doca_task_complete*). */
@@ -372,7 +379,23 @@ static inline bool priv_doca_task_done(const struct doca_task *task)
 	return atomic_load_explicit(&((struct doca_task *)task)->comp.done, memory_order_acquire) != 0;
 }
 
-struct task_batch_pool;
+/*
+ * A context extension: work a feature keeps beside the context's own task FIFO (task batches,
+ * task_batch.c) and drives from the context's progress, without ctx.c naming the feature. The
+ * feature embeds a struct ctx_ext, points ctx->ext at it and calls ctx_progress_path();
+ * progress then calls progress() after the FIFO, has_work() when arming notifications, and
+ * release() when the context returns to IDLE or is destroyed (release clears ctx->ext).
+ */
+struct ctx_ext_ops {
+	const char *name;
+	unsigned int (*progress)(struct doca_ctx *ctx, unsigned int budget);
+	bool (*has_work)(const struct doca_ctx *ctx);
+	void (*release)(struct doca_ctx *ctx);
+};
+
+struct ctx_ext {
+	const struct ctx_ext_ops *ops;
+};
 
 struct ctx_ops {
 	const char *name; /* "dma" */
@@ -498,18 +521,27 @@ struct doca_ctx {
 	const struct ctx_dp_ops *dp;
 	struct ctx_dp_queue *queue;
 
-	/* Task batches (task_batch.h); NULL unless the module configured batches. */
-	struct task_batch_pool *batches;
+	/* An extension driven by progress (struct ctx_ext: task batches); NULL without one. */
+	struct ctx_ext *ext;
 
 	/* Statistics, logged at stop when debug is on. */
 	uint64_t st_tasks, st_bytes, st_errors, st_again, st_late_free;
 	size_t st_inflight_hwm;
 };
 
+/*
+ * Work that became due outside doca_pe_progress() (a graph instance that finished inside its
+ * submit) and whose callbacks belong to progress: queued with priv_doca_pe_defer(), run() by
+ * the next progress call on the PE thread, newest first.
+ */
+struct pe_deferred {
+	struct pe_deferred *next;
+	void (*run)(struct pe_deferred *d);
+};
+
 struct doca_pe {
 	struct doca_ctx *ctxs;
-	/* Graph instances that finished outside progress, whose callbacks progress must run. */
-	struct doca_graph_instance *graph_done;
+	struct pe_deferred *deferred;
 	uint32_t nb_ctxs;
 	bool in_progress;
 	struct doca_ctx *iter_next; /* doca_pe_progress(): the context visited next */
@@ -679,22 +711,30 @@ doca_error_t fault_complete_status(void);
 uint64_t fault_delay_ns(void);
 uint64_t fault_now_ns(void);
 
-/* graph.c: a task that ran as a graph node finished (called from progress). */
-struct doca_graph_instance;
-void graph_task_done(struct doca_task *task, doca_error_t status);
-/* graph.c: runs the callbacks of instances that finished outside progress; returns how many. */
-unsigned int graph_progress(struct doca_pe *pe);
+/* Queues @d to run in the next doca_pe_progress() (struct pe_deferred); PE thread. */
+static inline void priv_doca_pe_defer(struct doca_pe *pe, struct pe_deferred *d)
+{
+	d->next = pe->deferred;
+	pe->deferred = d;
+	priv_doca_pe_kick(pe);
+}
 
 /* Progress-engine side of a context (ctx.c), called by pe.c. */
 unsigned int ctx_progress(struct doca_ctx *ctx);
 
 static inline void ctx_progress_path(struct doca_ctx *ctx)
 {
-	ctx->progress_slow = ctx->ops->events != NULL || ctx->unordered || ctx->batches != NULL || ctx->instrumented;
+	ctx->progress_slow = ctx->ops->events != NULL || ctx->unordered || ctx->ext != NULL || ctx->instrumented;
 }
-bool ctx_has_work(const struct doca_ctx *ctx);
-/* When the context's next completion, held back by an injected delay, becomes deliverable
- * (fault_now_ns clock); 0 when none is held back. */
-uint64_t ctx_next_due(const struct doca_ctx *ctx);
+
+/* A stopping context with nothing in flight and every task freed may go to IDLE. */
+static inline bool ctx_can_finish_stop(const struct doca_ctx *ctx)
+{
+	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->nb_allocated == 0;
+}
+
+/* pe_notify.c: writes the armed notification handle when some context of @pe has work now
+ * (or sets the timer for a completion held back by SOFTDOCA_FAULT); called by pe.c. */
+void pe_kick_if_work(struct doca_pe *pe);
 
 #endif /* SD_CORE_H_ */

@@ -32,7 +32,6 @@
 #include <doca_pe.h>
 
 #include "core.h"
-#include "task_batch.h"
 
 #define COMP "ctx"
 /* Status of flushed tasks. DOCA does not document it; hardware reports a flushed work request
@@ -109,7 +108,8 @@ static void pool_release(struct doca_ctx *ctx)
 	ctx->pool = NULL;
 	ctx->free_tasks = NULL;
 	ctx->pool_size = 0;
-	task_batch_pool_release(ctx);
+	if (ctx->ext != NULL)
+		ctx->ext->ops->release(ctx);
 }
 
 static void log_stats(struct doca_ctx *ctx)
@@ -200,6 +200,7 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 
 		t->ctx = ctx;
 		t->state = TASK_FREE;
+		t->on_done = ctx->ops->deliver;
 		t->comp.notify = ctx->pe ? &ctx->pe->notify : NULL;
 		t->next = ctx->free_tasks;
 		ctx->free_tasks = t;
@@ -282,11 +283,6 @@ static bool begin_stop(struct doca_ctx *ctx)
 	return true;
 }
 
-static bool can_finish_stop(const struct doca_ctx *ctx)
-{
-	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->nb_allocated == 0;
-}
-
 DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 {
 	if (ctx == NULL)
@@ -303,7 +299,7 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	}
 	if (!begin_stop(ctx))
 		return DOCA_SUCCESS;
-	if (ctx->state == DOCA_CTX_STATE_STOPPING && can_finish_stop(ctx)) {
+	if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx_can_finish_stop(ctx)) {
 		(void)to_idle(ctx); /* the last touch: its IDLE callback may destroy it */
 		return DOCA_SUCCESS;
 	}
@@ -683,39 +679,6 @@ DOCA_STABLE struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
 
 /* ---- progress ---- */
 
-bool ctx_has_work(const struct doca_ctx *ctx)
-{
-	const struct doca_task *head = ctx->fifo_head;
-
-	if (can_finish_stop(ctx))
-		return true;
-	if (head != NULL && atomic_load_explicit(&((struct doca_task *)head)->comp.done, memory_order_acquire)) {
-		/* An injected delay holds the FIFO head back: deliverable only once it is due. */
-		if (SD_UNLIKELY(ctx->instrumented) && head->fault_due_ns != 0 && fault_now_ns() < head->fault_due_ns)
-			return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
-		return true;
-	}
-	/* Unordered contexts (sync events) deliver any finished task, not only the head. */
-	for (const struct doca_task *t = head ? head->next : NULL; ctx->unordered && t != NULL; t = t->next)
-		if (atomic_load_explicit(&((struct doca_task *)t)->comp.done, memory_order_acquire))
-			return true;
-	if (SD_UNLIKELY(ctx->batches != NULL) && task_batch_has_work(ctx))
-		return true;
-	if (SD_UNLIKELY(ctx->ops->events_pending != NULL) && ctx->ops->events_pending(ctx))
-		return true;
-	return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
-}
-
-uint64_t ctx_next_due(const struct doca_ctx *ctx)
-{
-	const struct doca_task *head = ctx->fifo_head;
-
-	if (!ctx->instrumented || head == NULL || head->fault_due_ns == 0 ||
-	    !atomic_load_explicit(&((struct doca_task *)head)->comp.done, memory_order_acquire))
-		return 0;
-	return head->fault_due_ns;
-}
-
 static void run_callback_then_free(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status);
 
 static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status)
@@ -732,10 +695,7 @@ static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, do
 		ctx->st_bytes += task->bytes;
 		if (ctx->ops->finish != NULL)
 			ctx->ops->finish(task);
-		if (task->graph_inst != NULL)
-			graph_task_done(task, status);
-		else
-			ctx->ops->deliver(task, true);
+		task->on_done(task, true);
 		return;
 	}
 	ctx->st_errors++;
@@ -747,10 +707,7 @@ static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, do
 		if (!begin_stop(ctx))
 			return;
 	}
-	if (task->graph_inst != NULL)
-		graph_task_done(task, status);
-	else
-		ctx->ops->deliver(task, false);
+	task->on_done(task, false);
 }
 
 /* A task the application freed while in flight: its callback runs, then it goes back to the pool
@@ -881,7 +838,7 @@ static inline __attribute__((always_inline)) unsigned int deliver_fifo(struct do
  */
 static inline unsigned int idle_if_stopped(struct doca_ctx *ctx, struct ctx_guard *g)
 {
-	if (SD_LIKELY(!can_finish_stop(ctx))) {
+	if (SD_LIKELY(!ctx_can_finish_stop(ctx))) {
 		(void)ctx_guard_leave(ctx, g);
 		return 0;
 	}
@@ -912,8 +869,8 @@ static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx 
 		n = deliver_unordered(ctx, &g);
 	} else {
 		n = deliver_fifo(ctx, true, &g);
-		if (!g.gone && SD_UNLIKELY(ctx->batches != NULL))
-			n += task_batch_progress(ctx, CTX_PROGRESS_BUDGET);
+		if (!g.gone && SD_UNLIKELY(ctx->ext != NULL))
+			n += ctx->ext->ops->progress(ctx, CTX_PROGRESS_BUDGET);
 	}
 	if (SD_UNLIKELY(g.gone))
 		return n + ev;

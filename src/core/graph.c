@@ -5,12 +5,14 @@
  * A graph is a DAG of nodes; an instance holds, per node, the task (context node) or cookie
  * (user node) and a countdown of unfinished predecessors. Submitting an instance starts its
  * roots; each finished node starts the successors whose countdown reaches zero. Context nodes
- * finish from doca_pe_progress() (the core hands the task to graph_task_done() instead of the
- * task's own callback); user nodes run as soon as they are ready. When every node has finished
+ * finish from doca_pe_progress(): node_start() installs node_task_done() as the task's completion
+ * hook (struct doca_task.on_done) for that submission, in place of the task's own callbacks;
+ * user nodes run as soon as they are ready. When every node has finished
  * the instance's completion (or, if any node failed, error) callback runs from
  * doca_pe_progress(): normally the last node finishes there; when the instance finishes inside
- * doca_graph_instance_submit() (every context task refused), it is queued on the PE and its
- * callback runs at the next progress. Once a node fails, nodes not yet started are skipped.
+ * doca_graph_instance_submit() (every context task refused), it is queued on the PE
+ * (priv_doca_pe_defer) and its callback runs at the next progress. Once a node fails, nodes not yet started are
+ * skipped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +50,7 @@ struct doca_graph {
 
 struct doca_graph_instance {
 	struct doca_graph *graph;
-	struct doca_graph_instance *done_next; /* on pe->graph_done */
+	struct pe_deferred done; /* queued on the PE when it finished inside submit */
 	bool submitted;
 	bool failed;
 	uint32_t left;
@@ -376,9 +378,20 @@ DOCA_EXPERIMENTAL doca_error_t doca_graph_instance_set_user_data(struct doca_gra
 
 static void node_finished(struct doca_graph_instance *inst, uint32_t idx, doca_error_t status);
 
+/* The completion hook of a task that runs as a context node: the task's own callbacks wait. */
+static void node_task_done(struct doca_task *task, bool success)
+{
+	struct doca_graph_instance *inst = task->done_arg;
+
+	(void)success; /* task->status says it */
+	task->on_done = task->ctx->ops->deliver;
+	node_finished(inst, task->done_idx, task->status);
+}
+
 static void node_start(struct doca_graph_instance *inst, uint32_t idx)
 {
 	const struct doca_graph_node *n = inst->graph->nodes[idx];
+	struct doca_task *task;
 	doca_error_t ret;
 
 	if (inst->failed) {
@@ -389,11 +402,13 @@ static void node_start(struct doca_graph_instance *inst, uint32_t idx)
 		node_finished(inst, idx, n->user_cb(inst->cookies[idx]));
 		return;
 	}
-	inst->tasks[idx]->graph_inst = inst;
-	inst->tasks[idx]->graph_node = idx;
-	ret = doca_task_submit(inst->tasks[idx]);
+	task = inst->tasks[idx];
+	task->on_done = node_task_done;
+	task->done_arg = inst;
+	task->done_idx = idx;
+	ret = doca_task_submit(task);
 	if (ret != DOCA_SUCCESS) {
-		inst->tasks[idx]->graph_inst = NULL;
+		task->on_done = task->ctx->ops->deliver;
 		node_finished(inst, idx, ret);
 	}
 }
@@ -414,12 +429,14 @@ static void node_finished(struct doca_graph_instance *inst, uint32_t idx, doca_e
 	}
 }
 
-void graph_task_done(struct doca_task *task, doca_error_t status)
+/* An instance that finished inside its submit: its callback, from doca_pe_progress(). */
+static void instance_done_deferred(struct pe_deferred *d)
 {
-	struct doca_graph_instance *inst = task->graph_inst;
+	struct doca_graph_instance *inst = SD_CONTAINER_OF(d, struct doca_graph_instance, done);
+	struct doca_graph *g = inst->graph;
 
-	task->graph_inst = NULL;
-	node_finished(inst, task->graph_node, status);
+	inst->submitted = false;
+	(inst->failed ? g->err_cb : g->comp_cb)(inst, inst->user_data, g->user_data);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_graph_instance_submit(struct doca_graph_instance *graph_instance)
@@ -450,25 +467,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_graph_instance_submit(struct doca_graph_inst
 	if (--graph_instance->left == 0) {
 		/* Every node finished inside submit (all context tasks refused): the callback still
 		 * belongs to doca_pe_progress(). */
-		graph_instance->done_next = g->pe->graph_done;
-		g->pe->graph_done = graph_instance;
-		priv_doca_pe_kick(g->pe);
+		graph_instance->done.run = instance_done_deferred;
+		priv_doca_pe_defer(g->pe, &graph_instance->done);
 	}
 	return DOCA_SUCCESS;
-}
-
-unsigned int graph_progress(struct doca_pe *pe)
-{
-	unsigned int n = 0;
-
-	while (pe->graph_done != NULL) {
-		struct doca_graph_instance *inst = pe->graph_done;
-		struct doca_graph *g = inst->graph;
-
-		pe->graph_done = inst->done_next;
-		inst->submitted = false;
-		(inst->failed ? g->err_cb : g->comp_cb)(inst, inst->user_data, g->user_data);
-		n++;
-	}
-	return n;
 }

@@ -37,8 +37,6 @@
 
 #define COMP "pe"
 
-static void kick_if_work(struct doca_pe *pe);
-
 DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 {
 	struct doca_pe *p;
@@ -130,12 +128,18 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 		n += ctx_progress(ctx);
 	}
 	pe->iter_next = NULL;
-	if (SD_UNLIKELY(pe->graph_done != NULL))
-		n += graph_progress(pe);
+	/* Work queued outside progress (a graph instance that finished inside its submit). */
+	while (SD_UNLIKELY(pe->deferred != NULL)) {
+		struct pe_deferred *d = pe->deferred;
+
+		pe->deferred = d->next;
+		d->run(d);
+		n++;
+	}
 	pe->in_progress = false;
 	/* Armed before this call (unusual, but allowed): what callbacks submitted must still wake. */
 	if (SD_UNLIKELY(atomic_load_explicit(&pe->notify.armed, memory_order_relaxed)))
-		kick_if_work(pe);
+		pe_kick_if_work(pe);
 	return n != 0;
 }
 
@@ -273,66 +277,6 @@ DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe, doc
 	return DOCA_SUCCESS;
 }
 
-static void notify_signal(struct doca_pe *pe)
-{
-	uint64_t one = 1;
-
-	if (write(pe->notify.efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		SD_WARN(COMP, "progress engine %p: writing the notification handle failed: %s", (void *)pe,
-			strerror(errno));
-}
-
-/* Makes the handle readable at @due_ns (fault_now_ns clock). */
-static void timer_set(struct doca_pe *pe, uint64_t due_ns)
-{
-	struct itimerspec its = {
-	    .it_value = {.tv_sec = (time_t)(due_ns / 1000000000ull), .tv_nsec = (long)(due_ns % 1000000000ull)}};
-
-	if (timerfd_settime(pe->tfd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
-		notify_signal(pe); /* wake early rather than never */
-}
-
-/* Writes the handle if the PE is armed and something is deliverable; disarms it then. */
-static void kick_if_work(struct doca_pe *pe)
-{
-	bool work = pe->graph_done != NULL;
-	uint64_t due = 0;
-
-	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL && !work; ctx = ctx->pe_next)
-		work = ctx_has_work(ctx);
-	if (work) {
-		if (atomic_exchange(&pe->notify.armed, 0))
-			notify_signal(pe);
-		return;
-	}
-	/* Nothing deliverable now; a completion held back by SOFTDOCA_FAULT wakes when due. */
-	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
-		uint64_t d = ctx_next_due(ctx);
-
-		if (d != 0 && (due == 0 || d < due))
-			due = d;
-	}
-	if (due == 0)
-		return;
-	if (pe->tfd >= 0)
-		timer_set(pe, due);
-	else if (atomic_exchange(&pe->notify.armed, 0))
-		notify_signal(pe); /* a handle of the application's own: no timer in it, wake early */
-}
-
-/*
- * Something became deliverable on the PE thread itself, outside doca_pe_progress(): a task
- * submitted to an engine that completes only inside progress (inline), a task refused at
- * submit, a stop, a graph instance that finished at once. No engine thread will write the
- * handle for it, so the PE does, when armed: the application may be asleep on it already.
- */
-SD_PRIV void priv_doca_pe_kick(struct doca_pe *pe)
-{
-	if (pe == NULL || pe->in_progress || !atomic_load_explicit(&pe->notify.armed, memory_order_relaxed))
-		return;
-	kick_if_work(pe);
-}
-
 DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 {
 	doca_error_t ret;
@@ -345,10 +289,10 @@ DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 	if (pe->tfd >= 0) {
 		struct itimerspec off = {0};
 
-		(void)timerfd_settime(pe->tfd, 0, &off, NULL); /* kick_if_work sets it anew if needed */
+		(void)timerfd_settime(pe->tfd, 0, &off, NULL); /* pe_kick_if_work sets it anew if needed */
 	}
 	atomic_store(&pe->notify.armed, 1);
-	kick_if_work(pe);
+	pe_kick_if_work(pe);
 	return DOCA_SUCCESS;
 }
 

@@ -28,6 +28,7 @@ struct doca_task_batch {
 };
 
 struct task_batch_pool {
+	struct ctx_ext ext; /* ctx->ext: progress drives the batch FIFO through it */
 	const struct task_batch_ops *ops;
 	size_t task_size;
 	uint16_t max_tasks;
@@ -59,16 +60,35 @@ SD_PRIV uint16_t priv_doca_task_batch_max_tasks(enum doca_task_batch_max_tasks_n
 	return 0;
 }
 
-void task_batch_pool_release(struct doca_ctx *ctx)
+static unsigned int batch_progress(struct doca_ctx *ctx, unsigned int budget);
+static bool batch_has_work(const struct doca_ctx *ctx);
+static void batch_pool_release(struct doca_ctx *ctx);
+
+static const struct ctx_ext_ops batch_ext_ops = {
+    .name = "task batches",
+    .progress = batch_progress,
+    .has_work = batch_has_work,
+    .release = batch_pool_release,
+};
+
+/* @ctx's batch pool; NULL when it has none. */
+static inline struct task_batch_pool *pool_of(const struct doca_ctx *ctx)
 {
-	struct task_batch_pool *pool = ctx->batches;
+	if (ctx->ext == NULL || ctx->ext->ops != &batch_ext_ops)
+		return NULL;
+	return SD_CONTAINER_OF(ctx->ext, struct task_batch_pool, ext);
+}
+
+static void batch_pool_release(struct doca_ctx *ctx)
+{
+	struct task_batch_pool *pool = pool_of(ctx);
 
 	if (pool == NULL)
 		return;
 	free(pool->tasks);
 	free(pool->batches);
 	free(pool);
-	ctx->batches = NULL;
+	ctx->ext = NULL;
 	ctx_progress_path(ctx);
 }
 
@@ -84,7 +104,10 @@ SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const 
 				 "%s: batch pool of %u batches of %u tasks of %zu bytes: every count must be > 0 "
 				 "and a task at least a struct doca_task",
 				 priv_doca_ctx_name(ctx), num_batches, max_tasks, task_size);
-	task_batch_pool_release(ctx);
+	if (ctx->ext != NULL && ctx->ext->ops != &batch_ext_ops)
+		return SD_REJECT(DOCA_ERROR_IN_USE, COMP, "%s already has an extension (%s); one per context",
+				 priv_doca_ctx_name(ctx), ctx->ext->ops->name);
+	batch_pool_release(ctx);
 	/* Members on their own cache lines, as single tasks: engine threads write their completion words. */
 	task_size = (task_size + SD_CACHELINE - 1) & ~(size_t)(SD_CACHELINE - 1);
 	per_batch = task_size * max_tasks;
@@ -94,6 +117,7 @@ SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const 
 	pool->batches = calloc(num_batches, sizeof(*pool->batches));
 	if (pool->batches == NULL || (pool->tasks = sd_calloc_lines(num_batches, per_batch)) == NULL)
 		goto nomem_pool;
+	pool->ext.ops = &batch_ext_ops;
 	pool->ops = ops;
 	pool->task_size = task_size;
 	pool->max_tasks = max_tasks;
@@ -114,7 +138,7 @@ SD_PRIV doca_error_t priv_doca_task_batch_pool_init(struct doca_ctx *ctx, const 
 		b->next = pool->free;
 		pool->free = b;
 	}
-	ctx->batches = pool;
+	ctx->ext = &pool->ext;
 	ctx_progress_path(ctx);
 	return DOCA_SUCCESS;
 
@@ -129,7 +153,7 @@ nomem:
 SD_PRIV doca_error_t priv_doca_task_batch_alloc(struct doca_ctx *ctx, uint16_t nb_tasks, union doca_data user_data,
 						struct doca_task_batch **batch)
 {
-	struct task_batch_pool *pool = ctx->batches;
+	struct task_batch_pool *pool = pool_of(ctx);
 	struct doca_task_batch *b;
 
 	if (SD_UNLIKELY(ctx->state != DOCA_CTX_STATE_RUNNING))
@@ -167,7 +191,7 @@ SD_PRIV doca_error_t priv_doca_task_batch_alloc(struct doca_ctx *ctx, uint16_t n
 
 SD_PRIV struct doca_task *priv_doca_task_batch_task(struct doca_task_batch *batch, uint16_t i)
 {
-	return member(batch->ctx->batches, batch, i);
+	return member(pool_of(batch->ctx), batch, i);
 }
 
 DOCA_EXPERIMENTAL void doca_task_batch_free(struct doca_task_batch *task_batch)
@@ -178,7 +202,7 @@ DOCA_EXPERIMENTAL void doca_task_batch_free(struct doca_task_batch *task_batch)
 	if (task_batch == NULL)
 		return;
 	ctx = task_batch->ctx;
-	pool = ctx->batches;
+	pool = pool_of(ctx);
 	if (task_batch->state != TASK_ALLOCATED || pool == NULL) {
 		SD_ERR(COMP,
 		       "doca_task_batch_free: batch %p of %s is %s; free a batch in its callback or before "
@@ -244,7 +268,7 @@ static doca_error_t batch_submit(struct doca_task_batch *b, bool strict)
 	if (SD_UNLIKELY(b == NULL))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "%s: NULL task batch", call);
 	ctx = b->ctx;
-	pool = ctx->batches;
+	pool = pool_of(ctx);
 	if (SD_UNLIKELY(b->state != TASK_ALLOCATED || pool == NULL))
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
 				 "%s: batch %p of %s is %s; submit an allocated batch once, and again only from "
@@ -352,9 +376,9 @@ static void deliver(struct doca_ctx *ctx, struct task_batch_pool *pool, struct d
 	pool->ops->deliver(b, false);
 }
 
-unsigned int task_batch_progress(struct doca_ctx *ctx, unsigned int budget)
+static unsigned int batch_progress(struct doca_ctx *ctx, unsigned int budget)
 {
-	struct task_batch_pool *pool = ctx->batches;
+	struct task_batch_pool *pool = pool_of(ctx);
 	const struct ctx_guard *g = ctx_guard_top(ctx); /* progress holds one */
 	unsigned int n = 0;
 
@@ -379,9 +403,9 @@ unsigned int task_batch_progress(struct doca_ctx *ctx, unsigned int budget)
 	return n;
 }
 
-bool task_batch_has_work(const struct doca_ctx *ctx)
+static bool batch_has_work(const struct doca_ctx *ctx)
 {
-	const struct task_batch_pool *pool = ctx->batches;
+	const struct task_batch_pool *pool = pool_of(ctx);
 	const struct doca_task_batch *b = pool ? pool->fifo_head : NULL;
 
 	if (b == NULL)

@@ -7,8 +7,8 @@
  *   module *_task_batch_*_allocate ──> priv_doca_task_batch_alloc(ctx, n, ...) (+ fills tasks)
  *   doca_task_batch_submit ──> ctx->ops->prepare() on every member, then every member job to the
  *                              context's engine queue; the batch joins the context's batch FIFO
- *   doca_pe_progress ──> task_batch_progress(): the FIFO head is delivered once all its member
- *                        jobs are done, through task_batch_ops.deliver (one callback)
+ *   doca_pe_progress ──> ctx->ext (struct ctx_ext, core.h) ──> batch_progress(): the FIFO head is delivered once all
+ * its member jobs are done, through task_batch_ops.deliver (one callback)
  *
  * A batch owns its member tasks (struct doca_task first, module task size), preallocated with
  * the pool: nothing is allocated on the submit or delivery path. Members never pass through the
@@ -60,10 +60,5 @@ SD_PRIV doca_error_t priv_doca_task_batch_alloc(struct doca_ctx *ctx, uint16_t n
 SD_PRIV struct doca_task *priv_doca_task_batch_task(struct doca_task_batch *batch, uint16_t i);
 /* 16, 32, 64 or 128 for a valid enum value, 0 otherwise. */
 SD_PRIV uint16_t priv_doca_task_batch_max_tasks(enum doca_task_batch_max_tasks_number n);
-
-/* Core (ctx.c): hooks of the context's progress, work check and teardown. */
-unsigned int task_batch_progress(struct doca_ctx *ctx, unsigned int budget);
-bool task_batch_has_work(const struct doca_ctx *ctx);
-void task_batch_pool_release(struct doca_ctx *ctx);
 
 #endif /* SD_TASK_BATCH_H_ */
