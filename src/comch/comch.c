@@ -120,8 +120,6 @@ static doca_error_t ep_prepare_start(struct comch_ep *ep)
 		ep->rx_size = rx;
 	}
 	ep->warned_no_recv_cb = false;
-	ep->ctx.keep_running_on_error = true;
-	ep->ctx.keep_done_on_stop = true;
 	return DOCA_SUCCESS;
 }
 
@@ -220,6 +218,7 @@ static void send_deliver(struct doca_task *task, bool success)
 
 static const struct ctx_ops server_ops = {
     .name = "comch server",
+    .policy = {.keep_running_on_error = true, .keep_done_on_stop = true},
     .start = server_start,
     .prepare = send_prepare,
     .deliver = send_deliver,
@@ -229,6 +228,7 @@ static const struct ctx_ops server_ops = {
 
 static const struct ctx_ops client_ops = {
     .name = "comch client",
+    .policy = {.keep_running_on_error = true, .keep_done_on_stop = true},
     .start = client_start,
     .prepare = send_prepare,
     .deliver = send_deliver,

@@ -196,8 +196,6 @@ static doca_error_t cons_start(struct doca_ctx *ctx)
 				   comch_wire_consumer(pkt, COMCH_CONSUMER_GONE, cs->id, 0, 0));
 		goto fail;
 	}
-	ctx->keep_running_on_error = true;
-	ctx->keep_done_on_stop = true;
 	SD_DBG(COMP, "%s: consumer %u announced to pid %u (%u posts)", priv_doca_ctx_name(ctx), cs->id,
 	       cs->conn->peer_pid, ring);
 	return DOCA_ERROR_IN_PROGRESS;
@@ -355,6 +353,7 @@ static void cons_deliver(struct doca_task *task, bool success)
 
 static const struct ctx_ops consumer_ops = {
     .name = "comch consumer",
+    .policy = {.keep_running_on_error = true, .keep_done_on_stop = true},
     .start = cons_start,
     .stopped = cons_stopped,
     .prepare = cons_prepare,

@@ -193,8 +193,6 @@ static doca_error_t prod_start(struct doca_ctx *ctx)
 		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
 				 "doca_ctx_start: %s: its connection went away; create producers on a live connection",
 				 priv_doca_ctx_name(ctx));
-	ctx->keep_running_on_error = true;
-	ctx->keep_done_on_stop = true;
 	return priv_doca_ctx_pool_init(ctx, sizeof(struct doca_comch_producer_task_send), p->num_tasks, p->num_tasks,
 				       &producer_dp_ops);
 }
@@ -259,6 +257,7 @@ static void prod_deliver(struct doca_task *task, bool success)
 
 static const struct ctx_ops producer_ops = {
     .name = "comch producer",
+    .policy = {.keep_running_on_error = true, .keep_done_on_stop = true},
     .start = prod_start,
     .prepare = prod_prepare,
     .deliver = prod_deliver,

@@ -397,8 +397,30 @@ struct ctx_ext {
 	const struct ctx_ext_ops *ops;
 };
 
+/*
+ * How the core treats a module's contexts, fixed per module (struct ctx_ops.policy): what
+ * DMA needs is all false. What changes at run time is context state instead
+ * (doca_ctx.datapath_external).
+ */
+struct ctx_policy {
+	/* A failed task does not stop the context (comch: one bad peer must not stop a server). */
+	bool keep_running_on_error;
+	/* Tasks complete in any order (sync event waits): progress delivers every finished task,
+	 * not only the FIFO head. */
+	bool unordered;
+	/* A task whose job really finished keeps its success when the context stops before
+	 * delivery (comch: the message did leave); the data path's cancel still fails the jobs it
+	 * did not run. */
+	bool keep_done_on_stop;
+	/* With a GPU data path (set_datapath_on_gpu), the context may also be connected to a PE,
+	 * which then delivers its CPU events (eth txq: send completions as events) through
+	 * ops->events; it still has no CPU tasks. */
+	bool pe_with_gpu;
+};
+
 struct ctx_ops {
 	const char *name; /* "dma" */
+	struct ctx_policy policy;
 	/*
 	 * IDLE -> RUNNING: allocate pools and engine queue. An asynchronous context (comch client)
 	 * returns DOCA_ERROR_IN_PROGRESS instead: the core moves it to STARTING, and the module
@@ -416,10 +438,16 @@ struct ctx_ops {
 	doca_error_t (*prepare)(struct doca_task *task);
 	/* Runs the task's completion or error callback (status already in task->status). */
 	void (*deliver)(struct doca_task *task, bool success);
-	/* After a successful copy, before deliver(): e.g. set destination data_len. */
+	/*
+	 * The ops below are optional: priv_doca_ctx_init() fills those a module leaves NULL with
+	 * the core's defaults (do nothing, nothing pending, no GPU data path), so the core calls
+	 * them without checking.
+	 *
+	 * finish: after a successful copy, before deliver(): e.g. set destination data_len.
+	 */
 	void (*finish)(struct doca_task *task);
 	/*
-	 * Optional hooks for contexts with work besides task completions (comch: sockets); NULL in
+	 * Hooks for contexts with work besides task completions (comch: sockets); not given in
 	 * DMA. None of them is on the task path.
 	 *
 	 * events:   first thing in every doca_pe_progress() visit of the context, in any state:
@@ -435,17 +463,15 @@ struct ctx_ops {
 	/*
 	 * Optional: doca_ctx_set_datapath_on_gpu() for a module whose data path can run on a GPU
 	 * (GPUNetIO queues). Called while IDLE and not connected to a PE; on success the core marks
-	 * the context's data path external (see priv_doca_ctx_set_datapath_external). NULL: the
-	 * call is refused with NOT_SUPPORTED.
+	 * the context's data path external (see priv_doca_ctx_set_datapath_external). Not given:
+	 * the call is refused with NOT_SUPPORTED.
 	 */
 	doca_error_t (*set_datapath_on_gpu)(struct doca_ctx *ctx, struct doca_gpu *gpu);
 	/*
-	 * Optional, with a GPU data path: the context may also be connected to a PE, which then
-	 * delivers its CPU events (eth txq: send completions as events) through events() above;
-	 * it still has no CPU tasks. events_pending: true when events() has something to
-	 * deliver now (used to arm notifications); called from the application's thread.
+	 * Optional, with events(): true when events() has something to deliver now without a
+	 * watched fd saying so (eth txq's GPU send completions); used to arm notifications, called
+	 * from the application's thread.
 	 */
-	bool pe_with_gpu;
 	bool (*events_pending)(const struct doca_ctx *ctx);
 	/* Library object destroy hook is the library's own business. */
 };
@@ -480,23 +506,13 @@ struct doca_ctx {
 	doca_ctx_state_changed_callback_t state_cb;
 	union doca_data user_data;
 	bool stop_requested_by_error;
-	/* Set by the module: a failed task does not stop the context (comch: one bad peer must not
-	 * stop a server). */
-	bool keep_running_on_error;
-	/* Set by the module: tasks complete in any order (sync event waits), so progress delivers
-	 * every finished task, not only the FIFO head. */
-	bool unordered;
 	/*
 	 * The data path runs off any PE (on a GPU): the context starts without a PE, has no CPU
 	 * tasks (no task pool), and goes from STOPPING to IDLE inside doca_ctx_stop(). Set through
 	 * priv_doca_ctx_set_datapath_external() while IDLE; together with a PE only when the
-	 * module allows it (ops->pe_with_gpu: the PE delivers the context's events, nothing else).
+	 * module allows it (ops->policy.pe_with_gpu: the PE delivers the context's events only).
 	 */
 	bool datapath_external;
-	/* Set by the module: a task whose job really finished keeps its success when the context
-	 * stops before delivery (comch: the message did leave); the engine's cancel still fails the
-	 * jobs it did not run. */
-	bool keep_done_on_stop;
 
 	/* Task pool (set up by the library in start through priv_doca_ctx_pool_init). */
 	uint8_t *pool;
@@ -527,6 +543,11 @@ struct doca_ctx {
 	/* Statistics, logged at stop when debug is on. */
 	uint64_t st_tasks, st_bytes, st_errors, st_again, st_late_free;
 	size_t st_inflight_hwm;
+
+	/* The module's ctx_ops with every optional op filled with the core's default
+	 * (priv_doca_ctx_init); ctx->ops points here, so no caller checks for NULL. */
+	struct ctx_ops ops_filled;
+	bool has_events; /* the module gave ops->events (progress takes its general path) */
 };
 
 /*
@@ -724,7 +745,7 @@ unsigned int ctx_progress(struct doca_ctx *ctx);
 
 static inline void ctx_progress_path(struct doca_ctx *ctx)
 {
-	ctx->progress_slow = ctx->ops->events != NULL || ctx->unordered || ctx->ext != NULL || ctx->instrumented;
+	ctx->progress_slow = ctx->has_events || ctx->ops->policy.unordered || ctx->ext != NULL || ctx->instrumented;
 }
 
 /* A stopping context with nothing in flight and every task freed may go to IDLE. */

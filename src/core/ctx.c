@@ -17,7 +17,7 @@
  * Submitted tasks sit in a per-context FIFO in submission order. The module's data path marks a
  * task done (priv_doca_task_complete); doca_pe_progress() delivers from the FIFO head while it is
  * done, so callbacks always run in submission order, on the PE thread, never inside submit.
- * A module whose tasks finish in any order (sync event waits) sets ctx->unordered: progress then
+ * A module whose tasks finish in any order (sync event waits) declares policy.unordered: progress then
  * delivers every finished task, still on the PE thread.
  *
  * Flush: when the context leaves RUNNING, every task not yet delivered is marked flushed; it is
@@ -64,10 +64,59 @@ SD_PRIV const char *priv_doca_ctx_name(const struct doca_ctx *ctx)
 	return name;
 }
 
+/* ---- the core's defaults for the optional ctx_ops ---- */
+
+static void ctx_nop(struct doca_ctx *ctx)
+{
+	(void)ctx;
+}
+
+static void ctx_nop_finish(struct doca_task *task)
+{
+	(void)task;
+}
+
+static unsigned int ctx_no_events(struct doca_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static bool ctx_no_events_pending(const struct doca_ctx *ctx)
+{
+	(void)ctx;
+	return false;
+}
+
+static doca_error_t ctx_no_gpu_datapath(struct doca_ctx *ctx, struct doca_gpu *gpu)
+{
+	(void)gpu;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+			 "doca_ctx_set_datapath_on_gpu: %s: a %s context has no GPU data path; connect it "
+			 "to a progress engine instead",
+			 priv_doca_ctx_name(ctx), ctx->ops->name);
+}
+
 SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct ctx_ops *ops, struct doca_dev *dev)
 {
+	struct ctx_ops *o = &ctx->ops_filled;
+
 	memset(ctx, 0, sizeof(*ctx));
-	ctx->ops = ops;
+	*o = *ops;
+	ctx->has_events = o->events != NULL;
+	if (o->stopped == NULL)
+		o->stopped = ctx_nop;
+	if (o->finish == NULL)
+		o->finish = ctx_nop_finish;
+	if (o->events == NULL)
+		o->events = ctx_no_events;
+	if (o->stopping == NULL)
+		o->stopping = ctx_nop;
+	if (o->set_datapath_on_gpu == NULL)
+		o->set_datapath_on_gpu = ctx_no_gpu_datapath;
+	if (o->events_pending == NULL)
+		o->events_pending = ctx_no_events_pending;
+	ctx->ops = o;
 	ctx->dev = dev;
 	ctx->state = DOCA_CTX_STATE_IDLE;
 	ctx_progress_path(ctx);
@@ -125,8 +174,7 @@ static bool to_idle(struct doca_ctx *ctx)
 {
 	log_stats(ctx);
 	pool_release(ctx);
-	if (ctx->ops->stopped != NULL)
-		ctx->ops->stopped(ctx);
+	ctx->ops->stopped(ctx);
 	return set_state(ctx, DOCA_CTX_STATE_IDLE);
 }
 
@@ -249,11 +297,12 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 				 "doca_ctx_start: %s is %s; a context starts only from IDLE (stop it first)",
 				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
 	if (ctx->pe == NULL && !ctx->datapath_external)
-		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, COMP,
-				 "doca_ctx_start: %s is not connected to a progress engine; call "
-				 "doca_pe_connect_ctx(pe, ctx) before doca_ctx_start()%s",
-				 priv_doca_ctx_name(ctx),
-				 ctx->ops->set_datapath_on_gpu ? " (or doca_ctx_set_datapath_on_gpu())" : "");
+		return SD_REJECT(
+		    DOCA_ERROR_NOT_CONNECTED, COMP,
+		    "doca_ctx_start: %s is not connected to a progress engine; call "
+		    "doca_pe_connect_ctx(pe, ctx) before doca_ctx_start()%s",
+		    priv_doca_ctx_name(ctx),
+		    ctx->ops->set_datapath_on_gpu != ctx_no_gpu_datapath ? " (or doca_ctx_set_datapath_on_gpu())" : "");
 	ret = ctx->ops->start(ctx);
 	if (ret == DOCA_ERROR_IN_PROGRESS) {
 		(void)set_state(ctx, DOCA_CTX_STATE_STARTING); /* the last touch: its callback may stop it */
@@ -278,8 +327,7 @@ static bool begin_stop(struct doca_ctx *ctx)
 		return true; /* stopped and started again from the callback: nothing left to cancel */
 	if (ctx->queue != NULL)
 		ctx->dp->cancel(ctx->queue, CTX_FLUSH_STATUS);
-	if (ctx->ops->stopping != NULL)
-		ctx->ops->stopping(ctx);
+	ctx->ops->stopping(ctx);
 	return true;
 }
 
@@ -315,8 +363,7 @@ SD_PRIV bool priv_doca_ctx_start_done(struct doca_ctx *ctx, doca_error_t status)
 	if (status == DOCA_SUCCESS)
 		return set_state(ctx, DOCA_CTX_STATE_RUNNING);
 	SD_DBG(COMP, "%s: start failed with %s", priv_doca_ctx_name(ctx), doca_error_get_name(status));
-	if (ctx->ops->stopping != NULL)
-		ctx->ops->stopping(ctx);
+	ctx->ops->stopping(ctx);
 	return to_idle(ctx);
 }
 
@@ -400,7 +447,7 @@ SD_PRIV doca_error_t priv_doca_ctx_set_datapath_external(struct doca_ctx *ctx, c
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	if (ctx->pe != NULL && !ctx->ops->pe_with_gpu)
+	if (ctx->pe != NULL && !ctx->ops->policy.pe_with_gpu)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "%s: %s is connected to progress engine %p; a context's data path is either on a "
 				 "progress engine or on the GPU: create a new context for the other",
@@ -416,12 +463,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx
 	if (ctx == NULL || gpu_dev == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_set_datapath_on_gpu: NULL %s",
 				 ctx == NULL ? "context" : "GPU device");
-	if (ctx->ops->set_datapath_on_gpu == NULL)
-		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
-				 "doca_ctx_set_datapath_on_gpu: %s: a %s context has no GPU data path; connect it "
-				 "to a progress engine instead",
-				 priv_doca_ctx_name(ctx), ctx->ops->name);
-	if (ctx->state != DOCA_CTX_STATE_IDLE || (ctx->pe != NULL && !ctx->ops->pe_with_gpu))
+	if (ctx->ops->set_datapath_on_gpu == ctx_no_gpu_datapath)
+		return ctx_no_gpu_datapath(ctx, gpu_dev);
+	if (ctx->state != DOCA_CTX_STATE_IDLE || (ctx->pe != NULL && !ctx->ops->policy.pe_with_gpu))
 		return priv_doca_ctx_set_datapath_external(ctx, "doca_ctx_set_datapath_on_gpu");
 	ret = ctx->ops->set_datapath_on_gpu(ctx, gpu_dev);
 	if (ret != DOCA_SUCCESS)
@@ -693,13 +737,12 @@ static inline void run_callback(struct doca_ctx *ctx, struct doca_task *task, do
 	if (SD_LIKELY(status == DOCA_SUCCESS)) {
 		ctx->st_tasks++;
 		ctx->st_bytes += task->bytes;
-		if (ctx->ops->finish != NULL)
-			ctx->ops->finish(task);
+		ctx->ops->finish(task);
 		task->on_done(task, true);
 		return;
 	}
 	ctx->st_errors++;
-	if (ctx->state == DOCA_CTX_STATE_RUNNING && !ctx->keep_running_on_error) {
+	if (ctx->state == DOCA_CTX_STATE_RUNNING && !ctx->ops->policy.keep_running_on_error) {
 		/* A failed task stops the context; the remaining ones are flushed. */
 		SD_DBG(COMP, "%s: task %p failed with %s; stopping the context", priv_doca_ctx_name(ctx), (void *)task,
 		       doca_error_get_name(status));
@@ -747,7 +790,7 @@ static inline doca_error_t deliver_status(const struct doca_ctx *ctx, const stru
 
 	if (status == DOCA_SUCCESS)
 		status = task->comp.status;
-	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS && !ctx->keep_done_on_stop)
+	if (ctx->state != DOCA_CTX_STATE_RUNNING && status == DOCA_SUCCESS && !ctx->ops->policy.keep_done_on_stop)
 		status = CTX_FLUSH_STATUS;
 	return status;
 }
@@ -858,14 +901,14 @@ static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx 
 	struct ctx_guard g;
 
 	ctx_guard_enter(ctx, &g);
-	if (SD_UNLIKELY(ctx->ops->events != NULL)) {
+	if (SD_UNLIKELY(ctx->has_events)) {
 		ev = ctx->ops->events(ctx);
 		if (SD_UNLIKELY(g.gone))
 			return ev;
 	}
 	if (ctx->queue != NULL)
 		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
-	if (SD_UNLIKELY(ctx->unordered)) {
+	if (SD_UNLIKELY(ctx->ops->policy.unordered)) {
 		n = deliver_unordered(ctx, &g);
 	} else {
 		n = deliver_fifo(ctx, true, &g);

@@ -91,7 +91,7 @@ DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "doca_pe_connect_ctx: %s is not IDLE",
 				 priv_doca_ctx_name(ctx));
-	if (ctx->datapath_external && !ctx->ops->pe_with_gpu)
+	if (ctx->datapath_external && !ctx->ops->policy.pe_with_gpu)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "doca_pe_connect_ctx: %s has its data path on the GPU (doca_ctx_set_datapath_on_gpu); "
 				 "a context is driven by a progress engine or by the GPU, not both",

@@ -32,12 +32,12 @@ static bool ctx_has_work(const struct doca_ctx *ctx)
 		return true;
 	}
 	/* Unordered contexts (sync events) deliver any finished task, not only the head. */
-	for (const struct doca_task *t = head ? head->next : NULL; ctx->unordered && t != NULL; t = t->next)
+	for (const struct doca_task *t = head ? head->next : NULL; ctx->ops->policy.unordered && t != NULL; t = t->next)
 		if (atomic_load_explicit(&((struct doca_task *)t)->comp.done, memory_order_acquire))
 			return true;
 	if (SD_UNLIKELY(ctx->ext != NULL) && ctx->ext->ops->has_work(ctx))
 		return true;
-	if (SD_UNLIKELY(ctx->ops->events_pending != NULL) && ctx->ops->events_pending(ctx))
+	if (ctx->ops->events_pending(ctx))
 		return true;
 	return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
 }

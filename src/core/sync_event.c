@@ -626,6 +626,7 @@ static void se_deliver(struct doca_task *task, bool success)
 
 static const struct ctx_ops se_ctx_ops = {
     .name = "sync_event",
+    .policy = {.unordered = true}, /* a wait must not hold back the tasks behind it */
     .start = se_ctx_start,
     .prepare = se_prepare,
     .deliver = se_deliver,
@@ -640,8 +641,6 @@ static doca_error_t se_alloc(struct doca_sync_event **out)
 	if (se == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	priv_doca_ctx_init(&se->ctx, &se_ctx_ops, NULL);
-	se->ctx.unordered = true; /* a wait must not hold back the tasks behind it */
-	ctx_progress_path(&se->ctx);
 	se->memfd = -1;
 	se->owner = getpid();
 	atomic_init(&se->shared, false);

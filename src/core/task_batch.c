@@ -360,14 +360,13 @@ static void deliver(struct doca_ctx *ctx, struct task_batch_pool *pool, struct d
 	if (SD_LIKELY(status == DOCA_SUCCESS)) {
 		ctx->st_tasks += b->nb_tasks;
 		ctx->st_bytes += bytes;
-		if (ctx->ops->finish != NULL)
-			for (uint16_t i = 0; i < b->nb_tasks; i++)
-				ctx->ops->finish(member(pool, b, i));
+		for (uint16_t i = 0; i < b->nb_tasks; i++)
+			ctx->ops->finish(member(pool, b, i));
 		pool->ops->deliver(b, true);
 		return;
 	}
 	ctx->st_errors++;
-	if (ctx->state == DOCA_CTX_STATE_RUNNING && !ctx->keep_running_on_error) {
+	if (ctx->state == DOCA_CTX_STATE_RUNNING && !ctx->ops->policy.keep_running_on_error) {
 		SD_DBG(COMP, "%s: batch %p failed with %s; stopping the context", priv_doca_ctx_name(ctx), (void *)b,
 		       doca_error_get_name(status));
 		if (!priv_doca_ctx_fail(ctx))

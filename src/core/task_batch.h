@@ -20,7 +20,7 @@
  * reach IDLE while a batch is allocated), a submitted batch counts its tasks in ctx->inflight.
  *
  * A failed batch (status = the first failed member's, or the prepare error) stops the context
- * like a failed task (unless keep_running_on_error); batches delivered after the context left
+ * like a failed task (unless the policy keeps it running); batches delivered after the context left
  * RUNNING carry DOCA_ERROR_IO_FAILED. All of this runs on the PE thread.
  */
 #ifndef SD_TASK_BATCH_H_

@@ -163,7 +163,7 @@ static const struct ctx_ops txq_ctx_ops = {
     .events = txq_events,
     .stopping = txq_stopping,
     .set_datapath_on_gpu = txq_set_gpu,
-    .pe_with_gpu = true,
+    .policy = {.pe_with_gpu = true},
     .events_pending = txq_events_pending,
 };
 
