@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_task_batch.c - the generic task batch (doca_pe.h, src/core/task_batch.h).
+ * test_task_batch.c - the generic task batch (doca_pe.h, src/ctxmods/task_batch.h).
  *
  * No DOCA 3.3 library besides Eth (not in softdoca yet) allocates batches, so this test plugs a
  * small context module of its own into the core, the way a library module does: its tasks copy
