@@ -344,6 +344,15 @@ struct ctx_dp_ops {
 	const char *(*describe)(const struct ctx_dp_queue *q);
 };
 
+/*
+ * The start of a task whose data path is an executor of src/engines (DMA): the job right after
+ * the generic task, at an offset the core knows without looking it up.
+ */
+struct ctx_exec_task {
+	struct doca_task base;
+	struct engine_job job;
+};
+
 /* Data-path helpers for ops a module does not need. */
 SD_PRIV unsigned int priv_doca_dp_nop_poll(struct ctx_dp_queue *q, unsigned int budget);
 SD_PRIV bool priv_doca_dp_nop_pending(const struct ctx_dp_queue *q);
@@ -533,9 +542,16 @@ struct doca_ctx {
 	 * (ctx_progress_path() keeps it, wherever one of them changes). */
 	bool progress_slow;
 
-	/* The module's data path (NULL until the pool exists). */
+	/*
+	 * The data path, NULL until the pool exists: the module's own (dp and queue), or, for a
+	 * module whose tasks are struct ctx_exec_task (DMA), an executor of
+	 * src/engines itself (exec and eq): one table, one indirect call per task each way. The
+	 * core reaches it through ctx_dp_submit() and friends.
+	 */
 	const struct ctx_dp_ops *dp;
 	struct ctx_dp_queue *queue;
+	const struct engine_ops *exec;
+	struct engine_queue *eq;
 
 	/* An extension driven by progress (struct ctx_ext: task batches); NULL without one. */
 	struct ctx_ext *ext;
@@ -638,6 +654,15 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx);
 SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
 					     const struct ctx_dp_ops *dp);
 /*
+ * Library modules whose tasks are engine jobs (DMA), from ops->start: as
+ * priv_doca_ctx_pool_init(), with the executor the process selected (SOFTDOCA_ENGINE, the
+ * config, or the best usable one) as the data path. Each task begins with a struct
+ * ctx_exec_task; the core hands the executor its job, which reports through job.comp (the
+ * module points it at base.comp).
+ */
+SD_PRIV doca_error_t priv_doca_ctx_pool_init_executor(struct doca_ctx *ctx, size_t task_size, uint32_t n,
+						      uint32_t depth);
+/*
  * Library modules, from ops->events, after ops->start returned IN_PROGRESS: the asynchronous
  * start finished. SUCCESS: STARTING -> RUNNING. An error: STARTING -> IDLE (the module logged
  * why). Ignored unless STARTING. Returns false when the application destroyed the context from
@@ -738,6 +763,37 @@ static inline void priv_doca_pe_defer(struct doca_pe *pe, struct pe_deferred *d)
 	d->next = pe->deferred;
 	pe->deferred = d;
 	priv_doca_pe_kick(pe);
+}
+
+/* The context's data path, whichever form it has (struct doca_ctx.dp or .exec); PE thread. */
+static inline int ctx_dp_submit(struct doca_ctx *ctx, struct doca_task *task)
+{
+	if (ctx->exec != NULL)
+		return ctx->exec->submit(ctx->eq, &((struct ctx_exec_task *)task)->job);
+	return ctx->dp->submit(ctx->queue, task);
+}
+
+static inline void ctx_dp_poll(struct doca_ctx *ctx, unsigned int budget)
+{
+	if (ctx->exec != NULL)
+		(void)ctx->exec->poll(ctx->eq, budget);
+	else if (ctx->queue != NULL)
+		(void)ctx->dp->poll(ctx->queue, budget);
+}
+
+static inline bool ctx_dp_pending(const struct doca_ctx *ctx)
+{
+	if (ctx->exec != NULL)
+		return ctx->exec->pending(ctx->eq);
+	return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
+}
+
+static inline void ctx_dp_cancel(struct doca_ctx *ctx, doca_error_t status)
+{
+	if (ctx->exec != NULL)
+		ctx->exec->cancel(ctx->eq, status);
+	else if (ctx->queue != NULL)
+		ctx->dp->cancel(ctx->queue, status);
 }
 
 /* Progress-engine side of a context (ctx.c), called by pe.c. */

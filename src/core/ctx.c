@@ -40,30 +40,6 @@
 /* Most callbacks one context runs per doca_pe_progress() call. */
 #define CTX_PROGRESS_BUDGET 256
 
-SD_PRIV const char *priv_doca_ctx_state_name(enum doca_ctx_states s)
-{
-	switch (s) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "?";
-}
-
-SD_PRIV const char *priv_doca_ctx_name(const struct doca_ctx *ctx)
-{
-	static _Thread_local char name[96];
-
-	snprintf(name, sizeof(name), "%s context %p on %s", ctx->ops ? ctx->ops->name : "?", (const void *)ctx,
-		 ctx->dev ? priv_doca_dev_name(&ctx->dev->info) : "(no device)");
-	return name;
-}
-
 /* ---- the core's defaults for the optional ctx_ops ---- */
 
 static void ctx_nop(struct doca_ctx *ctx)
@@ -142,6 +118,12 @@ static bool set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 /* "dma data path (engine cpu)" style name of the context's data path, for log lines. */
 static const char *ctx_dp_describe(const struct doca_ctx *ctx)
 {
+	static _Thread_local char desc[48];
+
+	if (ctx->exec != NULL) {
+		snprintf(desc, sizeof(desc), "engine %s", ctx->exec->name);
+		return desc;
+	}
 	if (ctx->dp->describe != NULL && ctx->queue != NULL)
 		return ctx->dp->describe(ctx->queue);
 	return ctx->dp->name;
@@ -153,6 +135,11 @@ static void pool_release(struct doca_ctx *ctx)
 		ctx->dp->queue_destroy(ctx->queue);
 		ctx->queue = NULL;
 	}
+	if (ctx->eq != NULL) {
+		ctx->exec->queue_destroy(ctx->eq);
+		ctx->eq = NULL;
+	}
+	ctx->exec = NULL; /* ctx_dp_*() go by it */
 	free(ctx->pool);
 	ctx->pool = NULL;
 	ctx->free_tasks = NULL;
@@ -166,7 +153,7 @@ static void log_stats(struct doca_ctx *ctx)
 	SD_DBG(COMP, "%s stopped: tasks=%llu bytes=%llu errors=%llu again=%llu inflight_hwm=%zu data path=%s",
 	       priv_doca_ctx_name(ctx), (unsigned long long)ctx->st_tasks, (unsigned long long)ctx->st_bytes,
 	       (unsigned long long)ctx->st_errors, (unsigned long long)ctx->st_again, ctx->st_inflight_hwm,
-	       ctx->dp ? ctx_dp_describe(ctx) : "-");
+	       ctx->dp != NULL || ctx->exec != NULL ? ctx_dp_describe(ctx) : "-");
 }
 
 /* The last thing done to @ctx: its IDLE callback may destroy it. false when it did. */
@@ -206,8 +193,9 @@ SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
-					     const struct ctx_dp_ops *dp)
+/* The pool, and the data path's queue: @dp's, or (@dp NULL) the selected executor's. */
+static doca_error_t pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
+			      const struct ctx_dp_ops *dp)
 {
 	struct ctx_dp_attr attr;
 	doca_error_t ret;
@@ -265,14 +253,22 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 	    .owner = owner,
 	};
 	said = priv_doca_errors_said();
-	ret = dp->queue_create(&attr, &ctx->queue);
+	ctx->dp = NULL;
+	ctx->exec = NULL;
+	if (dp != NULL)
+		ret = dp->queue_create(&attr, &ctx->queue);
+	else
+		ret = priv_doca_dp_executor_create(&attr, &ctx->exec, &ctx->eq);
 	if (ret != DOCA_SUCCESS) {
 		ctx->queue = NULL;
+		ctx->eq = NULL;
+		ctx->exec = NULL;
 		pool_release(ctx);
 		if (priv_doca_errors_said() != said)
 			return ret; /* the data path said why, in one line */
 		return SD_REJECT(ret, COMP, "%s: the %s data path could not create its queue (%s)",
-				 priv_doca_ctx_name(ctx), dp->name, doca_error_get_name(ret));
+				 priv_doca_ctx_name(ctx), dp != NULL ? dp->name : ctx->ops->name,
+				 doca_error_get_name(ret));
 	}
 	ctx->dp = dp;
 	ctx->fault = fault_enabled();
@@ -284,6 +280,22 @@ SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_s
 	SD_DBG(COMP, "%s: %u tasks, data path %s, queue depth %u", priv_doca_ctx_name(ctx), n, ctx_dp_describe(ctx),
 	       depth);
 	return DOCA_SUCCESS;
+}
+
+SD_PRIV doca_error_t priv_doca_ctx_pool_init(struct doca_ctx *ctx, size_t task_size, uint32_t n, uint32_t depth,
+					     const struct ctx_dp_ops *dp)
+{
+	return pool_init(ctx, task_size, n, depth, dp);
+}
+
+SD_PRIV doca_error_t priv_doca_ctx_pool_init_executor(struct doca_ctx *ctx, size_t task_size, uint32_t n,
+						      uint32_t depth)
+{
+	if (task_size < sizeof(struct ctx_exec_task))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
+				 "%s: a %zu-byte task cannot begin with a struct ctx_exec_task (%zu bytes)",
+				 priv_doca_ctx_name(ctx), task_size, sizeof(struct ctx_exec_task));
+	return pool_init(ctx, task_size, n, depth, NULL);
 }
 
 DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
@@ -325,8 +337,7 @@ static bool begin_stop(struct doca_ctx *ctx)
 		return false;
 	if (ctx->state != DOCA_CTX_STATE_STOPPING)
 		return true; /* stopped and started again from the callback: nothing left to cancel */
-	if (ctx->queue != NULL)
-		ctx->dp->cancel(ctx->queue, CTX_FLUSH_STATUS);
+	ctx_dp_cancel(ctx, CTX_FLUSH_STATUS);
 	ctx->ops->stopping(ctx);
 	return true;
 }
@@ -575,6 +586,26 @@ static __attribute__((noinline)) void trace_number(struct doca_task *task)
 	task->comp.trace_id = atomic_fetch_add_explicit(&trace_seq, 1, memory_order_relaxed) + 1;
 }
 
+/* The data path did not take a task: AGAIN (logged once per start) or DRIVER. Out of line, so
+ * that the common submission keeps few registers. */
+static __attribute__((noinline, cold)) doca_error_t submit_refused(struct doca_ctx *ctx, int rc, const char *call)
+{
+	if (rc == -EAGAIN || rc == -ENOBUFS) {
+		/* No buffer posted by the consumer yet is the normal wait of a producer. */
+		if (ctx->st_again++ == 0)
+			priv_doca_log(rc == -ENOBUFS ? DOCA_LOG_LEVEL_DEBUG : DOCA_LOG_LEVEL_WARNING, COMP,
+				      "%s: %s (%zu tasks in flight); %s returns DOCA_ERROR_AGAIN: call "
+				      "doca_pe_progress() and resubmit (logged once per start)",
+				      priv_doca_ctx_name(ctx),
+				      rc == -ENOBUFS ? "the receiving side has no buffer posted yet"
+						     : "data path queue full",
+				      ctx->inflight, call);
+		return DOCA_ERROR_AGAIN;
+	}
+	return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: %s refused the task (%s)", priv_doca_ctx_name(ctx),
+			 ctx_dp_describe(ctx), strerror(-rc));
+}
+
 static inline __attribute__((always_inline)) void fifo_push(struct doca_ctx *ctx, struct doca_task *task, bool instr)
 {
 	task->next = NULL;
@@ -623,23 +654,10 @@ static inline __attribute__((always_inline)) doca_error_t submit_body(struct doc
 	atomic_store_explicit(&task->comp.done, 0, memory_order_relaxed);
 	if (instr && ctx->traced)
 		trace_number(task);
-	rc = ctx->dp->submit(ctx->queue, task);
+	rc = ctx_dp_submit(ctx, task);
 	if (SD_UNLIKELY(rc != 0)) {
 		task->in_engine = false;
-		if (rc == -EAGAIN || rc == -ENOBUFS) {
-			/* No buffer posted by the consumer yet is the normal wait of a producer. */
-			if (ctx->st_again++ == 0)
-				priv_doca_log(rc == -ENOBUFS ? DOCA_LOG_LEVEL_DEBUG : DOCA_LOG_LEVEL_WARNING, COMP,
-					      "%s: %s (%zu tasks in flight); %s returns DOCA_ERROR_AGAIN: call "
-					      "doca_pe_progress() and resubmit (logged once per start)",
-					      priv_doca_ctx_name(ctx),
-					      rc == -ENOBUFS ? "the receiving side has no buffer posted yet"
-							     : "data path queue full",
-					      ctx->inflight, call);
-			return DOCA_ERROR_AGAIN;
-		}
-		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: %s refused the task (%s)", priv_doca_ctx_name(ctx),
-				 ctx_dp_describe(ctx), strerror(-rc));
+		return submit_refused(ctx, rc, call);
 	}
 	fifo_push(ctx, task, instr);
 	/* An engine that copies inside progress writes no handle: wake an armed application. */
@@ -906,8 +924,7 @@ static __attribute__((noinline)) unsigned int ctx_progress_slow(struct doca_ctx 
 		if (SD_UNLIKELY(g.gone))
 			return ev;
 	}
-	if (ctx->queue != NULL)
-		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
+	ctx_dp_poll(ctx, CTX_PROGRESS_BUDGET);
 	if (SD_UNLIKELY(ctx->ops->policy.unordered)) {
 		n = deliver_unordered(ctx, &g);
 	} else {
@@ -929,8 +946,7 @@ unsigned int ctx_progress(struct doca_ctx *ctx)
 
 	if (SD_UNLIKELY(ctx->progress_slow))
 		return ctx_progress_slow(ctx);
-	if (ctx->queue != NULL)
-		ctx->dp->poll(ctx->queue, CTX_PROGRESS_BUDGET);
+	ctx_dp_poll(ctx, CTX_PROGRESS_BUDGET);
 	ctx_guard_enter(ctx, &g);
 	n = deliver_fifo(ctx, false, &g);
 	if (SD_UNLIKELY(g.gone))

@@ -28,7 +28,7 @@ static bool ctx_has_work(const struct doca_ctx *ctx)
 	if (head != NULL && atomic_load_explicit(&((struct doca_task *)head)->comp.done, memory_order_acquire)) {
 		/* An injected delay holds the FIFO head back: deliverable only once it is due. */
 		if (SD_UNLIKELY(ctx->instrumented) && head->fault_due_ns != 0 && fault_now_ns() < head->fault_due_ns)
-			return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
+			return ctx_dp_pending(ctx);
 		return true;
 	}
 	/* Unordered contexts (sync events) deliver any finished task, not only the head. */
@@ -39,7 +39,7 @@ static bool ctx_has_work(const struct doca_ctx *ctx)
 		return true;
 	if (ctx->ops->events_pending(ctx))
 		return true;
-	return ctx->queue != NULL && ctx->dp->pending(ctx->queue);
+	return ctx_dp_pending(ctx);
 }
 
 /* When the context's next completion, held back by an injected delay, becomes deliverable

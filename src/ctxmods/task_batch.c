@@ -242,7 +242,7 @@ static int submit_members(struct doca_ctx *ctx, struct task_batch_pool *pool, st
 		t->status = DOCA_SUCCESS;
 		atomic_store_explicit(&t->comp.done, 0, memory_order_relaxed);
 		if (ctx->state == DOCA_CTX_STATE_RUNNING)
-			rc = ctx->dp->submit(ctx->queue, t);
+			rc = ctx_dp_submit(ctx, t);
 		else
 			rc = -ECANCELED;
 		if (rc == -EAGAIN || rc == -ENOBUFS)

@@ -4,8 +4,9 @@
  *
  * What this module adds to the core: capability queries from the device profile, the task
  * pool configuration, the translation of a task's source/destination buf lists into an engine
- * job (with every rule checked first), and its data path: one executor queue per context (the
- * SOFTDOCA_ENGINE choice) and, for memory outside this process, the transport the registry
+ * job (with every rule checked first), and its data path: the context's data path is one
+ * executor queue (the SOFTDOCA_ENGINE choice), which the core calls directly with each task's
+ * job (priv_doca_ctx_pool_init_executor), and, for memory outside this process, the transport the registry
  * picks for the (source, destination) memory-domain pair, cached per context. Each task carries
  * its job and preallocated segment arrays sized by the profile's max_buf_list_len, so preparing
  * a task never allocates.
@@ -26,6 +27,7 @@
  * writev). From-export maps have no device bits (read_devs and write_devs are 0, core.h), so
  * such tasks always take prepare_full().
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,10 @@ struct doca_dma_task_memcpy {
 	/* Bytes written into each destination element, set by prepare, applied on success. */
 	uint32_t ndst;
 };
+
+/* The core hands the executor each task's job without a lookup (struct ctx_exec_task). */
+_Static_assert(offsetof(struct doca_dma_task_memcpy, job) == offsetof(struct ctx_exec_task, job),
+	       "a DMA task begins with a struct ctx_exec_task");
 
 static inline struct doca_dma *dma_of(struct doca_ctx *ctx)
 {
@@ -127,72 +133,7 @@ DOCA_STABLE doca_error_t doca_dma_cap_get_max_num_tasks(struct doca_dma *dma, ui
 	return DOCA_SUCCESS;
 }
 
-/* ---- the data path: an executor queue; transports per memory-domain pair ---- */
-
-struct ctx_dp_queue {
-	const struct engine_ops *exec;
-	struct engine_queue *q;
-	char desc[48]; /* "engine cpu" */
-};
-
-static doca_error_t dma_dp_create(const struct ctx_dp_attr *attr, struct ctx_dp_queue **out)
-{
-	struct ctx_dp_queue *dq = calloc(1, sizeof(*dq));
-	doca_error_t ret;
-
-	if (dq == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	ret = priv_doca_dp_executor_create(attr, &dq->exec, &dq->q);
-	if (ret != DOCA_SUCCESS) {
-		free(dq);
-		return ret;
-	}
-	snprintf(dq->desc, sizeof(dq->desc), "engine %s", dq->exec->name);
-	*out = dq;
-	return DOCA_SUCCESS;
-}
-
-static void dma_dp_destroy(struct ctx_dp_queue *q)
-{
-	q->exec->queue_destroy(q->q);
-	free(q);
-}
-
-static int dma_dp_submit(struct ctx_dp_queue *q, struct doca_task *task)
-{
-	return q->exec->submit(q->q, &((struct doca_dma_task_memcpy *)task)->job);
-}
-
-static unsigned int dma_dp_poll(struct ctx_dp_queue *q, unsigned int budget)
-{
-	return q->exec->poll(q->q, budget);
-}
-
-static bool dma_dp_pending(const struct ctx_dp_queue *q)
-{
-	return q->exec->pending(q->q);
-}
-
-static void dma_dp_cancel(struct ctx_dp_queue *q, doca_error_t status)
-{
-	q->exec->cancel(q->q, status);
-}
-
-static const char *dma_dp_describe(const struct ctx_dp_queue *q)
-{
-	return q->desc;
-}
-
-static const struct ctx_dp_ops dma_dp_ops = {
-    .name = "dma",
-    .queue_create = dma_dp_create,
-    .queue_destroy = dma_dp_destroy,
-    .submit = dma_dp_submit,
-    .poll = dma_dp_poll,
-    .pending = dma_dp_pending,
-    .cancel = dma_dp_cancel,
-    .describe = dma_dp_describe,
-};
+/* ---- transports per memory-domain pair (the executor is the context's data path: ctx.c) ---- */
 
 /* The transport from @src to @dst memory, NULL after logging why none works here. */
 static __attribute__((cold)) const struct engine_xfer *
@@ -244,7 +185,7 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 	depth = p->dma.queue_depth < dma->num_tasks ? p->dma.queue_depth : dma->num_tasks;
 	if (depth == 0)
 		depth = 1;
-	ret = priv_doca_ctx_pool_init(ctx, sizeof(struct doca_dma_task_memcpy), dma->num_tasks, depth, &dma_dp_ops);
+	ret = priv_doca_ctx_pool_init_executor(ctx, sizeof(struct doca_dma_task_memcpy), dma->num_tasks, depth);
 	if (ret != DOCA_SUCCESS) {
 		free(dma->segs);
 		dma->segs = NULL;
