@@ -304,10 +304,9 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 
 	if (ctx == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_start: NULL context");
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_ctx_start: %s is %s; a context starts only from IDLE (stop it first)",
-				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	ret = ctx_check_idle(ctx, "a context starts only from IDLE (stop it first)");
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	if (ctx->pe == NULL && !ctx->datapath_external)
 		return SD_REJECT(
 		    DOCA_ERROR_NOT_CONNECTED, COMP,
@@ -403,24 +402,26 @@ DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doc
 
 DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callback_t cb)
 {
+	doca_error_t ret;
+
 	if (ctx == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_set_state_changed_cb: NULL context");
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_ctx_set_state_changed_cb: %s is %s; set callbacks while IDLE",
-				 priv_doca_ctx_name(ctx), priv_doca_ctx_state_name(ctx->state));
+	ret = ctx_check_idle(ctx, "set callbacks while IDLE");
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	ctx->state_cb = cb;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
 {
+	doca_error_t ret;
+
 	if (ctx == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP, "doca_ctx_set_user_data: NULL context");
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP,
-				 "doca_ctx_set_user_data: %s is %s; set user data while IDLE", priv_doca_ctx_name(ctx),
-				 priv_doca_ctx_state_name(ctx->state));
+	ret = ctx_check_idle(ctx, "set user data while IDLE");
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	ctx->user_data = user_data;
 	return DOCA_SUCCESS;
 }

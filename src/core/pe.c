@@ -88,9 +88,8 @@ DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx
 				 "doca_pe_connect_ctx: %s is already connected to progress engine %p; a context "
 				 "belongs to one progress engine until it is destroyed",
 				 priv_doca_ctx_name(ctx), (void *)ctx->pe);
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "doca_pe_connect_ctx: %s is not IDLE",
-				 priv_doca_ctx_name(ctx));
+	if (ctx_check_idle(ctx, "connect a context to its progress engine while it is IDLE") != DOCA_SUCCESS)
+		return DOCA_ERROR_BAD_STATE;
 	if (ctx->datapath_external && !ctx->ops->policy.pe_with_gpu)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
 				 "doca_pe_connect_ctx: %s has its data path on the GPU (doca_ctx_set_datapath_on_gpu); "

@@ -263,12 +263,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
 				 "doca_mmap_advise_task_invalidate_cache_set_conf: %u tasks requested; device %s "
 				 "allows 1..%u",
 				 num_tasks, priv_doca_dev_name(&mmap_advise->ctx.dev->info), max);
-	if (mmap_advise->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-				 "doca_mmap_advise_task_invalidate_cache_set_conf: %s is %s; configure tasks before "
-				 "doca_ctx_start()",
-				 priv_doca_ctx_name(&mmap_advise->ctx),
-				 priv_doca_ctx_state_name(mmap_advise->ctx.state));
+	/* NOT_PERMITTED while not IDLE, as doca_mmap_advise.h says. */
+	if (ctx_check_idle(&mmap_advise->ctx, "configure tasks before doca_ctx_start()") != DOCA_SUCCESS)
+		return DOCA_ERROR_NOT_PERMITTED;
 	mmap_advise->comp_cb = completion_cb;
 	mmap_advise->err_cb = error_cb;
 	mmap_advise->num_tasks = num_tasks;

@@ -134,10 +134,10 @@ static doca_error_t check_config_call(const struct doca_sync_event *se, const ch
 				 "%s: %s was created from an export and takes no configuration; configure the "
 				 "exporting side",
 				 call, se_name(se));
-	if (se->started || se->ctx.state != DOCA_CTX_STATE_IDLE)
+	if (se->started)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, COMP, "%s: %s is started; configure it before starting it", call,
 				 se_name(se));
-	return DOCA_SUCCESS;
+	return priv_doca_ctx_check_idle(&se->ctx, call, "configure it before starting it");
 }
 
 static doca_error_t set_location(struct doca_sync_event *se, bool publisher, enum se_loc loc, struct doca_dev *dev,

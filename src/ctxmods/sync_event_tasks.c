@@ -449,10 +449,8 @@ static doca_error_t set_conf(struct doca_sync_event *se, int kind, union se_cb c
 				 "%s: %s is used stand-alone (doca_sync_event_start); tasks need "
 				 "doca_sync_event_as_ctx() before any start",
 				 call, se_name(se));
-	if (se->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, COMP,
-				 "%s: %s is %s; configure tasks while the context is IDLE", call,
-				 priv_doca_ctx_name(&se->ctx), priv_doca_ctx_state_name(se->ctx.state));
+	if (priv_doca_ctx_check_idle(&se->ctx, call, "configure tasks while the context is IDLE") != DOCA_SUCCESS)
+		return DOCA_ERROR_NOT_PERMITTED; /* as DOCA's sync event returns it */
 	se->conf[kind].cb = cb;
 	se->conf[kind].err_cb = err_cb;
 	se->conf[kind].num = num;

@@ -569,6 +569,8 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 						       doca_dma_task_memcpy_completion_cb_t task_error_cb,
 						       uint32_t num_memcpy_tasks)
 {
+	doca_error_t ret;
+
 	if (dma == NULL || task_completion_cb == NULL || task_error_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "doca_dma_task_memcpy_set_conf: NULL %s; pass a DMA context and both callbacks",
@@ -579,11 +581,9 @@ DOCA_STABLE doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 				 "(doca_dma_cap_get_max_num_tasks)",
 				 num_memcpy_tasks, priv_doca_dev_name(&dma->ctx.dev->info),
 				 dma->profile->dma.max_tasks);
-	if (dma->ctx.state != DOCA_CTX_STATE_IDLE)
-		return SD_REJECT(
-		    DOCA_ERROR_BAD_STATE, COMP,
-		    "doca_dma_task_memcpy_set_conf: %s is not IDLE; configure tasks before doca_ctx_start()",
-		    priv_doca_ctx_name(&dma->ctx));
+	ret = ctx_check_idle(&dma->ctx, "configure tasks before doca_ctx_start()");
+	if (ret != DOCA_SUCCESS)
+		return ret;
 	dma->comp_cb = task_completion_cb;
 	dma->err_cb = task_error_cb;
 	dma->num_tasks = num_memcpy_tasks;
