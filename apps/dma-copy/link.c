@@ -245,7 +245,7 @@ void send_status(struct app *app, uint16_t type, doca_error_t status, const char
 	m.bytes = app->done_bytes;
 	m.checksum = app->checksum;
 	if (text != NULL)
-		snprintf(m.text, sizeof(m.text), "%s", text);
+		snprintf(m.text, sizeof(m.text), "%.*s", (int)sizeof(m.text) - 1, text); /* longer text is cut */
 	if (type == MSG_ERROR)
 		app->fail.told = true;
 	(void)send_msg(app, &m, sizeof(m));
