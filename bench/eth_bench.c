@@ -4,7 +4,7 @@
  * only (doca_eth_txq / doca_eth_rxq, doca_pe, doca_mmap, doca_buf_inventory).
  *
  *   eth_bench [--duration S] [--sizes 64,1500] [--rows RX:TX,...] [--json] [--no-pin]
- *             [--one-thread] [--veth] [-s PCI] [-r PCI]
+ *             [--one-thread] [--csum] [--veth] [-s PCI] [-r PCI]
  *
  *   sender thread (its PE)                          receiver thread (its PE)
  *     doca_eth_txq on -s (03:00.1) ══ medium ══▶ doca_eth_rxq on -r (03:00.0)
@@ -27,6 +27,9 @@
  * per frame is each thread's (CLOCK_THREAD_CPUTIME_ID) while the sender sent, divided by what it
  * sent or received; "empty polls" is the share of the receiver's doca_pe_progress() calls that
  * found nothing meanwhile (its CPU time per frame includes them).
+ *
+ * --csum: the send queue computes the IPv4 and UDP checksums of every frame (L3 and L4 checksum
+ * offload), as an application that leaves them to the NIC would have it.
  *
  * --veth (root): the two devices go on the two ends of a veth pair the bench makes and deletes
  * (medium afpacket; sender 03:00.0 on the a end, receiver 03:00.1 on the b end, in a namespace),
@@ -86,6 +89,7 @@ enum rx_mode { RX_TASK, RX_MANAGED, RX_BATCH };
 enum tx_mode { TX_SINGLE, TX_BATCHED };
 static const char *const rx_names[] = {"task", "managed", "batch"};
 static const char *const tx_names[] = {"single", "batch"};
+static bool tx_csum; /* --csum: L3 and L4 checksum offload on the send queue */
 
 struct row {
 	uint32_t size;
@@ -320,6 +324,10 @@ static void sender_open(struct bench *b)
 	else
 		OK(doca_eth_txq_task_batch_send_set_conf(t->txq, DOCA_TASK_BATCH_MAX_TASKS_NUMBER_64, TX_BATCHES,
 							 batch_done, batch_err));
+	if (tx_csum) {
+		OK(doca_eth_txq_set_l3_chksum_offload(t->txq, 1));
+		OK(doca_eth_txq_set_l4_chksum_offload(t->txq, 1));
+	}
 	OK(doca_pe_connect_ctx(t->pe, t->ctx));
 	OK(doca_ctx_start(t->ctx));
 }
@@ -716,13 +724,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: eth_bench [--duration S] [--sizes N,...] [--rows RX:TX,...] [--json] [--no-pin] [--rounds N] "
-		"[--one-thread] [-s PCI] [-r PCI]\n"
+		"[--one-thread] [--csum] [-s PCI] [-r PCI]\n"
 		"  --duration S   seconds each row sends (default 1.5)\n"
 		"  --sizes        frame sizes in bytes, 64..1514 (default 64,1500)\n"
 		"  --rows         RX in task, managed, batch; TX in single, batch (default: all six)\n"
 		"  --json         one JSON object per row instead of the table\n"
 		"  --no-pin       leave the two threads where the scheduler puts them (default: one CPU each)\n"
 		"  --one-thread   one thread progresses both queues in turn (CPU per frame = send + receive)\n"
+		"  --csum         the send queue computes the IPv4 and UDP checksums (checksum offload)\n"
 		"  -s PCI         sending device (default 03:00.1)\n"
 		"  -r PCI         receiving device (default 03:00.0)\n"
 		"  --veth         root: over afpacket on a veth pair made for the run, against raw AF_PACKET\n"
@@ -765,12 +774,17 @@ static int parse_rows(const char *arg, int rows[6][2])
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"duration", required_argument, NULL, 'd'}, {"sizes", required_argument, NULL, 'z'},
-	    {"rows", required_argument, NULL, 'w'},	{"json", no_argument, NULL, 'j'},
-	    {"no-pin", no_argument, NULL, 'p'},		{"one-thread", no_argument, NULL, 'o'},
-	    {"veth", no_argument, NULL, 'v'},		{"rounds", required_argument, NULL, 'n'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"duration", required_argument, NULL, 'd'},
+					     {"sizes", required_argument, NULL, 'z'},
+					     {"rows", required_argument, NULL, 'w'},
+					     {"json", no_argument, NULL, 'j'},
+					     {"no-pin", no_argument, NULL, 'p'},
+					     {"one-thread", no_argument, NULL, 'o'},
+					     {"veth", no_argument, NULL, 'v'},
+					     {"rounds", required_argument, NULL, 'n'},
+					     {"csum", no_argument, NULL, 'c'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	const char *tx_pci = NULL, *rx_pci = NULL;
 	char cfg[] = "/tmp/eth_bench-XXXXXX";
 	static uint8_t raw_frames[TX_BUFS * 1514];
@@ -814,6 +828,9 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			pin = false;
+			break;
+		case 'c':
+			tx_csum = true;
 			break;
 		case 'o':
 			one_thread = true;
