@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_internal.h - libdoca_eth's private declarations: the per-port receive dispatch shared by
- * the receive queues of one process, the frame parser and the checksum helpers.
+ * the receive queues of one process.
  *
  *   port (nic.h medium) ──rx_burst──▶ eth_port_drain() ──parse──▶ priv_doca_nic_steer()
  *                                          │                         │ verdict: queue id
@@ -105,77 +105,6 @@ struct eth_rx_meta {
 
 /* rxq.c: places one frame into @q; called under the port lock (any thread). */
 void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m);
-
-/*
- * Minimal parser for libdoca_eth's own needs (checksums, LSO, l3_ok/l4_ok): Ethernet, up to two
- * VLAN tags, IPv4 / IPv6 without extension headers, TCP / UDP. It stands in until the software
- * NIC's priv_doca_nic_frame_parse() exists and fills the same struct. Returns 0 or -EINVAL
- * (shorter than an Ethernet header).
- */
-
-/* ---- checksums (RFC 1071), over bytes in network order ---- */
-
-static inline uint32_t eth_csum_add(uint32_t sum, const uint8_t *p, size_t len, bool *odd)
-{
-	size_t i = 0;
-
-	if (*odd && len > 0) {
-		sum += p[0];
-		i = 1;
-		*odd = false;
-	}
-	for (; i + 1 < len; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	if (i < len) {
-		sum += (uint32_t)p[i] << 8;
-		*odd = true;
-	}
-	return sum;
-}
-
-static inline uint16_t eth_csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-/* Sum of the TCP/UDP pseudo header of the packet whose L3 header is at @l3 (not folded). */
-static inline uint32_t eth_csum_pseudo(const uint8_t *l3, bool ipv6, uint8_t proto, uint32_t l4_len)
-{
-	bool odd = false;
-	uint32_t sum = 0;
-
-	if (ipv6)
-		sum = eth_csum_add(sum, l3 + 8, 32, &odd);
-	else
-		sum = eth_csum_add(sum, l3 + 12, 8, &odd);
-	return sum + proto + (l4_len >> 16) + (l4_len & 0xffff);
-}
-
-static inline void eth_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline uint16_t eth_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t eth_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void eth_put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /* Capabilities shared by both queues. */
 doca_error_t eth_devinfo_caps(const struct doca_devinfo *devinfo, const char *call, const struct topo_caps_eth **caps);

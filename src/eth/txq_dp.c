@@ -21,107 +21,7 @@
 
 #define COMP ETH_COMP
 
-/* ---- header parsing and checksums ---- */
-
-/* Headers at @p (@n bytes, maybe fewer than the frame): 0, or -1 when not IPv4/IPv6 (+TCP/UDP). */
-static int tx_parse(const uint8_t *p, size_t n, struct tx_hdr *h, bool need_l4)
-{
-	size_t off = 14;
-	uint16_t type;
-
-	memset(h, 0, sizeof(*h));
-	if (n < 14)
-		return -1;
-	type = eth_get16(p + 12);
-	for (int v = 0; v < 2 && (type == 0x8100 || type == 0x88a8) && off + 4 <= n; v++) {
-		type = eth_get16(p + off + 2);
-		off += 4;
-	}
-	h->l3_off = (uint16_t)off;
-	if (type == 0x0800 && off + 20 <= n && (p[off] >> 4) == 4) {
-		size_t ihl = (size_t)(p[off] & 0x0f) * 4;
-
-		if (ihl < 20 || off + ihl > n)
-			return -1;
-		h->proto = p[off + 9];
-		off += ihl;
-	} else if (type == 0x86dd && off + 40 <= n && (p[off] >> 4) == 6) {
-		h->ipv6 = 1;
-		h->proto = p[off + 6];
-		off += 40;
-	} else {
-		return -1;
-	}
-	h->end = h->l4_off = (uint16_t)off;
-	if (h->proto == 6 && off + 20 <= n) {
-		size_t doff = (size_t)(p[off + 12] >> 4) * 4;
-
-		if (doff < 20 || off + doff > n)
-			return -1;
-		h->end = (uint16_t)(off + doff);
-	} else if (h->proto == 17 && off + 8 <= n) {
-		h->end = (uint16_t)(off + 8);
-	} else if (need_l4) {
-		return -1;
-	} else {
-		h->l4_off = 0;
-	}
-	return 0;
-}
-
-/*
- * LSO headers that are only an Ethernet header (with up to two VLAN tags): the payload is cut
- * at the MSS and each segment carries the header as given, with nothing to fix up (there is no
- * IP or L4 header to number or checksum). DOCA's own LSO sample sends such a task.
- */
-static bool l2_header_only(const uint8_t *p, size_t n, struct tx_hdr *h)
-{
-	size_t off = 14;
-	uint16_t type;
-
-	memset(h, 0, sizeof(*h));
-	if (n < 14)
-		return false;
-	type = eth_get16(p + 12);
-	for (int v = 0; v < 2 && (type == 0x8100 || type == 0x88a8) && off + 4 <= n; v++) {
-		type = eth_get16(p + off + 2);
-		off += 4;
-	}
-	if (off != n)
-		return false;
-	h->l3_off = h->l4_off = h->end = (uint16_t)off;
-	h->l2_only = 1;
-	return true;
-}
-
-static void ipv4_fix_csum(uint8_t *ip)
-{
-	bool odd = false;
-
-	ip[10] = ip[11] = 0;
-	eth_put16(ip + 10, eth_csum_fold(eth_csum_add(0, ip, (size_t)(ip[0] & 0x0f) * 4, &odd)));
-}
-
-/* The L4 checksum of a packet: header bytes @hdr[l4_off, end) then @iov (the rest of the L4 bytes). */
-static void l4_fix_csum(uint8_t *hdr, const struct tx_hdr *h, const struct iovec *iov, unsigned int iovcnt,
-			uint32_t l4_len)
-{
-	uint8_t *l4 = hdr + h->l4_off;
-	uint8_t *field = l4 + (h->proto == 6 ? 16 : 6);
-	bool odd = false;
-	uint32_t sum;
-	uint16_t c;
-
-	field[0] = field[1] = 0;
-	sum = eth_csum_pseudo(hdr + h->l3_off, h->ipv6, h->proto, l4_len);
-	sum = eth_csum_add(sum, l4, (size_t)(h->end - h->l4_off), &odd);
-	for (unsigned int i = 0; i < iovcnt; i++)
-		sum = eth_csum_add(sum, iov[i].iov_base, iov[i].iov_len, &odd);
-	c = eth_csum_fold(sum);
-	if (h->proto == 17 && c == 0)
-		c = 0xffff; /* UDP: 0 means "no checksum" */
-	eth_put16(field, c);
-}
+/* ---- gather lists ---- */
 
 /* iovecs for bytes [@off, @off + @len) of the data windows of list @head; returns how many. */
 static unsigned int list_range(const struct doca_buf *head, uint64_t off, uint64_t len, struct iovec *iov,
@@ -221,39 +121,13 @@ static void build_frame(struct ctx_dp_queue *q, unsigned int i, struct eth_tx_ta
 		f->len = t->len;
 	} else {
 		uint8_t *h = q->scratch[i];
-		const struct tx_hdr *hd = &t->h;
 		uint32_t off = k * t->mss;
 		uint32_t seg = t->len - off < t->mss ? t->len - off : t->mss;
-		uint32_t l3_len = (uint32_t)t->hdr_len - hd->l3_off + seg;
 
-		memcpy(h, t->hdr, t->hdr_len);
 		iov[0].iov_base = h;
 		iov[0].iov_len = t->hdr_len;
 		n = 1 + list_range(t->pkt, off, seg, iov + 1, ETH_MAX_LIST);
-		if (hd->l2_only) {
-			/* nothing to fix up */
-		} else if (hd->ipv6) {
-			eth_put16(h + hd->l3_off + 4, (uint16_t)(l3_len - 40));
-		} else {
-			uint8_t *ip = h + hd->l3_off;
-
-			eth_put16(ip + 2, (uint16_t)l3_len);
-			eth_put16(ip + 4, (uint16_t)(eth_get16(ip + 4) + k));
-			ipv4_fix_csum(ip);
-		}
-		if (hd->proto == 6) {
-			uint8_t *tcp = h + hd->l4_off;
-
-			eth_put32(tcp + 4, eth_get32(tcp + 4) + off);
-			if (k + 1 < t->nframes)
-				tcp[13] &= (uint8_t)~0x09; /* FIN and PSH only on the last segment */
-			if (k > 0)
-				tcp[13] &= (uint8_t)~0x80; /* CWR only on the first */
-		} else if (!hd->l2_only) {
-			eth_put16(h + hd->l4_off + 4, (uint16_t)(t->hdr_len - hd->l4_off + seg));
-		}
-		if (!hd->l2_only)
-			l4_fix_csum(h, hd, iov + 1, n - 1, (uint32_t)(t->hdr_len - hd->l4_off) + seg);
+		priv_doca_nic_lso_segment(h, t->hdr, &t->h, k, off, seg, k + 1 == t->nframes, iov + 1, n - 1);
 		f->len = t->hdr_len + seg;
 	}
 	f->iov = iov;
@@ -387,19 +261,16 @@ static doca_error_t prepare_send(struct doca_eth_txq *txq, struct eth_tx_task *t
 		unsigned int cnt;
 
 		list_copy(t->pkt, t->hdr, n);
-		if (tx_parse(t->hdr, n, &t->h, (csum & CSUM_L4) != 0) != 0)
+		(void)priv_doca_nic_tx_parse(t->hdr, n, (size_t)len, &t->h); /* 14 <= n <= len <= MTU */
+		if (t->h.l3 == NIC_L3_NONE || ((csum & CSUM_L4) && t->h.l4 == NIC_L4_NONE))
 			return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 					 "%s: task %p asks for %s checksum offload but the frame's headers are not "
 					 "IPv4/IPv6%s within its first %u bytes; send it without the offload",
 					 priv_doca_ctx_name(&txq->ctx), (void *)t, (csum & CSUM_L4) ? "L4" : "L3",
-					 (csum & CSUM_L4) ? " + TCP/UDP" : "", ETH_MAX_HDR);
-		t->hdr_len = (csum & CSUM_L4) ? t->h.end : t->h.l4_off ? t->h.l4_off : t->h.end;
-		if ((csum & CSUM_L3) && !t->h.ipv6)
-			ipv4_fix_csum(t->hdr + t->h.l3_off);
-		if (csum & CSUM_L4) {
-			cnt = list_range(t->pkt, t->hdr_len, len - t->hdr_len, iov, ETH_MAX_LIST);
-			l4_fix_csum(t->hdr, &t->h, iov, cnt, (uint32_t)(len - t->h.l4_off));
-		}
+					 (csum & CSUM_L4) ? " + TCP/UDP (not a fragment)" : "", ETH_MAX_HDR);
+		t->hdr_len = (csum & CSUM_L4) ? t->h.hdr_end : t->h.l3_end;
+		cnt = (csum & CSUM_L4) ? list_range(t->pkt, t->hdr_len, len - t->hdr_len, iov, ETH_MAX_LIST) : 0;
+		priv_doca_nic_tx_csum(t->hdr, &t->h, csum, iov, cnt);
 	}
 	t->base.bytes = len;
 	return DOCA_SUCCESS;
@@ -432,7 +303,7 @@ static doca_error_t prepare_lso(struct doca_eth_txq *txq, struct eth_tx_task *t)
 		memcpy(t->hdr + hdr, g->addr, g->len);
 		hdr += g->len;
 	}
-	if ((tx_parse(t->hdr, hdr, &t->h, true) != 0 || t->h.end != hdr) && !l2_header_only(t->hdr, hdr, &t->h))
+	if (priv_doca_nic_lso_parse(t->hdr, hdr, &t->h) != 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, COMP,
 				 "%s: LSO task %p: the %llu header bytes are neither exactly Ethernet + IPv4/IPv6 "
 				 "(without extension headers) + TCP/UDP nor an Ethernet header alone; pass exactly "

@@ -215,32 +215,17 @@ static doca_error_t ring_copy_dev(struct txq_ring *w, uint8_t *dst, uint64_t add
 	return g->ops->copy(g->gpu, dst, (const void *)(uintptr_t)addr, len, g->name);
 }
 
-/* The queue's checksum offloads on frame @f: IPv4 header, TCP/UDP; others as they are. */
+/* The queue's checksum offloads on frame @f (a private copy), by the NIC's frame builder. */
 static void apply_csum(struct eth_txq_gpu *g, uint8_t *f, uint32_t len)
 {
-	struct nic_frame_info info;
+	struct nic_tx_hdr h;
+	struct iovec rest;
 
-	if (priv_doca_nic_frame_parse(f, len, &info) != 0 || info.l3 == NIC_L3_NONE)
+	if (priv_doca_nic_tx_parse(f, len, len, &h) != 0)
 		return;
-	if ((g->csum & DOCA_ETH_TXQ_OL_FLAGS_L3_CSUM) && info.l3 == NIC_L3_IPV4) {
-		uint8_t *ip = f + info.l3_off;
-
-		eth_put16(ip + 10, priv_doca_nic_ip4_csum(ip, (size_t)(ip[0] & 0x0f) * 4));
-	}
-	if ((g->csum & DOCA_ETH_TXQ_OL_FLAGS_L4_CSUM) && (info.l4 == NIC_L4_TCP || info.l4 == NIC_L4_UDP) &&
-	    !info.ip_frag) {
-		const uint8_t *ip = f + info.l3_off;
-		uint32_t l3_end =
-		    info.l3 == NIC_L3_IPV4 ? info.l3_off + eth_get16(ip + 2) : info.l3_off + 40u + eth_get16(ip + 4);
-		uint32_t l4_len;
-		uint8_t *l4 = f + info.l4_off;
-
-		if (l3_end > len || l3_end <= info.l4_off)
-			l3_end = len; /* a length field that lies: the frame's bytes */
-		l4_len = l3_end - info.l4_off;
-		eth_put16(l4 + (info.l4 == NIC_L4_TCP ? 16 : 6),
-			  priv_doca_nic_l4_csum(ip, info.l4 == NIC_L4_TCP ? 6 : 17, l4, l4_len));
-	}
+	rest.iov_base = f + h.hdr_end;
+	rest.iov_len = len - h.hdr_end;
+	priv_doca_nic_tx_csum(f, &h, g->csum, &rest, 1);
 }
 
 static void write_cqe(struct eth_txq_gpu *g, uint64_t pos, doca_error_t status)

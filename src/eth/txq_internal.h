@@ -16,6 +16,7 @@
 
 enum { TX_SEND = 0, TX_LSO = 1 };
 enum { CSUM_L3 = DOCA_ETH_TXQ_OL_FLAGS_L3_CSUM, CSUM_L4 = DOCA_ETH_TXQ_OL_FLAGS_L4_CSUM };
+_Static_assert(CSUM_L3 == NIC_TX_CSUM_L3 && CSUM_L4 == NIC_TX_CSUM_L4, "the queue's flags go to the frame builder");
 
 struct doca_eth_txq {
 	struct doca_ctx ctx; /* first: doca_eth_txq_as_doca_ctx is a cast both ways */
@@ -54,13 +55,6 @@ struct doca_eth_txq {
 	union doca_data gpu_err_ud, gpu_notify_ud;
 };
 
-/* Where the protocol headers of a frame are (tx_parse). */
-struct tx_hdr {
-	uint16_t l3_off, l4_off, end; /* end: first byte after the L4 (or L3) header */
-	uint8_t ipv6, proto;
-	uint8_t l2_only; /* LSO headers of Ethernet (+ VLAN tags) only: segments get no fix-ups */
-};
-
 struct eth_tx_task {
 	struct doca_task base; /* first: the generic view */
 	uint8_t kind;
@@ -76,8 +70,8 @@ struct eth_tx_task {
 	uint32_t bslot; /* member 0: the batch's array slot + 1 (0: none yet) */
 	uint32_t len;	/* send: frame bytes; LSO: payload bytes */
 	uint32_t nframes, sent;
-	uint16_t hdr_len; /* bytes of hdr sent before the buf's bytes from offset hdr_len (send) */
-	struct tx_hdr h;
+	uint16_t hdr_len;    /* bytes of hdr sent before the buf's bytes from offset hdr_len (send) */
+	struct nic_tx_hdr h; /* where hdr has its headers (the frame builder, nic.h) */
 	uint8_t hdr[ETH_MAX_HDR];
 };
 

@@ -34,24 +34,7 @@
 #include <x86intrin.h>
 #endif
 
-#include "nic.h"
-
-#define ETH_HLEN   14
-#define ETH_P_IPV4 0x0800
-#define ETH_P_IPV6 0x86dd
-#define ETH_P_VLAN 0x8100
-#define ETH_P_QINQ 0x88a8
-
-#define IPPROTO_HOPOPTS_  0
-#define IPPROTO_ICMP_	  1
-#define IPPROTO_TCP_	  6
-#define IPPROTO_UDP_	  17
-#define IPPROTO_ROUTING_  43
-#define IPPROTO_FRAGMENT_ 44
-#define IPPROTO_ICMPV6_	  58
-#define IPPROTO_DSTOPTS_  60
-
-#define NIC_IP6_MAX_EXT 8
+#include "nic_internal.h"
 
 static inline uint16_t rd16(const uint8_t *p)
 {
@@ -59,19 +42,11 @@ static inline uint16_t rd16(const uint8_t *p)
 }
 
 /*
- * Internet checksums (RFC 1071). The one's complement sum does not depend on byte order
- * (§2): bytes are added as host-order 64-bit words into a 64-bit one's complement accumulator
- * (carries wrap around), and the accumulator is folded to 16 bits and swapped to network
- * order once per checksum, not per piece. A piece of odd length may only be the last one.
- * A few hundred instructions for a 1500-byte frame where 16 bits at a time took thousands.
+ * A few hundred instructions for a 1500-byte frame where 16 bits at a time took thousands. A piece
+ * of odd length may only be the last one of a message (frame_tx.c turns a piece that starts at an
+ * odd offset around).
  */
-static inline uint64_t add_wrap(uint64_t a, uint64_t b)
-{
-	a += b;
-	return a + (a < b); /* end-around carry */
-}
-
-static uint64_t csum_acc(uint64_t acc, const uint8_t *p, size_t len)
+uint64_t nic_csum_acc(uint64_t acc, const uint8_t *p, size_t len)
 {
 	uint64_t w;
 	size_t k = 0;
@@ -94,7 +69,7 @@ static uint64_t csum_acc(uint64_t acc, const uint8_t *p, size_t len)
 			c = _addcarry_u64(c, a, w2, &a);
 			c = _addcarry_u64(c, a, w3, &a);
 		}
-		acc = add_wrap(a, c);
+		acc = nic_csum_add(a, c);
 #else
 		__extension__ unsigned __int128 wide = 0; /* add with carry: carries land in the top half */
 
@@ -110,13 +85,13 @@ static uint64_t csum_acc(uint64_t acc, const uint8_t *p, size_t len)
 			wide += w2;
 			wide += w3;
 		}
-		acc = add_wrap(acc, (uint64_t)wide);
-		acc = add_wrap(acc, (uint64_t)(wide >> 64));
+		acc = nic_csum_add(acc, (uint64_t)wide);
+		acc = nic_csum_add(acc, (uint64_t)(wide >> 64));
 #endif
 	}
 	for (; len >= 8; p += 8, len -= 8) {
 		memcpy(&w, p, 8);
-		acc = add_wrap(acc, w);
+		acc = nic_csum_add(acc, w);
 	}
 	if (len == 0)
 		return acc;
@@ -144,59 +119,48 @@ static uint64_t csum_acc(uint64_t acc, const uint8_t *p, size_t len)
 	if (len & 1)
 		w |= CSUM_AT(p[k], k);
 #undef CSUM_AT
-	return add_wrap(acc, w);
-}
-
-/* @acc folded to 16 bits, in network order as a number (what goes on the wire, big-endian). */
-static uint16_t csum_fold(uint64_t acc)
-{
-	uint32_t v;
-
-	acc = (acc & 0xffffffffu) + (acc >> 32);
-	acc = (acc & 0xffffffffu) + (acc >> 32);
-	v = (uint32_t)acc;
-	v = (v & 0xffff) + (v >> 16);
-	v = (v & 0xffff) + (v >> 16);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	v = ((v & 0xff) << 8) | (v >> 8);
-#endif
-	return (uint16_t)v;
+	return nic_csum_add(acc, w);
 }
 
 SD_PRIV uint16_t priv_doca_nic_ip4_csum(const uint8_t *ip4, size_t hdr_len)
 {
 	if (hdr_len < 12)
-		return (uint16_t)~csum_fold(csum_acc(0, ip4, hdr_len));
-	return (uint16_t)~csum_fold(csum_acc(csum_acc(0, ip4, 10), ip4 + 12, hdr_len - 12));
+		return (uint16_t)~nic_csum_fold(nic_csum_acc(0, ip4, hdr_len));
+	return (uint16_t)~nic_csum_fold(nic_csum_acc(nic_csum_acc(0, ip4, 10), ip4 + 12, hdr_len - 12));
 }
 
 /* Where @proto keeps its checksum, or -1 for a protocol without one we know. */
 static int l4_csum_off(uint8_t proto)
 {
 	switch (proto) {
-	case IPPROTO_TCP_:
+	case NIC_IPPROTO_TCP:
 		return 16;
-	case IPPROTO_UDP_:
+	case NIC_IPPROTO_UDP:
 		return 6;
-	case IPPROTO_ICMP_:
-	case IPPROTO_ICMPV6_:
+	case NIC_IPPROTO_ICMP:
+	case NIC_IPPROTO_ICMPV6:
 		return 2;
 	default:
 		return -1;
 	}
 }
 
-/* The pseudo-header's sum (none for ICMP over IPv4). */
-static uint64_t pseudo_acc(const uint8_t *l3, uint8_t proto, size_t l4_len)
+uint64_t nic_csum_pseudo(const uint8_t *l3, bool ip6, uint8_t proto, size_t l4_len)
 {
 	/* protocol and length as the words they are in either pseudo-header: 0 proto, len hi, len lo */
 	const uint8_t pl[6] = {
 	    0, proto, (uint8_t)(l4_len >> 24), (uint8_t)(l4_len >> 16), (uint8_t)(l4_len >> 8), (uint8_t)l4_len};
-	uint64_t acc = csum_acc(0, pl, sizeof(pl));
+	uint64_t acc = nic_csum_acc(0, pl, sizeof(pl));
 
-	if ((l3[0] >> 4) == 4)
-		return proto == IPPROTO_ICMP_ ? 0 : csum_acc(acc, l3 + 12, 8);
-	return csum_acc(acc, l3 + 8, 32);
+	if (!ip6)
+		return proto == NIC_IPPROTO_ICMP ? 0 : nic_csum_acc(acc, l3 + 12, 8);
+	return nic_csum_acc(acc, l3 + 8, 32);
+}
+
+/* The pseudo-header's sum of the IP header at @l3, its version read from it. */
+static uint64_t pseudo_acc(const uint8_t *l3, uint8_t proto, size_t l4_len)
+{
+	return nic_csum_pseudo(l3, (l3[0] >> 4) != 4, proto, l4_len);
 }
 
 SD_PRIV uint16_t priv_doca_nic_l4_csum(const uint8_t *l3, uint8_t proto, const uint8_t *l4, size_t l4_len)
@@ -208,10 +172,10 @@ SD_PRIV uint16_t priv_doca_nic_l4_csum(const uint8_t *l3, uint8_t proto, const u
 	if (off < 0 || l4_len < (size_t)off + 2)
 		return 0;
 	acc = pseudo_acc(l3, proto, l4_len);
-	acc = csum_acc(acc, l4, (size_t)off);
-	acc = csum_acc(acc, l4 + off + 2, l4_len - (size_t)off - 2);
-	c = (uint16_t)~csum_fold(acc);
-	if (c == 0 && proto == IPPROTO_UDP_)
+	acc = nic_csum_acc(acc, l4, (size_t)off);
+	acc = nic_csum_acc(acc, l4 + off + 2, l4_len - (size_t)off - 2);
+	c = (uint16_t)~nic_csum_fold(acc);
+	if (c == 0 && proto == NIC_IPPROTO_UDP)
 		c = 0xffff;
 	return c;
 }
@@ -219,19 +183,20 @@ SD_PRIV uint16_t priv_doca_nic_l4_csum(const uint8_t *l3, uint8_t proto, const u
 /* Whether the message's checksum, its field included, verifies. */
 static int l4_csum_ok(const uint8_t *l3, uint8_t proto, const uint8_t *l4, size_t l4_len)
 {
-	return csum_fold(csum_acc(pseudo_acc(l3, proto, l4_len), l4, l4_len)) == 0xffff;
+	return nic_csum_fold(nic_csum_acc(pseudo_acc(l3, proto, l4_len), l4, l4_len)) == 0xffff;
 }
 
 static int ip6_is_ext(uint8_t nh)
 {
-	return nh == IPPROTO_HOPOPTS_ || nh == IPPROTO_ROUTING_ || nh == IPPROTO_FRAGMENT_ || nh == IPPROTO_DSTOPTS_;
+	return nh == NIC_IPPROTO_HOPOPTS || nh == NIC_IPPROTO_ROUTING || nh == NIC_IPPROTO_FRAGMENT ||
+	       nh == NIC_IPPROTO_DSTOPTS;
 }
 
 /*
  * Skips IPv6 extension headers from @off (at most NIC_IP6_MAX_EXT: a longer chain is treated
  * as malformed); returns the offset of the upper layer, its protocol in @nh, or -1.
  */
-static long ip6_skip_ext(const uint8_t *f, size_t end, size_t off, uint8_t *nh, uint8_t *frag)
+long nic_ip6_skip_ext(const uint8_t *f, size_t end, size_t off, uint8_t *nh, uint8_t *frag)
 {
 	unsigned int i;
 
@@ -240,7 +205,7 @@ static long ip6_skip_ext(const uint8_t *f, size_t end, size_t off, uint8_t *nh, 
 
 		if (i == NIC_IP6_MAX_EXT || end - off < 8)
 			return -1;
-		if (*nh == IPPROTO_FRAGMENT_) {
+		if (*nh == NIC_IPPROTO_FRAGMENT) {
 			hl = 8;
 			/* fragment offset (13 bits) and M flag: anything but an atomic fragment */
 			if ((rd16(f + off + 2) & 0xfff9) != 0)
@@ -264,14 +229,14 @@ static void parse_l4(const uint8_t *f, size_t off, size_t end, uint8_t proto, st
 	size_t hl;
 
 	switch (proto) {
-	case IPPROTO_TCP_:
+	case NIC_IPPROTO_TCP:
 		if (left < 20 || (hl = (size_t)(l4[12] >> 4) * 4) < 20 || hl > left)
 			return;
 		o->l4 = NIC_L4_TCP;
 		o->tcp_flags = l4[13];
 		memcpy(&o->tcp_seq, l4 + 4, 4);
 		break;
-	case IPPROTO_UDP_: {
+	case NIC_IPPROTO_UDP: {
 		uint16_t ulen;
 
 		if (left < 8 || (ulen = rd16(l4 + 4)) < 8 || ulen > left)
@@ -281,9 +246,9 @@ static void parse_l4(const uint8_t *f, size_t off, size_t end, uint8_t proto, st
 		o->l4 = NIC_L4_UDP;
 		break;
 	}
-	case IPPROTO_ICMP_:
-	case IPPROTO_ICMPV6_:
-		if (left < 8 || (proto == IPPROTO_ICMP_) != (o->l3 == NIC_L3_IPV4))
+	case NIC_IPPROTO_ICMP:
+	case NIC_IPPROTO_ICMPV6:
+		if (left < 8 || (proto == NIC_IPPROTO_ICMP) != (o->l3 == NIC_L3_IPV4))
 			goto other;
 		hl = 8;
 		o->l4 = NIC_L4_ICMP;
@@ -323,7 +288,7 @@ static void parse_ip4(const uint8_t *f, size_t off, size_t len, struct nic_frame
 	o->l3_off = (uint16_t)off;
 	o->ip_proto = ip[9];
 	o->ip_ttl = ip[8];
-	o->l3_ok = csum_fold(csum_acc(0, ip, ihl)) == 0xffff;
+	o->l3_ok = nic_csum_fold(nic_csum_acc(0, ip, ihl)) == 0xffff;
 	memcpy(&o->ip4_src, ip + 12, 4);
 	memcpy(&o->ip4_dst, ip + 16, 4);
 	o->payload_off = (uint16_t)(off + ihl);
@@ -348,7 +313,7 @@ static void parse_ip6(const uint8_t *f, size_t off, size_t len, struct nic_frame
 	if (end == off + 40 || end > len)
 		return;
 	nh = ip[6];
-	l4 = ip6_skip_ext(f, end, off + 40, &nh, &frag);
+	l4 = nic_ip6_skip_ext(f, end, off + 40, &nh, &frag);
 	if (l4 < 0)
 		return;
 	o->l3 = NIC_L3_IPV6;
@@ -366,28 +331,37 @@ static void parse_ip6(const uint8_t *f, size_t off, size_t len, struct nic_frame
 	parse_l4(f, (size_t)l4, end, nh, o);
 }
 
+size_t nic_frame_l2(const uint8_t *f, size_t n, uint16_t *type, uint8_t *nb_vlans)
+{
+	size_t off = NIC_ETH_HLEN;
+
+	*type = rd16(f + 12);
+	*nb_vlans = 0;
+	while ((*type == NIC_ETH_P_VLAN || *type == NIC_ETH_P_QINQ) && *nb_vlans < 2 && n - off >= 4) {
+		(*nb_vlans)++;
+		*type = rd16(f + off + 2);
+		off += 4;
+	}
+	return off;
+}
+
 SD_PRIV int priv_doca_nic_frame_parse(const uint8_t *frame, size_t len, struct nic_frame_info *out)
 {
-	size_t off = ETH_HLEN;
+	size_t off;
 	uint16_t type;
 
 	memset(out, 0, sizeof(*out));
-	if (frame == NULL || len < ETH_HLEN || len > NIC_MAX_FRAME)
+	if (frame == NULL || len < NIC_ETH_HLEN || len > NIC_MAX_FRAME)
 		return -EINVAL;
 	out->len = (uint16_t)len;
-	type = rd16(frame + 12);
-	while ((type == ETH_P_VLAN || type == ETH_P_QINQ) && out->nb_vlans < 2 && len - off >= 4) {
-		if (out->nb_vlans == 0)
-			memcpy(&out->vlan_tci, frame + off, 2);
-		out->nb_vlans++;
-		type = rd16(frame + off + 2);
-		off += 4;
-	}
+	off = nic_frame_l2(frame, len, &type, &out->nb_vlans);
+	if (out->nb_vlans > 0)
+		memcpy(&out->vlan_tci, frame + NIC_ETH_HLEN, 2);
 	memcpy(&out->eth_type, frame + off - 2, 2);
 	out->payload_off = (uint16_t)off;
-	if (type == ETH_P_IPV4)
+	if (type == NIC_ETH_P_IPV4)
 		parse_ip4(frame, off, len, out);
-	else if (type == ETH_P_IPV6)
+	else if (type == NIC_ETH_P_IPV6)
 		parse_ip6(frame, off, len, out);
 	return 0;
 }

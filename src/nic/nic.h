@@ -94,6 +94,66 @@ SD_PRIV int priv_doca_nic_frame_parse(const uint8_t *frame, size_t len, struct n
 SD_PRIV uint16_t priv_doca_nic_ip4_csum(const uint8_t *ip4, size_t hdr_len);
 SD_PRIV uint16_t priv_doca_nic_l4_csum(const uint8_t *l3, uint8_t proto, const uint8_t *l4, size_t l4_len);
 
+/*
+ * The frame builder (frame_tx.c): what every send path does to a frame on its way out, the CPU
+ * send queue (DOCA Ethernet tasks) and the GPU send rings alike, with the parser's layer walk and
+ * checksum code. A frame is a gather list: its first bytes in private memory the builder may
+ * write (the headers; the caller sends them instead of the originals), the rest where it is.
+ * The bytes may come from an application or a GPU kernel: nothing is read outside the bytes
+ * named, and a length field is believed only within them.
+ *
+ * priv_doca_nic_tx_parse(): where the headers are in @hdr, the frame's first @n bytes of
+ * @frame_len (14 <= n <= frame_len <= NIC_MAX_FRAME, else -EINVAL): Ethernet, up to two VLAN
+ * tags, IPv4 (IHL >= 5) or IPv6 (extension headers skipped as the parser does), then TCP (data
+ * offset >= 5) or UDP, each whole within @n. A fragment, another protocol or a truncated
+ * header leaves l4 NONE (and a malformed IP header l3 NONE). l4_len runs to the end the IP
+ * header's length field gives when that end lies within the frame and after the L4 header,
+ * else to the frame's end.
+ */
+struct nic_tx_hdr {
+	uint16_t l3_off;  /* 0 when l3 == NONE */
+	uint16_t l3_end;  /* after the IP header and its IPv6 extension headers; 0 when l3 == NONE */
+	uint16_t l4_off;  /* == l3_end; 0 when l4 == NONE */
+	uint16_t hdr_end; /* after the last header found: L4, else L3, else Ethernet and its tags */
+	uint32_t l4_len;  /* the L4 message's bytes (header and payload); 0 when l4 == NONE */
+	uint8_t l3;	  /* enum nic_l3 */
+	uint8_t l4;	  /* NIC_L4_TCP, NIC_L4_UDP or NIC_L4_NONE */
+	uint8_t ip_proto; /* after the extension headers; 0 when l3 == NONE */
+	uint8_t ip6_ext;  /* IPv6 extension headers present */
+};
+
+SD_PRIV int priv_doca_nic_tx_parse(const uint8_t *hdr, size_t n, size_t frame_len, struct nic_tx_hdr *h);
+
+/* Checksum offloads; the values of DOCA_ETH_TXQ_OL_FLAGS_L3_CSUM and _L4_CSUM. */
+#define NIC_TX_CSUM_L3 0x1u /* the IPv4 header checksum (IPv6 has none) */
+#define NIC_TX_CSUM_L4 0x2u /* the TCP or UDP checksum, over the pseudo-header and l4_len bytes */
+
+/*
+ * Writes the checksums @what asks for into @hdr, parsed into @h (at least h->hdr_end bytes):
+ * those the frame has, the others are left as they are. @rest (@cnt pieces, of any length and
+ * alignment) holds the frame's bytes from h->hdr_end on; the L4 checksum reads l4_len bytes of
+ * the message, fewer when @rest ends first. A UDP checksum of 0 is sent as 0xffff.
+ */
+SD_PRIV void priv_doca_nic_tx_csum(uint8_t *hdr, const struct nic_tx_hdr *h, unsigned int what,
+				   const struct iovec *rest, unsigned int cnt);
+
+/*
+ * LSO. priv_doca_nic_lso_parse(): @n header bytes at @tmpl fit an LSO send when they are
+ * exactly Ethernet (+ up to two VLAN tags) + IPv4 or IPv6 without extension headers, not a
+ * fragment, + TCP or UDP; or exactly an Ethernet header and its tags (l3 NONE: segments carry
+ * it as it is, as DOCA's own LSO sample sends). Returns 0 and @h, or -EINVAL.
+ *
+ * priv_doca_nic_lso_segment(): writes the h->hdr_end header bytes of segment @k into @dst: the
+ * template's, the IPv4 total length, identification + @k and header checksum, the IPv6 payload
+ * length, the UDP length, the TCP sequence number + @off (the segment's first payload byte in
+ * the message), FIN and PSH cleared but on the @last segment, CWR cleared but on the first, and
+ * the L4 checksum over the header and the @seg payload bytes at @pay (@cnt pieces).
+ */
+SD_PRIV int priv_doca_nic_lso_parse(const uint8_t *tmpl, size_t n, struct nic_tx_hdr *h);
+SD_PRIV void priv_doca_nic_lso_segment(uint8_t *dst, const uint8_t *tmpl, const struct nic_tx_hdr *h, uint32_t k,
+				       uint32_t off, uint32_t seg, bool last, const struct iovec *pay,
+				       unsigned int cnt);
+
 /* ---- ports ---- */
 
 /* One frame to send: a gather list (DOCA Ethernet's buf lists), whole, at most the port's MTU. */

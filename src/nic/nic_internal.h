@@ -7,6 +7,8 @@
  *   wire.c   the wire medium: a shared-memory cable between two ports (any processes)
  *   afpacket.c the afpacket medium: a Linux interface through an AF_PACKET socket
  *   pcap.c   SOFTDOCA_PCAP capture, used by every medium
+ *   frame.c  the frame parser and the Internet checksum; frame_tx.c the frame builder (send
+ *            paths' checksum offloads and LSO) on the same layer walk and checksum code
  */
 #ifndef SD_NIC_INTERNAL_H_
 #define SD_NIC_INTERNAL_H_
@@ -51,5 +53,68 @@ void nic_pcap_write(struct nic_pcap *pc, const struct iovec *iov, unsigned int i
 /* Writes what nic_pcap_write() buffered; the media call it at the end of each burst. */
 void nic_pcap_flush(struct nic_pcap *pc);
 void nic_pcap_close(struct nic_pcap *pc);
+
+/* ---- frames: what the parser (frame.c) and the builder (frame_tx.c) share ---- */
+
+#define NIC_ETH_HLEN   14
+#define NIC_ETH_P_IPV4 0x0800
+#define NIC_ETH_P_IPV6 0x86dd
+#define NIC_ETH_P_VLAN 0x8100
+#define NIC_ETH_P_QINQ 0x88a8
+
+#define NIC_IPPROTO_HOPOPTS  0
+#define NIC_IPPROTO_ICMP     1
+#define NIC_IPPROTO_TCP	     6
+#define NIC_IPPROTO_UDP	     17
+#define NIC_IPPROTO_ROUTING  43
+#define NIC_IPPROTO_FRAGMENT 44
+#define NIC_IPPROTO_ICMPV6   58
+#define NIC_IPPROTO_DSTOPTS  60
+
+#define NIC_IP6_MAX_EXT 8 /* IPv6 extension headers walked at most; a longer chain is malformed */
+
+/*
+ * Internet checksums (RFC 1071). The one's complement sum does not depend on byte order
+ * (§2): bytes are added as host-order 64-bit words into a 64-bit one's complement accumulator
+ * (carries wrap around), and the accumulator is folded to 16 bits and swapped to network
+ * order once per checksum, not per piece.
+ */
+static inline uint64_t nic_csum_add(uint64_t a, uint64_t b)
+{
+	a += b;
+	return a + (a < b); /* end-around carry */
+}
+
+/* @acc plus @len bytes at @p, taken as the bytes of a message from an even offset on. */
+uint64_t nic_csum_acc(uint64_t acc, const uint8_t *p, size_t len);
+
+/* @acc folded to 16 bits, in network order as a number (what goes on the wire, big-endian). */
+static inline uint16_t nic_csum_fold(uint64_t acc)
+{
+	uint32_t v;
+
+	acc = (acc & 0xffffffffu) + (acc >> 32);
+	acc = (acc & 0xffffffffu) + (acc >> 32);
+	v = (uint32_t)acc;
+	v = (v & 0xffff) + (v >> 16);
+	v = (v & 0xffff) + (v >> 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = ((v & 0xff) << 8) | (v >> 8);
+#endif
+	return (uint16_t)v;
+}
+
+/* The sum of the pseudo-header of an L4 message of @l4_len bytes behind the IPv4 (IPv6 when @ip6)
+ * header at @l3; none for ICMP over IPv4. */
+uint64_t nic_csum_pseudo(const uint8_t *l3, bool ip6, uint8_t proto, size_t l4_len);
+
+/* The Ethernet header and up to two VLAN tags of @f (@n >= 14 bytes): the offset after them, the
+ * EtherType there in @type, the tags walked in @nb_vlans. */
+size_t nic_frame_l2(const uint8_t *f, size_t n, uint16_t *type, uint8_t *nb_vlans);
+
+/* IPv6 extension headers in [@off, @end) of @f skipped: the offset of the upper layer and its
+ * protocol in @nh (@frag set for a non-atomic fragment header), or -1 for a truncated chain or
+ * one longer than NIC_IP6_MAX_EXT. */
+long nic_ip6_skip_ext(const uint8_t *f, size_t end, size_t off, uint8_t *nh, uint8_t *frag);
 
 #endif /* SD_NIC_INTERNAL_H_ */
