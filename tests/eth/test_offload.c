@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_offload.c - what the software NIC's send offloads put on the wire, byte by byte:
- * IPv4 header and TCP/UDP checksums of plain sends (queue-wide and per task), and LSO
+ * IPv4 header and TCP/UDP checksums of plain sends (queue-wide and per task; a padded frame's
+ * over its IP packet only), and LSO
  * segmentation (headers repeated, IPv4 total length / ID / checksum, IPv6 payload length,
  * TCP sequence numbers and flags per segment, UDP lengths, L4 checksums, payload slices).
  */
@@ -140,6 +141,16 @@ static void test_checksums(struct doca_dev *a)
 	f = send_one(txq, mem[1], len, 0);
 	CHECK(l4_csum_ok(f->data + 14, true, 6, f->data + 54, len - 54));
 	check_same_but(f, mem[1], len, 54 + 16, 54 + 16);
+	/*
+	 * A short UDP datagram padded to Ethernet's 60 bytes: the checksum covers the IP packet, as
+	 * the receiver sums it, not the padding after it.
+	 */
+	len = build_ipv4(mem[3], 17, 5, 4, false);
+	memset(mem[3] + len, 0xa5, 60 - len);
+	f = send_one(txq, mem[3], 60, 0);
+	CHECK(ipv4_csum_ok(f->data + 14));
+	CHECK(l4_csum_ok(f->data + 14, false, 17, f->data + 34, len - 34));
+	check_same_but(f, mem[3], 60, 24, 34 + 6);
 	/* A frame that is not IP cannot be checksummed: refused. */
 	{
 		struct doca_eth_txq_task_send *t;
