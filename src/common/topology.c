@@ -234,6 +234,8 @@ SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m)
 		return "wire";
 	case TOPO_MEDIUM_AFPACKET:
 		return "afpacket";
+	case TOPO_MEDIUM_UDP:
+		return "udp";
 	default:
 		return "none";
 	}

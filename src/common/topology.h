@@ -73,10 +73,18 @@
 #define TOPO_MAX_REPS	  16
 
 enum topo_side { TOPO_SIDE_DPU = 0, TOPO_SIDE_HOST = 1 };
-enum topo_medium { TOPO_MEDIUM_NONE = 0, TOPO_MEDIUM_WIRE = 1, TOPO_MEDIUM_AFPACKET = 2 };
+enum topo_medium { TOPO_MEDIUM_NONE = 0, TOPO_MEDIUM_WIRE = 1, TOPO_MEDIUM_AFPACKET = 2, TOPO_MEDIUM_UDP = 3 };
 
-#define TOPO_IFNAME_SIZE 16  /* IFNAMSIZ */
-#define TOPO_NETNS_SIZE	 128 /* a name or an absolute path, counting the NUL */
+#define TOPO_IFNAME_SIZE 16   /* IFNAMSIZ */
+#define TOPO_NETNS_SIZE	 128  /* a name or an absolute path, counting the NUL */
+#define TOPO_UDP_PORT	 4789 /* VXLAN's (IANA), when udp.local or udp.peer names none */
+
+/* An IP address and UDP port of the udp medium (udp.local, udp.peer). */
+struct topo_udp_addr {
+	uint8_t family;	  /* 4 or 6; 0 = not set */
+	uint16_t port;	  /* host order, 1..65535 */
+	uint8_t addr[16]; /* network order: 4 bytes for IPv4, 16 for IPv6 */
+};
 
 /* What a device can do, one struct per library; defaults in topology.c (builtin_profile). */
 struct topo_caps_dma {
@@ -152,9 +160,12 @@ struct topo_device {
 	uint32_t nb_reps;
 	struct topo_rep reps[TOPO_MAX_REPS];
 	enum topo_medium medium;
-	uint32_t wire_peer;	       /* TOPO_MEDIUM_WIRE: index of the device at the other end */
-	char ifname[TOPO_IFNAME_SIZE]; /* TOPO_MEDIUM_AFPACKET: the Linux interface */
-	char netns[TOPO_NETNS_SIZE];   /* TOPO_MEDIUM_AFPACKET: its namespace, "" = the process's */
+	uint32_t wire_peer;		/* TOPO_MEDIUM_WIRE: index of the device at the other end */
+	char ifname[TOPO_IFNAME_SIZE];	/* TOPO_MEDIUM_AFPACKET: the Linux interface */
+	char netns[TOPO_NETNS_SIZE];	/* TOPO_MEDIUM_AFPACKET: its namespace, "" = the process's */
+	struct topo_udp_addr udp_local; /* TOPO_MEDIUM_UDP: bound here (default: any address, 4789) */
+	struct topo_udp_addr udp_peer;	/* TOPO_MEDIUM_UDP: the other end, the only sender taken */
+	uint32_t udp_vni;		/* TOPO_MEDIUM_UDP: VXLAN network identifier, 0..16777215 */
 };
 
 struct topology {
@@ -195,7 +206,7 @@ SD_PRIV const struct topo_device *priv_doca_devinfo_topo_device(const struct doc
 /* topo_get() for softdoca's tools (softdoca-wire lists the wires), exported from libdoca_common. */
 SD_PRIV const struct topology *priv_doca_topology(void);
 
-/* "none", "wire" or "afpacket". */
+/* "none", "wire", "afpacket" or "udp". */
 SD_PRIV const char *priv_doca_topo_medium_name(enum topo_medium m);
 
 /* Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex, any case). 0 on success, -1 if malformed. */

@@ -10,6 +10,7 @@
 
 #include "topology_internal.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -296,8 +297,10 @@ static int set_medium(struct parser *p, struct span v)
 		p->dev->medium = TOPO_MEDIUM_WIRE;
 	else if (span_eq(v, "afpacket"))
 		p->dev->medium = TOPO_MEDIUM_AFPACKET;
+	else if (span_eq(v, "udp"))
+		p->dev->medium = TOPO_MEDIUM_UDP;
 	else
-		return bad(p, "expected wire, afpacket or none, not '" SPAN_FMT "'", SPAN_ARG(v));
+		return bad(p, "expected wire, afpacket, udp or none, not '" SPAN_FMT "'", SPAN_ARG(v));
 	return 0;
 }
 
@@ -331,6 +334,89 @@ static int set_netns(struct parser *p, struct span v)
 			return bad(p, "a netns path may not hold spaces or control characters");
 	memcpy(p->dev->netns, v.p, v.n);
 	p->dev->netns[v.n] = '\0';
+	return 0;
+}
+
+/*
+ * "udp.local / udp.peer = ADDR[:PORT]": an IPv4 address (192.0.2.1:4789) or an IPv6 one in
+ * brackets ([2001:db8::1]:4789), numeric (no name lookups while a file is read), the port
+ * 1..65535, TOPO_UDP_PORT when omitted.
+ */
+static int parse_udp_addr(struct parser *p, struct span v, struct topo_udp_addr *out)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	struct span h = v, port = {NULL, 0};
+	uint64_t x = TOPO_UDP_PORT;
+	const char *close;
+
+	if (!v.n)
+		return bad(p, "empty; expected ADDR:PORT, e.g. 192.0.2.1:4789 or [2001:db8::1]:4789");
+	memset(out, 0, sizeof(*out));
+	if (v.p[0] == '[') {
+		close = memchr(v.p, ']', v.n);
+		if (close == NULL)
+			return bad(p, "'" SPAN_FMT "' opens '[' but does not close it; expected [IPV6]:PORT",
+				   SPAN_ARG(v));
+		h = (struct span){v.p + 1, (size_t)(close - v.p) - 1};
+		if ((size_t)(close - v.p) + 1 < v.n) {
+			if (close[1] != ':')
+				return bad(p, "unexpected '" SPAN_FMT "' after ']'; expected :PORT",
+					   SPAN_ARG(((struct span){close + 1, v.n - (size_t)(close - v.p) - 1})));
+			port = (struct span){close + 2, v.n - (size_t)(close - v.p) - 2};
+		}
+		out->family = 6;
+	} else {
+		const char *colon = memchr(v.p, ':', v.n);
+
+		if (colon != NULL && memchr(colon + 1, ':', v.n - (size_t)(colon - v.p) - 1) != NULL)
+			return bad(p, "'" SPAN_FMT "': an IPv6 address goes in brackets, e.g. [2001:db8::1]:4789",
+				   SPAN_ARG(v));
+		if (colon != NULL) {
+			h = (struct span){v.p, (size_t)(colon - v.p)};
+			port = (struct span){colon + 1, v.n - (size_t)(colon - v.p) - 1};
+		}
+		out->family = 4;
+	}
+	if (h.n == 0 || h.n >= sizeof(host))
+		return bad(p, "'" SPAN_FMT "' holds no IPv%u address", SPAN_ARG(v), out->family);
+	memcpy(host, h.p, h.n);
+	host[h.n] = '\0';
+	if (inet_pton(out->family == 6 ? AF_INET6 : AF_INET, host, out->addr) != 1)
+		return bad(p, "'" SPAN_FMT "' is not a numeric IPv%u address (no host names)", SPAN_ARG(h),
+			   out->family);
+	if (port.p != NULL) {
+		if (port.n == 0)
+			return bad(p, "'" SPAN_FMT "' ends with ':' but names no port", SPAN_ARG(v));
+		if (parse_uint(p, port, false, 1, 65535, &x))
+			return -1;
+	}
+	out->port = (uint16_t)x;
+	return 0;
+}
+
+static int set_udp_local(struct parser *p, struct span v)
+{
+	return parse_udp_addr(p, v, &p->dev->udp_local);
+}
+
+static int set_udp_peer(struct parser *p, struct span v)
+{
+	if (parse_udp_addr(p, v, &p->dev->udp_peer))
+		return -1;
+	for (size_t i = 0; i < (p->dev->udp_peer.family == 6 ? 16u : 4u); i++)
+		if (p->dev->udp_peer.addr[i] != 0)
+			return 0;
+	return bad(p, "'" SPAN_FMT "' is the any address; the peer is one host, e.g. 192.0.2.2:4789", SPAN_ARG(v));
+}
+
+/* "udp.vni = N": the VXLAN network identifier, 24 bits. */
+static int set_udp_vni(struct parser *p, struct span v)
+{
+	uint64_t x;
+
+	if (parse_uint(p, v, false, 0, 16777215, &x))
+		return -1;
+	p->dev->udp_vni = (uint32_t)x;
 	return 0;
 }
 
@@ -461,6 +547,9 @@ const struct key_def topo_device_keys[DK_COUNT] = {
     [DK_WIRE] = {"wire", set_wire},
     [DK_IFNAME] = {"ifname", set_ifname},
     [DK_NETNS] = {"netns", set_netns},
+    [DK_UDP_LOCAL] = {"udp.local", set_udp_local},
+    [DK_UDP_PEER] = {"udp.peer", set_udp_peer},
+    [DK_UDP_VNI] = {"udp.vni", set_udp_vni},
 };
 
 const struct key_def topo_engine_keys[EK_COUNT] = {

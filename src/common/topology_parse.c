@@ -24,6 +24,52 @@
 
 /* ---- sections ------------------------------------------------------------------------------- */
 
+/*
+ * The udp medium's keys: udp.peer makes the port a udp port and is the one it needs; udp.local
+ * and udp.vni only go with it; no other medium's key beside them; local and peer of one family.
+ */
+static int finish_udp(struct parser *p)
+{
+	struct topo_device *d = p->dev;
+	const struct dev_meta *m = p->meta_cur;
+	static const int other[] = {DK_WIRE, DK_IFNAME};
+
+	for (int k = DK_UDP_LOCAL; k <= DK_UDP_VNI; k++) {
+		if (!m->key_line[k])
+			continue;
+		if (m->key_line[DK_MEDIUM] && d->medium != TOPO_MEDIUM_UDP)
+			return topo_fail(p, m->key_line[k], span_of(topo_device_keys[k].name),
+					 "only allowed with medium = udp (medium = %s on line %" PRIu32 ")",
+					 priv_doca_topo_medium_name(d->medium), m->key_line[DK_MEDIUM]);
+		for (size_t o = 0; o < SD_ARRAY_SIZE(other); o++)
+			if (m->key_line[other[o]])
+				return topo_fail(p, m->key_line[k], span_of(topo_device_keys[k].name),
+						 "a port has one medium: %s on line %" PRIu32 " and udp here; keep one",
+						 topo_device_keys[other[o]].name, m->key_line[other[o]]);
+		if (!m->key_line[DK_UDP_PEER])
+			return topo_fail(p, m->key_line[k], span_of(topo_device_keys[k].name),
+					 "belongs to a udp port, which needs its other end; add udp.peer = ADDR:PORT");
+	}
+	if (d->medium == TOPO_MEDIUM_UDP && m->key_line[DK_MEDIUM] && !m->key_line[DK_UDP_PEER])
+		return topo_fail(p, m->key_line[DK_MEDIUM], span_of("medium"),
+				 "udp needs the address of its other end; add udp.peer = ADDR:PORT (e.g. "
+				 "192.0.2.2:4789)");
+	if (!m->key_line[DK_UDP_PEER])
+		return 0;
+	d->medium = TOPO_MEDIUM_UDP;
+	if (!m->key_line[DK_UDP_LOCAL]) {
+		/* any address of the peer's family, VXLAN's port */
+		memset(&d->udp_local, 0, sizeof(d->udp_local));
+		d->udp_local.family = d->udp_peer.family;
+		d->udp_local.port = TOPO_UDP_PORT;
+	} else if (d->udp_local.family != d->udp_peer.family) {
+		return topo_fail(p, m->key_line[DK_UDP_LOCAL], span_of("udp.local"),
+				 "an IPv%u address, but udp.peer on line %" PRIu32 " is IPv%u; use one family",
+				 d->udp_local.family, m->key_line[DK_UDP_PEER], d->udp_peer.family);
+	}
+	return 0;
+}
+
 /* Rules that hold once a [device] section is complete, whatever order its keys came in. */
 static int finish_section(struct parser *p)
 {
@@ -58,6 +104,8 @@ static int finish_section(struct parser *p)
 			return topo_fail(p, m->key_line[k], span_of(topo_device_keys[k].name),
 					 "only allowed with medium = afpacket (medium = %s on line %" PRIu32 ")",
 					 priv_doca_topo_medium_name(d->medium), m->key_line[DK_MEDIUM]);
+	if (finish_udp(p) != 0)
+		return -1;
 	if (m->key_line[DK_WIRE])
 		p->dev->medium = TOPO_MEDIUM_WIRE;
 	if (m->key_line[DK_IFNAME])
@@ -240,7 +288,7 @@ static int parse_assignment(struct parser *p, struct span l)
 		nb_keys = DK_COUNT;
 		kind = "device";
 		expected = "side, ibdev, iface, mac, profile, func, sf_index, representor, medium, wire, ifname, "
-			   "netns";
+			   "netns, udp.local, udp.peer, udp.vni";
 		break;
 	case SEC_ENGINE:
 		table = topo_engine_keys;

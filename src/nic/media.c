@@ -19,6 +19,8 @@ doca_error_t nic_media_provider(struct doca_dev *dev)
 		return nic_wire_attach(dev);
 	case TOPO_MEDIUM_AFPACKET:
 		return nic_afpacket_attach(dev);
+	case TOPO_MEDIUM_UDP:
+		return nic_udp_attach(dev);
 	default:
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP, "device %s: medium %d is not known to this softdoca",
 				 priv_doca_dev_name(&dev->info), (int)td->medium);

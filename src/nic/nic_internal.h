@@ -6,6 +6,7 @@
  *   media.c  the provider: reads the device's medium from the topology, attaches it
  *   wire.c   the wire medium: a shared-memory cable between two ports (any processes)
  *   afpacket.c the afpacket medium: a Linux interface through an AF_PACKET socket
+ *   udp.c    the udp medium: frames in VXLAN datagrams to one peer (vxlan.c: the header)
  *   pcap.c   SOFTDOCA_PCAP capture, used by every medium
  *   frame.c  the frame parser and the Internet checksum; frame_tx.c the frame builder (send
  *            paths' checksum offloads and LSO) on the same layer walk and checksum code
@@ -29,6 +30,9 @@ doca_error_t nic_wire_attach(struct doca_dev *dev);
 
 /* Attaches the afpacket medium to @dev (media.c calls it for medium = afpacket). */
 doca_error_t nic_afpacket_attach(struct doca_dev *dev);
+
+/* Attaches the udp medium to @dev (media.c calls it for medium = udp). */
+doca_error_t nic_udp_attach(struct doca_dev *dev);
 
 /*
  * The private runtime directory ($XDG_RUNTIME_DIR/softdoca or /tmp/softdoca-<uid>), created

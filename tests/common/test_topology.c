@@ -813,7 +813,7 @@ static void test_wire_rules(void)
 	EXPECT_STR(priv_doca_topo_medium_name(TOPO_MEDIUM_NONE), "none");
 
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = coax\n",
-		  "line 3: field 'medium': ", "expected wire, afpacket or none, not 'coax'");
+		  "line 3: field 'medium': ", "expected wire, afpacket, udp or none, not 'coax'");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = wire\n",
 		  "line 3: field 'medium': ", "a wire needs its other end");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nmedium = none\n[device 03:00.1]\nside = dpu\n",
@@ -829,6 +829,70 @@ static void test_wire_rules(void)
 		  "line 3: field 'wire': ", "does not name this device back");
 	PARSE_ERR("[device 03:00.0]\nside = dpu\nwire = 03:00.1\nwire = 03:00.1\n",
 		  "line 4: field 'wire': ", "set twice");
+}
+
+/* medium = udp: udp.peer required (and implies it); udp.local defaults to any address of the
+ * peer's family on 4789, udp.vni to 0; neither with another medium; bad values refused. */
+static void test_udp_rules(void)
+{
+	const struct topo_device *a, *b;
+
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nmedium = udp\nudp.peer = 192.0.2.2\n"
+		     "[device 03:00.1]\nside = dpu\nudp.vni = 16777215\nudp.local = [::1]:5000\n"
+		     "udp.peer = [2001:db8::7]:4790\n")) {
+		a = find_dev(&topo, "03:00.0");
+		b = find_dev(&topo, "03:00.1");
+		EXPECT(a && a->medium == TOPO_MEDIUM_UDP && a->udp_peer.family == 4 && a->udp_peer.port == 4789 &&
+		       !memcmp(a->udp_peer.addr, "\xc0\x00\x02\x02", 4) && a->udp_vni == 0);
+		EXPECT(a && a->udp_local.family == 4 && a->udp_local.port == 4789 &&
+		       !memcmp(a->udp_local.addr, "\0\0\0\0", 4));
+		EXPECT(b && b->medium == TOPO_MEDIUM_UDP && b->udp_peer.family == 6 && b->udp_peer.port == 4790 &&
+		       b->udp_peer.addr[0] == 0x20 && b->udp_peer.addr[15] == 7 && b->udp_vni == 16777215);
+		EXPECT(b && b->udp_local.family == 6 && b->udp_local.port == 5000 && b->udp_local.addr[15] == 1);
+	}
+	if (PARSE_OK("[device 03:00.0]\nside = dpu\nudp.peer = [fe80::1]\n"))
+		EXPECT(topo.devices[0].udp_local.family == 6 && topo.devices[0].udp_local.port == 4789);
+	EXPECT_STR(priv_doca_topo_medium_name(TOPO_MEDIUM_UDP), "udp");
+
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = udp\n",
+		  "line 3: field 'medium': ", "udp needs the address of its other end; add udp.peer");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.vni = 5\n",
+		  "line 3: field 'udp.vni': ", "needs its other end; add udp.peer");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 10.0.0.1\nudp.vni = 16777216\n",
+		  "line 4: field 'udp.vni': ", "out of range (0..16777215)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 10.0.0.1\nudp.vni = -1\n",
+		  "line 4: field 'udp.vni': ", "is negative");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 10.0.0.1:0\n",
+		  "line 3: field 'udp.peer': ", "out of range (1..65535)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 10.0.0.1:65536\n",
+		  "line 3: field 'udp.peer': ", "out of range (1..65535)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 10.0.0.1:\n",
+		  "line 3: field 'udp.peer': ", "names no port");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 10.0.0.256\n",
+		  "line 3: field 'udp.peer': ", "is not a numeric IPv4 address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = peer.example\n",
+		  "line 3: field 'udp.peer': ", "is not a numeric IPv4 address (no host names)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 2001:db8::1\n",
+		  "line 3: field 'udp.peer': ", "an IPv6 address goes in brackets");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = [2001:db8::1:4789\n",
+		  "line 3: field 'udp.peer': ", "does not close it");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = [2001:db8::1]4789\n",
+		  "line 3: field 'udp.peer': ", "expected :PORT");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = [10.0.0.1]:4789\n",
+		  "line 3: field 'udp.peer': ", "is not a numeric IPv6 address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 0.0.0.0\n",
+		  "line 3: field 'udp.peer': ", "is the any address");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer =\n", "line 3: field 'udp.peer': ", "empty");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.local = [::]:4789\nudp.peer = 10.0.0.1\n",
+		  "line 3: field 'udp.local': ", "an IPv6 address, but udp.peer on line 4 is IPv4");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = afpacket\nifname = v0\nudp.peer = 10.0.0.1\n",
+		  "line 5: field 'udp.peer': ", "only allowed with medium = udp (medium = afpacket on line 3)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nifname = v0\nudp.peer = 10.0.0.1\n",
+		  "line 4: field 'udp.peer': ", "a port has one medium: ifname on line 3");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nmedium = udp\nudp.peer = 10.0.0.1\nwire = 03:00.1\n",
+		  "line 5: field 'wire': ", "only allowed with medium = wire (medium = udp on line 3)");
+	PARSE_ERR("[device 03:00.0]\nside = dpu\nudp.peer = 10.0.0.1\nudp.peer = 10.0.0.2\n",
+		  "line 4: field 'udp.peer': ", "set twice");
 }
 
 /* medium = afpacket: ifname required (and implies it), netns optional, neither with another medium. */
@@ -968,6 +1032,7 @@ static void test_device_rules(void)
 	free(t.p);
 	test_wire_rules();
 	test_afpacket_rules();
+	test_udp_rules();
 }
 
 /* Errors land in @err as "line N: ..." whatever its size; NULL buffers are accepted. */
