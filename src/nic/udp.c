@@ -12,8 +12,9 @@
  *                      sender, flags, VNI, size checked  into the port's own buffers
  *
  * One SOCK_DGRAM socket, non-blocking, bound to udp.local (default: any address of the peer's
- * family, port 4789) and not connected: a datagram from anyone but udp.peer is received so it
- * can be counted, then dropped. rx_fd() is the socket itself, readable while datagrams wait
+ * family, port 4789) and not connected: a datagram from any address but udp.peer's is received
+ * so it can be counted, then dropped (the peer's source port is not checked: VXLAN senders pick
+ * one per flow). rx_fd() is the socket itself, readable while datagrams wait
  * (level-triggered: nothing to arm, rx_rearm is not needed).
  *
  * Every datagram is untrusted: it lands in a private buffer one byte longer than the largest
@@ -151,28 +152,28 @@ static socklen_t to_sockaddr(const struct topo_udp_addr *a, struct sockaddr_stor
 
 /* ---- receive side ---- */
 
-/* Whether the datagram came from udp.peer (its address and port). */
+/*
+ * Whether the datagram came from udp.peer's address. Not its port: a VXLAN sender picks the
+ * source port per flow (RFC 7348 section 5: a hash of the inner frame, as Linux's vxlan does),
+ * and only the destination port is VXLAN's.
+ */
 static bool from_peer(const struct udp_port *p, const struct sockaddr_storage *from, socklen_t len)
 {
 	if (from->ss_family != p->peer.ss_family || len < p->peer_len)
 		return false;
-	if (from->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)from, *b = (const void *)&p->peer;
-
-		return a->sin6_port == b->sin6_port && memcmp(&a->sin6_addr, &b->sin6_addr, 16) == 0;
-	}
-	{
-		const struct sockaddr_in *a = (const struct sockaddr_in *)from, *b = (const void *)&p->peer;
-
-		return a->sin_port == b->sin_port && a->sin_addr.s_addr == b->sin_addr.s_addr;
-	}
+	if (from->ss_family == AF_INET6)
+		return memcmp(&((const struct sockaddr_in6 *)from)->sin6_addr,
+			      &((const struct sockaddr_in6 *)&p->peer)->sin6_addr, 16) == 0;
+	return ((const struct sockaddr_in *)from)->sin_addr.s_addr ==
+	       ((const struct sockaddr_in *)&p->peer)->sin_addr.s_addr;
 }
 
 /* A datagram that is not a frame of this port: counted; its rule said once, then at DEBUG. */
 static void rx_drop(struct udp_port *p, unsigned int why, const struct sockaddr_storage *from, size_t len)
 {
 	char who[INET6_ADDRSTRLEN + 8];
-	const char *rule = why == UDP_FOREIGN ? "not from udp.peer" : vxlan_verdict_str((enum vxlan_verdict)why);
+	const char *rule =
+	    why == UDP_FOREIGN ? "not from udp.peer's address" : vxlan_verdict_str((enum vxlan_verdict)why);
 	uint64_t now;
 
 	p->drops[why]++;

@@ -9,8 +9,8 @@
  *                         Linux vxlan interface or tcpdump would see it: each datagram is the
  *                         RFC 7348 header (08 00 00 00 | VNI | 00) and the frame. Then S and a
  *                         stranger's socket send bad datagrams (wrong VNI, flags 0x00 and 0x88,
- *                         21 bytes, 8 bytes, 0 bytes, a frame of MTU + 1, a good one from another
- *                         address): each is counted in rx_drop_bad, none delivered, and the good
+ *                         21 bytes, 8 bytes, 0 bytes, a frame of MTU + 1, a good one from
+ *                         127.0.0.2): each is counted in rx_drop_bad, none delivered, and the good
  *                         frames between them still arrive in order
  *   rx_enable             off, datagrams that come meanwhile are never delivered; on again, what
  *                         comes next is
@@ -51,8 +51,9 @@ static void seed(const char *kind, const uint8_t *d, size_t len)
 	fclose(f);
 }
 
-/* A UDP socket bound to @addr (4 or 6 family) on a free port; its port in *port. -1 for no IPv6. */
-static int bound_socket(int family, uint16_t *port)
+/* A UDP socket bound to the loopback (127.0.0.1 + @host4 or ::1) on a free port; its port in
+ * *port. -1 for no IPv6. */
+static int bound_socket_at(int family, uint32_t host4, uint16_t *port)
 {
 	struct sockaddr_storage ss = {0};
 	socklen_t len;
@@ -70,7 +71,7 @@ static int bound_socket(int family, uint16_t *port)
 		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
 
 		s4->sin_family = AF_INET;
-		s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK + host4);
 		len = sizeof(*s4);
 	}
 	if (bind(fd, (struct sockaddr *)&ss, len) != 0) {
@@ -81,6 +82,11 @@ static int bound_socket(int family, uint16_t *port)
 	*port =
 	    ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port : ((struct sockaddr_in *)&ss)->sin_port);
 	return fd;
+}
+
+static int bound_socket(int family, uint16_t *port)
+{
+	return bound_socket_at(family, 0, port);
 }
 
 /* A free port: bound, read, closed (nothing else on this host takes it meanwhile, in practice). */
@@ -330,8 +336,8 @@ static void test_far_end(int s, uint16_t port_c)
 	struct nic_port_stats st0, st;
 	struct doca_dev *dc;
 	void *pc;
-	int stranger;
-	uint16_t stranger_port;
+	int stranger, other;
+	uint16_t stranger_port, other_port;
 	static const uint32_t sizes[] = {14, 60, 64, 1000, MTU_SMALL};
 
 	get_port("03:00.2", &dc, &oc, &pc);
@@ -349,7 +355,9 @@ static void test_far_end(int s, uint16_t port_c)
 
 	/* bad datagrams from the peer, each followed by a good one */
 	oc->stats(pc, &st0);
-	stranger = bound_socket(AF_INET, &stranger_port);
+	other = bound_socket(AF_INET, &other_port);
+	CHECK(other >= 0);
+	stranger = bound_socket_at(AF_INET, 1, &stranger_port); /* 127.0.0.2 */
 	CHECK(stranger >= 0);
 	{
 		struct {
@@ -382,10 +390,11 @@ static void test_far_end(int s, uint16_t port_c)
 					   (uint32_t)(bad[i].len - 8 < 14 ? 14 : bad[i].len - 8));
 			sock_send(bad[i].from_stranger ? stranger : s, port_c, d, bad[i].len);
 			seed("bad", d, bad[i].len);
-			/* the good one: reserved bytes set, which a receiver ignores */
+			/* the good one: reserved bytes set, which a receiver ignores; from the peer's
+			 * address but another port every other time (VXLAN senders pick one per flow) */
 			memcpy(d, "\x08\x01\x02\x03\x00\x00\x07\x04", 8);
 			make_frame(d + 8, 6000 + (uint32_t)i, 100);
-			sock_send(s, port_c, d, 8 + 100);
+			sock_send(i % 2 ? other : s, port_c, d, 8 + 100);
 		}
 		CHECK_EQ(recv_until(oc, pc, (uint32_t)nb), nb);
 		for (size_t i = 0; i < nb; i++) {
@@ -398,6 +407,7 @@ static void test_far_end(int s, uint16_t port_c)
 		CHECK_EQ(st.rx_frames - st0.rx_frames, nb);
 	}
 	close(stranger);
+	close(other);
 	CHECK_OK(doca_dev_close(dc));
 }
 
