@@ -4,7 +4,7 @@
  * only (doca_eth_txq / doca_eth_rxq, doca_pe, doca_mmap, doca_buf_inventory).
  *
  *   eth_bench [--duration S] [--sizes 64,1500] [--rows RX:TX,...] [--json] [--no-pin]
- *             [--one-thread] [--csum] [--veth] [-s PCI] [-r PCI]
+ *             [--one-thread] [--csum] [--veth | --udp] [-s PCI] [-r PCI]
  *
  *   sender thread (its PE)                          receiver thread (its PE)
  *     doca_eth_txq on -s (03:00.1) ══ medium ══▶ doca_eth_rxq on -r (03:00.0)
@@ -37,6 +37,10 @@
  * (bench/veth_raw.h) before the first row of each frame size and after every row: the "vs raw"
  * column is a row's received packets/s over the mean of the raw runs just before and just after
  * it. The rate a virtual machine gets drifts within seconds; the two neighbours see the same drift.
+ * --udp: the two devices are cabled by the udp medium over two ports of 127.0.0.1 (sender
+ * 03:00.0, receiver 03:00.1), and raw sendmmsg/recvmmsg runs between two sockets of the same
+ * loopback, the same datagrams, threads and CPUs (bench/udp_raw.h) around every row in the same
+ * way: "vs raw" is the row against the kernel's own UDP path.
  * --rounds N runs all of that N times (every size once per round) and ends with each row's
  * ratio as median (min-max) over the rounds.
  */
@@ -65,6 +69,7 @@
 #include <doca_pe.h>
 
 #include "bench_util.h"
+#include "udp_raw.h"
 #include "veth_raw.h"
 
 #define DIE(...) (fprintf(stderr, "eth_bench: " __VA_ARGS__), fputc('\n', stderr), exit(1))
@@ -669,20 +674,22 @@ static void print_row(const struct row *row, bool json, double vs_raw)
 	fflush(stdout);
 }
 
-/* A raw AF_PACKET row (dropped: what the kernel counted in tp_drops). */
-static void print_raw(uint32_t size, const struct veth_result *r, bool json)
+/* A raw AF_PACKET row (dropped: what the kernel counted in tp_drops), or raw UDP (@rx_name
+ * "raw recvmmsg"; dropped: sent less received). */
+static void print_raw(uint32_t size, const struct veth_result *r, bool json, const char *rx_name)
 {
 	if (json)
-		printf("{\"size\": %u, \"rx\": \"raw AF_PACKET\", \"tx\": \"sendmmsg\", "
+		printf("{\"size\": %u, \"rx\": \"%s\", \"tx\": \"sendmmsg\", "
 		       "\"seconds\": %.3f, \"sent\": %llu, \"received\": %llu, \"dropped\": %llu, "
 		       "\"sent_mpps\": %.3f, \"received_mpps\": %.3f}\n",
-		       size, (double)r->send_ns / 1e9, (unsigned long long)r->sent, (unsigned long long)r->received,
-		       (unsigned long long)r->drops, mpps(r->sent, r->send_ns), mpps(r->received, r->send_ns));
+		       size, rx_name, (double)r->send_ns / 1e9, (unsigned long long)r->sent,
+		       (unsigned long long)r->received, (unsigned long long)r->drops, mpps(r->sent, r->send_ns),
+		       mpps(r->received, r->send_ns));
 	else
-		printf("| %u B | raw AF_PACKET | sendmmsg | %.2f | %.2f | %llu | %llu | %llu | - | - | - | "
+		printf("| %u B | %s | sendmmsg | %.2f | %.2f | %llu | %llu | %llu | - | - | - | "
 		       "baseline |\n",
-		       size, mpps(r->sent, r->send_ns), mpps(r->received, r->send_ns), (unsigned long long)r->sent,
-		       (unsigned long long)r->received, (unsigned long long)r->drops);
+		       size, rx_name, mpps(r->sent, r->send_ns), mpps(r->received, r->send_ns),
+		       (unsigned long long)r->sent, (unsigned long long)r->received, (unsigned long long)r->drops);
 	fflush(stdout);
 }
 
@@ -735,6 +742,7 @@ static void usage(FILE *f)
 		"  -s PCI         sending device (default 03:00.1)\n"
 		"  -r PCI         receiving device (default 03:00.0)\n"
 		"  --veth         root: over afpacket on a veth pair made for the run, against raw AF_PACKET\n"
+		"  --udp          over udp on two ports of 127.0.0.1, against raw sendmmsg/recvmmsg there\n"
 		"                 on the same pair (sender 03:00.0, receiver 03:00.1 unless -s / -r)\n"
 		"  --rounds N     --veth: every size N times over (1..32, default 1), then each row's\n"
 		"                 \"vs raw\" as median (min-max) of the N\n"
@@ -772,19 +780,27 @@ static int parse_rows(const char *arg, int rows[6][2])
 	return n;
 }
 
+/* The raw kernel path of this run's medium: AF_PACKET on @veth, or UDP on the loopback (NULL). */
+static void raw_run(const struct veth *veth, const uint8_t *frames, uint32_t size, double secs, bool pin,
+		    struct veth_result *out)
+{
+	if (veth != NULL) {
+		veth_raw_run(veth, frames, TX_BUFS, size, secs, pin, out);
+		return;
+	}
+	udp_raw_run(frames, TX_BUFS, size, secs, pin, out);
+	out->drops = out->sent > out->received ? out->sent - out->received : 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"duration", required_argument, NULL, 'd'},
-					     {"sizes", required_argument, NULL, 'z'},
-					     {"rows", required_argument, NULL, 'w'},
-					     {"json", no_argument, NULL, 'j'},
-					     {"no-pin", no_argument, NULL, 'p'},
-					     {"one-thread", no_argument, NULL, 'o'},
-					     {"veth", no_argument, NULL, 'v'},
-					     {"rounds", required_argument, NULL, 'n'},
-					     {"csum", no_argument, NULL, 'c'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"duration", required_argument, NULL, 'd'}, {"sizes", required_argument, NULL, 'z'},
+	    {"rows", required_argument, NULL, 'w'},	{"json", no_argument, NULL, 'j'},
+	    {"no-pin", no_argument, NULL, 'p'},		{"one-thread", no_argument, NULL, 'o'},
+	    {"veth", no_argument, NULL, 'v'},		{"rounds", required_argument, NULL, 'n'},
+	    {"csum", no_argument, NULL, 'c'},		{"udp", no_argument, NULL, 'u'},
+	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0}};
 	const char *tx_pci = NULL, *rx_pci = NULL;
 	char cfg[] = "/tmp/eth_bench-XXXXXX";
 	static uint8_t raw_frames[TX_BUFS * 1514];
@@ -794,8 +810,9 @@ int main(int argc, char **argv)
 	double duration = 1.5;
 	int rounds = 1;
 	static double ratios[16][6][32]; /* [size][row][round]: vs raw */
-	bool json = false, pin = true, one_thread = false, use_veth = false;
+	bool json = false, pin = true, one_thread = false, use_veth = false, use_udp = false, raw;
 	struct doca_dev *tx_dev, *rx_dev;
+	const char *raw_name;
 
 	while ((c = getopt_long(argc, argv, "s:r:h", opts, NULL)) != -1) {
 		char *end = NULL;
@@ -838,6 +855,9 @@ int main(int argc, char **argv)
 		case 'v':
 			use_veth = true;
 			break;
+		case 'u':
+			use_udp = true;
+			break;
 		case 'n':
 			errno = 0;
 			rounds = (int)strtol(optarg, &end, 10);
@@ -869,8 +889,19 @@ int main(int argc, char **argv)
 				rows[nb_rows][1] = tx;
 			}
 	}
-	if (rounds > 1 && !use_veth)
-		DIE("--rounds repeats the comparison with raw AF_PACKET: add --veth");
+	raw = use_veth || use_udp;
+	if (use_veth && use_udp)
+		DIE("--veth or --udp: one medium per run");
+	if (rounds > 1 && !raw)
+		DIE("--rounds repeats the comparison with the raw kernel path: add --veth or --udp");
+	if (use_udp) {
+		if (one_thread)
+			DIE("--udp measures two threads against raw UDP's two: drop --one-thread");
+		if (udp_raw_config(cfg) != 0)
+			return 1;
+		setenv("SOFTDOCA_CONFIG", cfg, 1);
+		setenv("SOFTDOCA_SIDE", "all", 1);
+	}
 	if (use_veth) {
 		if (geteuid() != 0) {
 			fprintf(stderr, "eth_bench: --veth needs root (a veth pair, a namespace, CAP_NET_RAW)\n");
@@ -883,13 +914,14 @@ int main(int argc, char **argv)
 		setenv("SOFTDOCA_CONFIG", cfg, 1);
 		setenv("SOFTDOCA_SIDE", "all", 1);
 	}
+	raw_name = use_udp ? "raw recvmmsg" : "raw AF_PACKET";
 	if (tx_pci == NULL)
-		tx_pci = use_veth ? "03:00.0" : "03:00.1";
+		tx_pci = raw ? "03:00.0" : "03:00.1";
 	if (rx_pci == NULL)
-		rx_pci = use_veth ? "03:00.1" : "03:00.0";
+		rx_pci = raw ? "03:00.1" : "03:00.0";
 	tx_dev = open_dev(tx_pci);
 	rx_dev = open_dev(rx_pci);
-	if (use_veth)
+	if (raw)
 		unlink(cfg); /* read once, when the devices opened */
 	if (!json)
 		printf(
@@ -897,40 +929,44 @@ int main(int argc, char **argv)
 		    "| size | rx | tx | sent Mpps | received Mpps | sent | received | dropped | tx CPU ns/frame | rx "
 		    "CPU ns/frame | rx empty polls %% |%s\n"
 		    "|---|---|---|---|---|---|---|---|---|---|---|%s\n",
-		    tx_pci, rx_pci, use_veth ? " over a veth pair (afpacket)" : "", duration,
-		    one_thread ? "one thread" : "sender and receiver threads", use_veth ? " vs raw |" : "",
-		    use_veth ? "---|" : "");
+		    tx_pci, rx_pci,
+		    use_veth  ? " over a veth pair (afpacket)"
+		    : use_udp ? " over udp on 127.0.0.1"
+			      : "",
+		    duration, one_thread ? "one thread" : "sender and receiver threads", raw ? " vs raw |" : "",
+		    raw ? "---|" : "");
 	for (int k = 0; k < nb_sizes * rounds; k++) {
 		int s = k % nb_sizes; /* rounds go over every size before repeating one */
 		struct row done[6];
-		struct veth_result raw[7] = {{0}};
+		struct veth_result base[7] = {{0}};
 
-		if (use_veth) {
+		if (raw) {
 			/* the sender's frames: TX_BUFS of them, built alike */
 			for (uint32_t i = 0; i < TX_BUFS; i++)
 				build_frame(raw_frames + (size_t)i * sizes[s], sizes[s], i);
-			veth_raw_run(&veth, raw_frames, TX_BUFS, sizes[s], duration, pin, &raw[0]);
-			print_raw(sizes[s], &raw[0], json);
+			raw_run(use_veth ? &veth : NULL, raw_frames, sizes[s], duration, pin, &base[0]);
+			print_raw(sizes[s], &base[0], json, raw_name);
 		}
 		for (int r = 0; r < nb_rows; r++) {
 			done[r] = (struct row){
 			    .size = sizes[s], .rx = (enum rx_mode)rows[r][0], .tx = (enum tx_mode)rows[r][1]};
 			run_row(tx_dev, rx_dev, duration, pin, one_thread, &done[r]);
-			if (!use_veth) {
+			if (!raw) {
 				print_row(&done[r], json, -1);
 				continue;
 			}
 			/* the raw run right after this row is the next row's "before" */
-			veth_raw_run(&veth, raw_frames, TX_BUFS, sizes[s], duration, pin, &raw[r + 1]);
-			double raw_mpps =
-			    (mpps(raw[r].received, raw[r].send_ns) + mpps(raw[r + 1].received, raw[r + 1].send_ns)) / 2;
+			raw_run(use_veth ? &veth : NULL, raw_frames, sizes[s], duration, pin, &base[r + 1]);
+			double raw_mpps = (mpps(base[r].received, base[r].send_ns) +
+					   mpps(base[r + 1].received, base[r + 1].send_ns)) /
+					  2;
 			ratios[s][r][k / nb_sizes] =
 			    raw_mpps > 0 ? mpps(done[r].received, done[r].tx_ns) / raw_mpps : 0;
 			print_row(&done[r], json, ratios[s][r][k / nb_sizes]);
-			print_raw(sizes[s], &raw[r + 1], json);
+			print_raw(sizes[s], &base[r + 1], json, raw_name);
 		}
 	}
-	if (use_veth && rounds > 1)
+	if (raw && rounds > 1)
 		print_summary(sizes, nb_sizes, rows, nb_rows, rounds, ratios, json);
 	OK(doca_dev_close(tx_dev));
 	OK(doca_dev_close(rx_dev));
