@@ -487,10 +487,17 @@ static int cmd_stats(const struct opts *o)
 			continue;
 		}
 		ops->stats(port, &st);
-		if (d->medium == TOPO_MEDIUM_AFPACKET)
+		if (d->medium == TOPO_MEDIUM_AFPACKET) {
 			printf("%s  medium %s  ifname %s%s%s  mtu %u\n", pci + 5, ops->medium, d->ifname,
 			       d->netns[0] ? "@" : "", d->netns, ops->mtu(port));
-		else
+		} else if (d->medium == TOPO_MEDIUM_UDP) {
+			char addr[INET6_ADDRSTRLEN] = "?";
+
+			inet_ntop(d->udp_peer.family == 6 ? AF_INET6 : AF_INET, d->udp_peer.addr, addr, sizeof(addr));
+			printf("%s  medium %s  peer %s%s%s:%u  vni %u  mtu %u\n", pci + 5, ops->medium,
+			       d->udp_peer.family == 6 ? "[" : "", addr, d->udp_peer.family == 6 ? "]" : "",
+			       d->udp_peer.port, d->udp_vni, ops->mtu(port));
+		} else
 			printf("%s  medium %s  peer %02x:%02x.%x  mtu %u\n", pci + 5, ops->medium, peer->bus, peer->dev,
 			       peer->fn, ops->mtu(port));
 		printf("    tx %" PRIu64 " frames %" PRIu64 " bytes (refused %" PRIu64 ")\n", st.tx_frames, st.tx_bytes,

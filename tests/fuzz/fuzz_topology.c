@@ -91,7 +91,20 @@ static void check_topology(const struct topology *t)
 		check(!(d->mac[0] & 1));
 		for (uint32_t k = 0; k < d->nb_reps; k++)
 			check(is_name(d->reps[k].vuid, sizeof(d->reps[k].vuid)));
-		check(d->medium <= TOPO_MEDIUM_AFPACKET);
+		check(d->medium <= TOPO_MEDIUM_UDP);
+		/* udp always has its peer, a host of one family with its local address, and a 24-bit VNI;
+		 * nothing else has any of them */
+		if (d->medium == TOPO_MEDIUM_UDP) {
+			static const uint8_t any[16];
+
+			check(d->udp_peer.family == 4 || d->udp_peer.family == 6);
+			check(d->udp_local.family == d->udp_peer.family);
+			check(d->udp_peer.port >= 1 && d->udp_local.port >= 1);
+			check(memcmp(d->udp_peer.addr, any, d->udp_peer.family == 6 ? 16 : 4) != 0);
+			check(d->udp_vni <= 0xffffff);
+		} else {
+			check(d->udp_peer.family == 0 && d->udp_local.family == 0 && d->udp_vni == 0);
+		}
 		check(d->medium != TOPO_MEDIUM_WIRE || (d->wire_peer < t->nb_devices && d->wire_peer != i));
 		check(is_str(d->ifname, sizeof(d->ifname)) && is_str(d->netns, sizeof(d->netns)));
 		/* afpacket always has its interface; nothing else has one or a namespace */
