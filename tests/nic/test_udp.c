@@ -17,6 +17,9 @@
  *   03:00.3 <-> socket S6 [::1], default MTU 9216: 14 and 9216 bytes both ways (skipped where
  *                         the host has no IPv6 loopback)
  *   03:00.4               udp.local already bound by 03:00.0: the port does not attach, IN_USE
+ *   threads               two threads send on 03:00.0 at once while 03:00.1 receives and a third
+ *                         reads counters: every frame arrives, each sender's in order, counters
+ *                         exact (run under TSan: the medium's threading contract, nic.h)
  *
  * UDP_SEED_DIR=DIR writes the datagrams S received (real ones, from the medium) and the bad ones
  * it sent as seeds for tests/fuzz/corpus/vxlan.
@@ -24,6 +27,9 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <sys/socket.h>
 
 #include "../common/sd_test.h"
@@ -310,6 +316,113 @@ static void test_pair(void)
 	CHECK_OK(doca_dev_close(db));
 }
 
+/* ---- threads: two senders, one receiver ---- */
+
+#define TH_FRAMES 3000u
+#define TH_AHEAD  96u
+
+struct sender {
+	const struct nic_port_ops *ops;
+	void *port;
+	uint32_t id;
+	uint64_t end;
+};
+
+static _Atomic uint32_t th_sent, th_recv;
+
+static void *send_thread(void *arg)
+{
+	struct sender *t = arg;
+	uint8_t f[16][128];
+	struct iovec iov[16];
+	struct nic_tx_frame tf[16];
+
+	for (uint32_t i = 0; i < TH_FRAMES; i += 16) {
+		for (uint32_t k = 0; k < 16; k++) {
+			make_frame(f[k], t->id << 24 | (i + k), 128);
+			iov[k] = (struct iovec){.iov_base = f[k], .iov_len = 128};
+			tf[k] = (struct nic_tx_frame){.iov = &iov[k], .iovcnt = 1, .len = 128};
+		}
+		/* at most TH_AHEAD datagrams in the receiver's socket, whatever its buffer and speed */
+		while (atomic_load(&th_sent) - atomic_load(&th_recv) > TH_AHEAD && sd_now_ms() < t->end)
+			sched_yield();
+		send_all(t->ops, t->port, tf, i + 16 <= TH_FRAMES ? 16 : TH_FRAMES - i);
+		atomic_fetch_add(&th_sent, i + 16 <= TH_FRAMES ? 16 : TH_FRAMES - i);
+	}
+	return NULL;
+}
+
+static _Atomic bool th_stop;
+
+static void *stats_thread(void *arg)
+{
+	struct sender *t = arg;
+	struct nic_port_stats st;
+
+	while (!atomic_load(&th_stop))
+		t->ops->stats(t->port, &st);
+	return NULL;
+}
+
+static struct {
+	uint32_t next[2], n, bad;
+} th;
+
+static void on_th(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
+{
+	uint32_t seq;
+
+	(void)arg;
+	(void)ts;
+	memcpy(&seq, frame + 14, 4);
+	if (len != 128 || seq >> 24 > 1 || (seq & 0xffffff) != th.next[seq >> 24])
+		th.bad++;
+	else
+		th.next[seq >> 24]++;
+	th.n++;
+}
+
+static void test_threads(void)
+{
+	const struct nic_port_ops *oa, *ob;
+	struct nic_port_stats sa0, sb0, sa, sb;
+	struct doca_dev *da, *db;
+	void *pa, *pb;
+	pthread_t tx[2], stt;
+	struct sender s[2];
+	uint64_t end;
+
+	get_port("03:00.0", &da, &oa, &pa);
+	get_port("03:00.1", &db, &ob, &pb);
+	oa->stats(pa, &sa0);
+	ob->stats(pb, &sb0);
+	for (uint32_t i = 0; i < 2; i++) {
+		s[i] = (struct sender){.ops = oa, .port = pa, .id = i, .end = sd_now_ms() + 20000};
+		CHECK(pthread_create(&tx[i], NULL, send_thread, &s[i]) == 0);
+	}
+	CHECK(pthread_create(&stt, NULL, stats_thread, &s[0]) == 0);
+	end = sd_now_ms() + 20000;
+	while (th.n < 2 * TH_FRAMES && sd_now_ms() < end)
+		if (ob->rx_burst(pb, 64, on_th, NULL) == 0)
+			usleep(50);
+		else
+			atomic_store(&th_recv, th.n);
+	for (int i = 0; i < 2; i++)
+		pthread_join(tx[i], NULL);
+	atomic_store(&th_stop, true);
+	pthread_join(stt, NULL);
+	CHECK_EQ(th.bad, 0);
+	CHECK_EQ(th.n, 2 * TH_FRAMES);
+	oa->stats(pa, &sa);
+	ob->stats(pb, &sb);
+	CHECK_EQ(sa.tx_frames - sa0.tx_frames, 2 * TH_FRAMES);
+	CHECK_EQ(sa.tx_bytes - sa0.tx_bytes, 2 * TH_FRAMES * 128ull);
+	CHECK_EQ(sb.rx_frames - sb0.rx_frames, 2 * TH_FRAMES);
+	CHECK_EQ(sb.rx_drop_full - sb0.rx_drop_full, 0);
+	CHECK_OK(doca_dev_close(da));
+	CHECK_OK(doca_dev_close(db));
+}
+
 /* ---- 03:00.2 <-> socket S: the datagrams on the wire, and bad ones ---- */
 
 static void sock_send(int fd, uint16_t to_port, const uint8_t *d, size_t len)
@@ -471,6 +584,7 @@ int main(void)
 	free(path);
 
 	test_pair();
+	test_threads();
 	test_far_end(s, pc);
 	if (s6 >= 0)
 		test_ipv6(s6, pd);
