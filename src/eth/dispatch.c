@@ -229,8 +229,22 @@ unsigned int eth_port_drain(struct eth_port *p, unsigned int budget)
 	if (pthread_mutex_trylock(&p->lock) != 0)
 		return 0; /* another queue's progress is draining this port */
 	n = p->ops->rx_burst(p->port, budget, on_frame, p);
+	for (uint32_t i = 0; i < p->nb_rxqs; i++)
+		(void)eth_rxq_flush(p->rxqs[i].q, false); /* GPU-only memory: the burst in one batch */
 	pthread_mutex_unlock(&p->lock);
 	return n;
+}
+
+bool eth_port_settle(struct eth_port *p)
+{
+	bool any = false;
+
+	if (pthread_mutex_trylock(&p->lock) != 0)
+		return false;
+	for (uint32_t i = 0; i < p->nb_rxqs; i++)
+		any |= eth_rxq_flush(p->rxqs[i].q, true);
+	pthread_mutex_unlock(&p->lock);
+	return any;
 }
 
 void eth_port_arm(struct eth_port *p)

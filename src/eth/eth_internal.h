@@ -86,8 +86,16 @@ void eth_port_unbind(struct eth_port *p, struct doca_eth_rxq *q);
 /* The medium's rx fd in @pe's notification handle while a receive queue of @pe needs it. */
 doca_error_t eth_port_watch(struct eth_port *p, struct doca_pe *pe);
 void eth_port_unwatch(struct eth_port *p, struct doca_pe *pe);
-/* Receives up to @budget frames and places each; returns how many were received. Any thread. */
+/*
+ * Receives up to @budget frames and places each, then sends what GPU-only receive queues staged
+ * to the GPU (eth_rxq_gpu_flush); returns how many were received. Any thread.
+ */
 unsigned int eth_port_drain(struct eth_port *p, unsigned int budget);
+/*
+ * Waits for the copies in flight to GPU-only receive queues of the port and publishes their
+ * completions; false when there were none (or another thread drains). Any thread.
+ */
+bool eth_port_settle(struct eth_port *p);
 /*
  * A receiver of the port is about to sleep on its PE's handle: arms the medium's wake-up
  * (rx_rearm), which makes its fd readable at once if frames wait. Never called per drain: a
@@ -105,6 +113,9 @@ struct eth_rx_meta {
 
 /* rxq.c: places one frame into @q; called under the port lock (any thread). */
 void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m);
+/* rxq.c: after a drain, under the port lock: eth_rxq_gpu_flush() of a GPU queue; true while
+ * copies of it are in flight. */
+bool eth_rxq_flush(struct doca_eth_rxq *q, bool wait);
 
 /* Capabilities shared by both queues. */
 doca_error_t eth_devinfo_caps(const struct doca_devinfo *devinfo, const char *call, const struct topo_caps_eth **caps);
@@ -137,6 +148,12 @@ bool eth_rxq_gpu_on(const struct eth_rxq_gpu *g);
 doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_cfg *cfg);
 /* Places one frame (port lock held, one producer); false when the ring is full (a drop). */
 bool eth_rxq_gpu_place(struct eth_rxq_gpu *g, const uint8_t *frame, uint32_t len, const struct eth_rx_meta *m);
+/*
+ * GPU-only packet memory: the frames placed since the last call go to the GPU in one batch
+ * (asynchronous copies and an event) and batches whose copies landed get their completions;
+ * @wait: waits for every batch in flight. True while a batch is in flight. Port lock.
+ */
+bool eth_rxq_gpu_flush(struct eth_rxq_gpu *g, bool wait);
 /* After the queue left the port's table: releases the receive thread (stopping). */
 void eth_rxq_gpu_stopping(struct eth_rxq_gpu *g);
 /* Frees the handle and ring (stopped); destroy frees @g. */

@@ -76,6 +76,11 @@ void eth_rxq_place(struct doca_eth_rxq *q, const uint8_t *frame, uint32_t len, c
 		place_managed(q, frame, len, m);
 }
 
+bool eth_rxq_flush(struct doca_eth_rxq *q, bool wait)
+{
+	return q->type == DOCA_ETH_RXQ_TYPE_CYCLIC && eth_rxq_gpu_flush(q->gpu, wait);
+}
+
 /* The last reference of a managed buf went (the releasing thread): its stride is free again. */
 void rxq_stride_released(void *arg, const struct doca_buf *buf)
 {

@@ -31,7 +31,23 @@
  *   packet buffer              the application's mmap range. Memory the CPU can address (a
  *                              CPU_GPU / GPU_CPU allocation of the GPU, or host memory) is
  *                              written directly; GPU-only memory (DOCA_GPU_MEM_TYPE_GPU) through
- *                              copy per frame (copy_to_gpu: softdoca's stream, synchronized) before the cqe.
+ *                              a staging mirror (below);
+ *   staging mirror             GPU-only packet memory only: one pinned CPU_GPU allocation of
+ *                              nslots * stride, slot for slot the packet buffer's.
+ *
+ * GPU-only packet memory, in batches (no per-frame copy, no synchronous copy):
+ *
+ *   place():   frame ─memcpy─▶ stage[prod % nslots]; cqe {ts, bytes}; prod++   (seq not yet)
+ *   flush():   end of each drain: the staged run [sub, prod) ─ one cudaMemcpyAsync per
+ *              contiguous part (two when it wraps) on the GPU's non-blocking stream ─▶ slots;
+ *              an event recorded behind it; sub = prod
+ *   reap():    an event done (cudaEventQuery; cudaEventSynchronize when the receive thread
+ *              would otherwise park): seq = n + 1 (release) for each frame of its batch, in order
+ *
+ * so a completion is published only once its bytes are in GPU memory. A staging slot is written
+ * again only when the device released its frame (prod - cons < nslots), which it could not
+ * have seen before that frame's event was done: the copy has read it. Nothing is queued on
+ * the legacy stream or a blocking one, so a persistent kernel on either never holds a copy.
  *
  * Who drains the port: DOCA's GPU samples never progress a PE for their GPU queues (the
  * gpunetio_simple_receive host thread only waits for SIGINT), so the first started GPU queue of
@@ -61,6 +77,8 @@
 
 /* Longest a parked receive thread sleeps without a wake-up (a medium without an fd polls). */
 #define GPU_RX_PARK_MS 10
+/* Batches of one GPU-only queue in flight (copies queued, event not yet seen done). */
+#define GPU_RX_FLIGHTS 8
 
 struct gpu_rx_thread {
 	struct eth_port *port;
@@ -72,6 +90,7 @@ struct gpu_rx_thread {
 };
 
 static struct gpu_rx_thread rx_threads[TOPO_MAX_DEVICES];
+static _Thread_local bool on_rx_thread; /* a flush elsewhere wakes the port's thread to reap */
 static pthread_mutex_t rx_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct eth_rxq_gpu {
@@ -90,11 +109,23 @@ struct eth_rxq_gpu {
 	uint8_t *mem_cpu;
 	struct doca_gpu_eth_rxq *h_gpu, *h_cpu;
 	struct doca_gpu_eth_rxq_cqe *cqe_cpu;
-	uint8_t *slots_cpu; /* NULL: GPU-only packet memory, written with copy_to_gpu */
+	uint8_t *slots_cpu; /* NULL: GPU-only packet memory, reached through the staging mirror */
 	uint8_t *slots_gpu;
 	uint32_t stride, nslots;
 	uint64_t prod; /* the producer's (port lock) */
-	bool failed;   /* the device released slots it was never given (producer's, port lock) */
+	/* GPU-only packet memory (the producer's, port lock; see the top of the file) */
+	void *stage_gpu;   /* the mirror's allocation (mem_free) */
+	uint8_t *stage;	   /* its CPU side; NULL: no mirror */
+	uint64_t sub;	   /* frames below it have their copy queued */
+	uint64_t pub;	   /* frames below it have their seq published */
+	uint32_t last_len; /* bytes of frame prod - 1 (private: the cqe is the device's to read and write) */
+	struct {
+		void *event;
+		uint64_t end; /* the batch is frames [previous end, end) */
+	} fl[GPU_RX_FLIGHTS];
+	uint32_t fl_head, fl_n;
+	uint64_t st_copies, st_batches; /* cudaMemcpyAsync calls, batches (the stop line) */
+	bool failed;   /* the device released slots it was never given, or a copy failed (producer's, port lock) */
 	char name[96]; /* for the failure's line */
 };
 
@@ -118,13 +149,21 @@ static void *rx_thread_main(void *arg)
 	int fd = t->rx_fd;
 	struct pollfd pfd[2] = {{.fd = t->efd, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
 
+	on_rx_thread = true;
 	while (!atomic_load_explicit(&t->stop, memory_order_acquire)) {
+		uint64_t v;
+
 		if (eth_port_drain(p, ETH_RX_BUDGET) > 0)
+			continue;
+		/* Copies in flight to GPU-only packet memory: their completions first, then sleep. */
+		if (eth_port_settle(p))
 			continue;
 		/* Nothing (or another queue's PE drains): park until the medium or stop wakes us. */
 		rx_thread_arm(p);
 		if (poll(pfd, fd >= 0 ? 2 : 1, GPU_RX_PARK_MS) < 0 && errno != EINTR)
 			break;
+		if (pfd[0].revents & POLLIN)
+			(void)!read(t->efd, &v, sizeof(v)); /* a flush on another thread, or stop */
 	}
 	return NULL;
 }
@@ -265,6 +304,142 @@ doca_error_t eth_rxq_gpu_check_cpu(const struct eth_rxq_gpu *g, const char *name
 	return DOCA_SUCCESS;
 }
 
+static void stage_free(struct eth_rxq_gpu *g)
+{
+	for (size_t i = 0; i < SD_ARRAY_SIZE(g->fl); i++) {
+		g->ops->event_destroy(g->gpu, g->fl[i].event);
+		g->fl[i].event = NULL;
+	}
+	if (g->stage_gpu != NULL)
+		g->ops->mem_free(g->gpu, g->stage_gpu);
+	g->stage_gpu = NULL;
+	g->stage = NULL;
+}
+
+/* The pinned staging mirror of GPU-only packet memory and the events of its batches. */
+static doca_error_t stage_make(struct eth_rxq_gpu *g)
+{
+	doca_error_t ret;
+
+	if (g->ops->copy_to_gpu_async == NULL || g->ops->event_create == NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
+				 "doca_ctx_start: %s: its GPU comes from a libdoca_gpunetio without batched copies "
+				 "into GPU memory; use the libdoca_gpunetio of this softdoca",
+				 g->name);
+	ret = g->ops->mem_alloc_mapped(g->gpu, (size_t)g->nslots * g->stride, &g->stage_gpu, (void **)&g->stage,
+				       "doca_ctx_start");
+	for (size_t i = 0; ret == DOCA_SUCCESS && i < SD_ARRAY_SIZE(g->fl); i++)
+		ret = g->ops->event_create(g->gpu, &g->fl[i].event, "doca_ctx_start");
+	if (ret != DOCA_SUCCESS)
+		stage_free(g);
+	return ret;
+}
+
+/* A copy or an event failed: one line, and the queue drops everything until it is restarted. */
+static void stage_fail(struct eth_rxq_gpu *g, const char *what)
+{
+	if (g->failed)
+		return;
+	g->failed = true;
+	SD_REJECT(DOCA_ERROR_DRIVER, COMP,
+		  "%s: %s for GPU-only packet memory failed (the line above says why); the queue drops every "
+		  "packet until it is restarted: %llu received packets never reach the GPU",
+		  g->name, what, (unsigned long long)(g->prod - g->pub));
+}
+
+/*
+ * The batches whose copies have landed, oldest first: their completions are published, frame by
+ * frame in order. @wait: waits for every batch in flight. Returns how many batches it published.
+ */
+static unsigned int stage_reap(struct eth_rxq_gpu *g, bool wait)
+{
+	unsigned int n = 0;
+
+	while (g->fl_n > 0 && !g->failed) {
+		uint32_t i = g->fl_head;
+		doca_error_t ret = g->ops->event_done(g->gpu, g->fl[i].event, wait, "eth rxq receive");
+
+		if (ret == DOCA_ERROR_AGAIN)
+			break;
+		if (ret != DOCA_SUCCESS) {
+			stage_fail(g, "waiting for a copy");
+			break;
+		}
+		for (uint64_t f = g->pub; f < g->fl[i].end; f++)
+			doca_gpunetio_hd_store_release_u32(&g->cqe_cpu[f % g->nslots].seq, (uint32_t)(f + 1));
+		g->pub = g->fl[i].end;
+		g->fl_head = (i + 1) % GPU_RX_FLIGHTS;
+		g->fl_n--;
+		n++;
+	}
+	return n;
+}
+
+/* Staging slots [@first, @first + @n) (no wrap) to the packet buffer: one copy. */
+static bool stage_copy(struct eth_rxq_gpu *g, uint32_t first, uint32_t n, uint32_t last_len)
+{
+	size_t off = (size_t)first * g->stride, len = (size_t)(n - 1) * g->stride + last_len;
+
+	g->st_copies++;
+	return g->ops->copy_to_gpu_async(g->gpu, g->slots_gpu + off, g->stage + off, len, "eth rxq receive") ==
+	       DOCA_SUCCESS;
+}
+
+/*
+ * The frames staged since the last flush go to GPU memory: one copy per contiguous part of the
+ * ring (two when the run wraps), then an event. Returns true when a batch is in flight.
+ */
+static bool stage_flush(struct eth_rxq_gpu *g)
+{
+	uint64_t n = g->prod - g->sub;
+	uint32_t first = (uint32_t)(g->sub % g->nslots), head, i;
+	uint32_t last_len = g->last_len;
+	bool ok;
+
+	stage_reap(g, false);
+	if (n == 0 || g->failed)
+		return g->fl_n > 0;
+	if (g->fl_n == GPU_RX_FLIGHTS)
+		stage_reap(g, true); /* every event in use: the oldest batch has long landed */
+	if (g->failed)
+		return false;
+	head = g->nslots - first; /* slots before the end of the buffer */
+	if (n <= head) {
+		ok = stage_copy(g, first, (uint32_t)n, last_len);
+	} else {
+		ok = stage_copy(g, first, head, g->stride);
+		ok = ok && stage_copy(g, 0, (uint32_t)(n - head), last_len);
+	}
+	i = (g->fl_head + g->fl_n) % GPU_RX_FLIGHTS;
+	if (!ok || g->ops->event_record(g->gpu, g->fl[i].event, "eth rxq receive") != DOCA_SUCCESS) {
+		stage_fail(g, ok ? "recording the copy's event" : "a copy");
+		return false;
+	}
+	g->fl[i].end = g->prod;
+	g->fl_n++;
+	g->st_batches++;
+	g->sub = g->prod;
+	if (!on_rx_thread && g->thread != NULL) {
+		uint64_t one = 1;
+
+		/* A CPU queue's PE drained: the port's thread publishes when the copy lands. */
+		(void)!write(g->thread->efd, &one, sizeof(one));
+	}
+	return true;
+}
+
+bool eth_rxq_gpu_flush(struct eth_rxq_gpu *g, bool wait)
+{
+	bool busy;
+
+	if (g == NULL || g->stage == NULL)
+		return false;
+	busy = stage_flush(g);
+	if (wait && busy)
+		stage_reap(g, true);
+	return busy;
+}
+
 doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_cfg *cfg)
 {
 	struct doca_mmap *m = cfg->pkt_mmap;
@@ -339,10 +514,17 @@ doca_error_t eth_rxq_gpu_start(struct eth_rxq_gpu *g, const struct eth_rxq_gpu_c
 	g->h_cpu->next = 0;
 	doca_gpunetio_hd_store_release_u64(&g->h_cpu->cons, 0);
 	atomic_store_explicit(&g->db, 0, memory_order_relaxed); /* published by the bind to the NIC */
-	g->prod = 0;
+	g->prod = g->sub = g->pub = 0;
+	g->fl_head = g->fl_n = 0;
+	g->st_copies = g->st_batches = 0;
 	g->failed = false;
 	snprintf(g->name, sizeof(g->name), "%s", cfg->name);
-	ret = rx_thread_get(cfg->port, cfg->name, &g->thread);
+	ret = g->slots_cpu == NULL ? stage_make(g) : DOCA_SUCCESS;
+	if (ret == DOCA_SUCCESS) {
+		ret = rx_thread_get(cfg->port, cfg->name, &g->thread);
+		if (ret != DOCA_SUCCESS)
+			stage_free(g);
+	}
 	if (ret != DOCA_SUCCESS) {
 		g->ops->mem_free(g->gpu, g->mem_gpu);
 		g->mem_gpu = NULL;
@@ -384,16 +566,18 @@ bool eth_rxq_gpu_place(struct eth_rxq_gpu *g, const uint8_t *frame, uint32_t len
 		return false;
 	}
 	slot = (uint32_t)(prod % g->nslots);
-	if (g->slots_cpu != NULL)
-		memcpy(g->slots_cpu + (size_t)slot * g->stride, frame, len);
-	else if (g->ops->copy_to_gpu(g->gpu, g->slots_gpu + (size_t)slot * g->stride, frame, len, "eth rxq receive") !=
-		 DOCA_SUCCESS)
-		return false;
 	c = &g->cqe_cpu[slot];
 	c->timestamp_ns = m->timestamp;
 	c->bytes = len;
-	doca_gpunetio_hd_store_release_u32(&c->seq, (uint32_t)(prod + 1));
 	g->prod = prod + 1;
+	if (g->stage != NULL) {
+		/* GPU-only memory: the seq waits for the batch's copy (stage_flush, stage_reap). */
+		memcpy(g->stage + (size_t)slot * g->stride, frame, len);
+		g->last_len = len;
+		return true;
+	}
+	memcpy(g->slots_cpu + (size_t)slot * g->stride, frame, len);
+	doca_gpunetio_hd_store_release_u32(&c->seq, (uint32_t)(prod + 1));
 	return true;
 }
 
@@ -401,6 +585,10 @@ void eth_rxq_gpu_stopping(struct eth_rxq_gpu *g)
 {
 	if (g == NULL || g->thread == NULL)
 		return;
+	/* Unbound: no drain reaches the queue any more. What it received lands and is published. */
+	if (eth_rxq_gpu_flush(g, true) || g->stage != NULL)
+		SD_DBG(COMP, "%s: %llu packets into GPU-only memory in %llu batches, %llu copies", g->name,
+		       (unsigned long long)g->pub, (unsigned long long)g->st_batches, (unsigned long long)g->st_copies);
 	rx_thread_put(g->thread);
 	g->thread = NULL;
 }
@@ -413,6 +601,8 @@ void eth_rxq_gpu_stopped(struct eth_rxq_gpu *g)
 	busy_take(g); /* a proxy round on another thread finishes before the ring goes */
 	g->started = false;
 	busy_drop(g);
+	if (g->stage != NULL)
+		stage_free(g);
 	if (g->mem_gpu != NULL)
 		g->ops->mem_free(g->gpu, g->mem_gpu);
 	g->mem_gpu = NULL;

@@ -62,6 +62,11 @@ static bool resolve(void *h, const char *path)
 	    SYM("cudaStreamSynchronize", stream_synchronize),
 	    SYM("cudaMemcpyAsync", copy_async),
 	    SYM("cudaMemsetAsync", fill_async),
+	    SYM("cudaEventCreateWithFlags", event_create_with_flags),
+	    SYM("cudaEventRecord", event_record),
+	    SYM("cudaEventQuery", event_query),
+	    SYM("cudaEventSynchronize", event_synchronize),
+	    SYM("cudaEventDestroy", event_destroy),
 	};
 	static const struct {
 		const char *name;

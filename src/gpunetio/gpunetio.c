@@ -168,7 +168,86 @@ static void gpu_leave(struct doca_gpu *gpu, int prev)
 	cuda_rt_call_end();
 }
 
+/* Queued on the GPU's own stream; not waited for (an event recorded after it says when it landed). */
+static doca_error_t hook_copy_to_gpu_async(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len,
+					   const char *call)
+{
+	int prev, err;
+	doca_error_t ret = gpu_enter(gpu, &prev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	err = gpu->rt->copy_async(gpu_dst, src, len, SD_CUDA_MEMCPY_HOST_TO_DEVICE, gpu->stream);
+	gpu_leave(gpu, prev);
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: cudaMemcpyAsync of %zu bytes failed with %s",
+				 call, gpu->bus_id, len, cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t hook_event_create(struct doca_gpu *gpu, void **event, const char *call)
+{
+	int prev, err;
+	doca_error_t ret = gpu_enter(gpu, &prev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	err = gpu->rt->event_create_with_flags(event, SD_CUDA_EVENT_DISABLE_TIMING);
+	gpu_leave(gpu, prev);
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(cuda_to_doca(err), COMP, "%s: GPU %s: cudaEventCreateWithFlags failed with %s", call,
+				 gpu->bus_id, cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+static void hook_event_destroy(struct doca_gpu *gpu, void *event)
+{
+	int prev;
+
+	if (event == NULL || gpu_enter(gpu, &prev, "event destroy") != DOCA_SUCCESS)
+		return;
+	(void)gpu->rt->event_destroy(event);
+	gpu_leave(gpu, prev);
+}
+
+static doca_error_t hook_event_record(struct doca_gpu *gpu, void *event, const char *call)
+{
+	int prev, err;
+	doca_error_t ret = gpu_enter(gpu, &prev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	err = gpu->rt->event_record(event, gpu->stream);
+	gpu_leave(gpu, prev);
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: cudaEventRecord failed with %s", call,
+				 gpu->bus_id, cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t hook_event_done(struct doca_gpu *gpu, void *event, bool wait, const char *call)
+{
+	int prev, err;
+	doca_error_t ret = gpu_enter(gpu, &prev, call);
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	err = wait ? gpu->rt->event_synchronize(event) : gpu->rt->event_query(event);
+	gpu_leave(gpu, prev);
+	if (err == SD_CUDA_ERROR_NOT_READY)
+		return DOCA_ERROR_AGAIN;
+	if (err != SD_CUDA_SUCCESS)
+		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: %s failed with %s", call, gpu->bus_id,
+				 wait ? "cudaEventSynchronize" : "cudaEventQuery", cuda_rt_err(gpu->rt, err));
+	return DOCA_SUCCESS;
+}
+
 static const struct priv_doca_gpu_ops gpu_ops = {
+    .copy_to_gpu_async = hook_copy_to_gpu_async,
+    .event_create = hook_event_create,
+    .event_destroy = hook_event_destroy,
+    .event_record = hook_event_record,
+    .event_done = hook_event_done,
     .copy = hook_copy,
     .mem_alloc = hook_mem_alloc,
     .copy_to_gpu = hook_copy_to_gpu,

@@ -35,6 +35,7 @@ enum {
 	SD_CUDA_ERROR_DEVICES_UNAVAILABLE = 46,
 	SD_CUDA_ERROR_NO_DEVICE = 100,
 	SD_CUDA_ERROR_INVALID_DEVICE = 101,
+	SD_CUDA_ERROR_NOT_READY = 600,
 	SD_CUDA_ERROR_SYSTEM_NOT_READY = 802,
 	SD_CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
 	SD_CUDA_ERROR_COMPAT_NOT_SUPPORTED = 804,
@@ -45,6 +46,7 @@ enum {
 	SD_CUDA_HOST_ALLOC_PORTABLE = 1,
 	SD_CUDA_HOST_ALLOC_MAPPED = 2,
 	SD_CUDA_STREAM_NON_BLOCKING = 1,
+	SD_CUDA_EVENT_DISABLE_TIMING = 2,
 };
 
 struct cuda_rt {
@@ -66,6 +68,11 @@ struct cuda_rt {
 	int (*stream_synchronize)(void *stream);
 	int (*copy_async)(void *dst, const void *src, size_t count, int kind, void *stream);
 	int (*fill_async)(void *ptr, int value, size_t count, void *stream);
+	int (*event_create_with_flags)(void **event, unsigned int flags);
+	int (*event_record)(void *event, void *stream);
+	int (*event_query)(void *event);
+	int (*event_synchronize)(void *event);
+	int (*event_destroy)(void *event);
 	/* Optional (NULL when the runtime lacks them): only the tools' report uses them. */
 	int (*device_get_pci_bus_id)(char *bus, int len, int device);
 	int (*runtime_get_version)(int *version);

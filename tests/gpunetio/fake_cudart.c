@@ -24,13 +24,20 @@
  *     bytes land in device memory later (FAKE_CUDA_LAND_US, default 300 us, a thread of the
  *     fake), or at the next operation of the legacy stream, whichever comes first;
  *   - cudaMemcpyAsync / cudaMemsetAsync on a stream land at cudaStreamSynchronize of that
- *     stream (or later on the fake's thread), in order per stream;
+ *     stream (or later on the fake's thread), in order per stream; an async copy from pinned
+ *     memory reads its source when it lands (pageable sources are staged at the call);
+ *   - events (cudaEventCreateWithFlags, Record, Query, Synchronize, Destroy) are done once
+ *     everything queued on their stream before the record has landed: cudaEventQuery answers
+ *     cudaErrorNotReady (600) until then, cudaEventSynchronize waits for the fake's thread to
+ *     land it (FAKE_CUDA_LAND_US after the copy was queued: a completion a test sees before
+ *     that is one published ahead of its bytes);
  *   - a kernel running on the legacy stream or a blocking stream (fake_cuda_kernel_begin(0))
  *     holds every legacy-stream operation and every operation of a blocking stream until
  *     fake_cuda_kernel_end(); streams made with cudaStreamNonBlocking do not wait;
  *   - cudaFree and cudaFreeHost synchronize the device: they wait for every kernel running,
  *     whatever its stream.
- * Memory from cudaHostAlloc is pinned: copies from it are not staged.
+ * Memory from cudaHostAlloc is pinned: copies from it are not staged. fake_cuda_copies() and
+ * fake_cuda_async_copies() count the copy calls (all, and cudaMemcpyAsync alone).
  *
  * FAKE_CUDA_DEVICES=2 adds a second GPU, CUDA device 1 at 65:00.0; allocations are made on
  * the calling thread's current device (an unset one is an error, as a thread that never bound
@@ -56,7 +63,14 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-enum { OK = 0, ERR_INVALID_VALUE = 1, ERR_MEMORY_ALLOCATION = 2, ERR_INSUFFICIENT_DRIVER = 35, ERR_INVALID_DEVICE = 101 };
+enum {
+	OK = 0,
+	ERR_INVALID_VALUE = 1,
+	ERR_MEMORY_ALLOCATION = 2,
+	ERR_INSUFFICIENT_DRIVER = 35,
+	ERR_INVALID_DEVICE = 101,
+	ERR_NOT_READY = 600
+};
 
 static atomic_int live;	     /* allocations not freed */
 static atomic_int fail_next; /* error the next allocation returns, 0 = none */
@@ -237,7 +251,8 @@ static struct {
 	size_t len;
 } ranges[64];
 static pthread_mutex_t ranges_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_long copies; /* cudaMemcpy calls */
+static atomic_long copies;	 /* cudaMemcpy and cudaMemcpyAsync calls */
+static atomic_long async_copies; /* cudaMemcpyAsync calls */
 
 static bool protect_device(void)
 {
@@ -360,6 +375,8 @@ EXPORT int cudaHostGetDevicePointer(void **dptr, void *hptr, unsigned int flags)
 
 #define NONBLOCKING 1u /* cudaStreamNonBlocking */
 
+struct fake_event;
+
 struct op {
 	struct op *next;
 	void *dst;
@@ -367,7 +384,14 @@ struct op {
 	uint64_t due_ns;
 	bool fill;
 	int value;
-	uint8_t data[]; /* the staged source */
+	struct fake_event *ev; /* an event's record: completes it when reached */
+	const void *src;       /* pinned source, read when the copy lands; NULL: data[] */
+	uint8_t data[];	       /* the staged source */
+};
+
+/* cudaEvent_t: done once every operation queued on its stream before its record has landed. */
+struct fake_event {
+	struct op *op; /* the record still to be reached, NULL once done (or never recorded) */
 };
 
 struct fake_stream {
@@ -422,10 +446,12 @@ static void land(struct fake_stream *st, uint64_t upto_ns)
 		st->head = o->next;
 		if (st->head == NULL)
 			st->tail = NULL;
-		if (o->fill)
+		if (o->ev != NULL)
+			o->ev->op = NULL;
+		else if (o->fill)
 			memset(reach(o->dst), o->value, o->len);
 		else
-			memcpy(reach(o->dst), o->data, o->len);
+			memcpy(reach(o->dst), o->src != NULL ? reach(o->src) : o->data, o->len);
 		free(o);
 	}
 }
@@ -478,9 +504,17 @@ static void wait_turn(const struct fake_stream *st)
 		pthread_cond_wait(&ops_cond, &ops_lock);
 }
 
-static int enqueue(struct fake_stream *st, void *dst, const void *src, size_t len, bool fill, int value)
+/*
+ * Under ops_lock. A copy from pinned memory is read when it lands, as a DMA engine reads it: a
+ * caller that rewrites its source before the copy completed sends the new bytes. Pageable
+ * memory is staged now (the caller may reuse its buffer). An event's record (@ev) is due at
+ * once: it completes when everything before it on the stream has landed.
+ */
+static int enqueue_op(struct fake_stream *st, void *dst, const void *src, size_t len, bool fill, int value,
+		      struct fake_event *ev)
 {
-	struct op *o = malloc(sizeof(*o) + (fill ? 0 : len));
+	bool stage = !fill && ev == NULL && !is_pinned(src);
+	struct op *o = malloc(sizeof(*o) + (stage ? len : 0));
 
 	if (o == NULL)
 		return ERR_MEMORY_ALLOCATION;
@@ -489,16 +523,28 @@ static int enqueue(struct fake_stream *st, void *dst, const void *src, size_t le
 	o->len = len;
 	o->fill = fill;
 	o->value = value;
-	if (!fill)
-		memcpy(o->data, reach(src), len); /* staged now: the caller may reuse its buffer */
-	o->due_ns = now_ns() + land_ns();
+	o->ev = ev;
+	o->src = !fill && ev == NULL && !stage ? src : NULL;
+	if (stage)
+		memcpy(o->data, reach(src), len);
+	o->due_ns = now_ns() + (ev != NULL ? 0 : land_ns());
 	if (st->tail != NULL)
 		st->tail->next = o;
 	else
 		st->head = o;
 	st->tail = o;
+	if (ev != NULL) {
+		if (ev->op != NULL)
+			ev->op->ev = NULL; /* re-recorded: the event now stands for this point */
+		ev->op = o;
+	}
 	pthread_cond_broadcast(&ops_cond);
 	return OK;
+}
+
+static int enqueue(struct fake_stream *st, void *dst, const void *src, size_t len, bool fill, int value)
+{
+	return enqueue_op(st, dst, src, len, fill, value, NULL);
 }
 
 static struct fake_stream *stream_of(void *s)
@@ -532,6 +578,11 @@ static int copy_on(struct fake_stream *st, void *dst, const void *src, size_t co
 	return err;
 }
 
+EXPORT long fake_cuda_async_copies(void)
+{
+	return atomic_load(&async_copies);
+}
+
 EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
 	alive("cudaMemcpy");
@@ -541,6 +592,7 @@ EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 EXPORT int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)
 {
 	alive("cudaMemcpyAsync");
+	atomic_fetch_add(&async_copies, 1);
 	return copy_on(stream_of(stream), dst, src, count, kind, false);
 }
 
@@ -604,6 +656,96 @@ EXPORT int cudaStreamSynchronize(void *stream)
 		land(&legacy, 0);
 	land(st, 0);
 	pthread_mutex_unlock(&ops_lock);
+	return OK;
+}
+
+/* ---- events ---- */
+
+EXPORT int cudaEventCreateWithFlags(void **event, unsigned int flags)
+{
+	struct fake_event *ev;
+
+	alive("cudaEventCreateWithFlags");
+	(void)flags;
+	ev = calloc(1, sizeof(*ev));
+	if (ev == NULL)
+		return ERR_MEMORY_ALLOCATION;
+	*event = ev;
+	return OK;
+}
+
+EXPORT int cudaEventRecord(void *event, void *stream)
+{
+	struct fake_stream *st = stream_of(stream);
+	int err;
+
+	alive("cudaEventRecord");
+	if (event == NULL)
+		return ERR_INVALID_VALUE;
+	pthread_once(&lander_once, start_lander);
+	pthread_mutex_lock(&ops_lock);
+	wait_turn(st);
+	err = enqueue_op(st, NULL, NULL, 0, false, 0, event);
+	pthread_mutex_unlock(&ops_lock);
+	return err;
+}
+
+/* cudaSuccess once the work before the record has landed, else cudaErrorNotReady (600). */
+EXPORT int cudaEventQuery(void *event)
+{
+	struct fake_event *ev = event;
+	bool done;
+
+	alive("cudaEventQuery");
+	if (ev == NULL)
+		return ERR_INVALID_VALUE;
+	pthread_mutex_lock(&ops_lock);
+	done = ev->op == NULL;
+	pthread_mutex_unlock(&ops_lock);
+	return done ? OK : ERR_NOT_READY;
+}
+
+/*
+ * Waits until the work before the record has landed: on the fake's thread, when it is due
+ * (FAKE_CUDA_LAND_US after it was queued), as a GPU takes its time to copy. Landing it at once
+ * would hide a completion published before its copy: the copy would be there by the time
+ * anyone looked.
+ */
+EXPORT int cudaEventSynchronize(void *event)
+{
+	struct fake_event *ev = event;
+
+	alive("cudaEventSynchronize");
+	if (ev == NULL)
+		return ERR_INVALID_VALUE;
+	pthread_mutex_lock(&ops_lock);
+	while (ev->op != NULL) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&ops_cond, &ops_lock, &ts);
+	}
+	pthread_mutex_unlock(&ops_lock);
+	return OK;
+}
+
+EXPORT int cudaEventDestroy(void *event)
+{
+	struct fake_event *ev = event;
+
+	alive("cudaEventDestroy");
+	if (ev == NULL)
+		return ERR_INVALID_VALUE;
+	pthread_mutex_lock(&ops_lock);
+	if (ev->op != NULL)
+		ev->op->ev = NULL; /* the record still lands; nobody hears it */
+	pthread_mutex_unlock(&ops_lock);
+	free(ev);
 	return OK;
 }
 
@@ -720,6 +862,8 @@ EXPORT const char *cudaGetErrorName(int err)
 		return "cudaErrorInvalidDevice";
 	case ERR_INSUFFICIENT_DRIVER:
 		return "cudaErrorInsufficientDriver";
+	case ERR_NOT_READY:
+		return "cudaErrorNotReady";
 	default:
 		return "cudaErrorUnknown";
 	}

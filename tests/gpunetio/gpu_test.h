@@ -23,6 +23,8 @@ struct fake_cuda {
 	void (*kernel_begin)(int nonblocking);
 	void (*kernel_end)(int nonblocking);
 	int (*pending)(void); /* copies to the device still to land */
+	long (*copies)(void);	    /* cudaMemcpy and cudaMemcpyAsync calls so far */
+	long (*async_copies)(void); /* cudaMemcpyAsync calls so far */
 };
 
 /* The fake's controls; call after doca_gpu_create() loaded it. Dies if it is not loaded. */
@@ -43,7 +45,9 @@ static inline struct fake_cuda fake_cuda_get(void)
 	*(void **)&f.kernel_begin = dlsym(h, "fake_cuda_kernel_begin");
 	*(void **)&f.kernel_end = dlsym(h, "fake_cuda_kernel_end");
 	*(void **)&f.pending = dlsym(h, "fake_cuda_pending");
-	if (f.live_allocations == NULL || f.fail_next_alloc == NULL || f.current_device == NULL ||
+	*(void **)&f.copies = dlsym(h, "fake_cuda_copies");
+	*(void **)&f.async_copies = dlsym(h, "fake_cuda_async_copies");
+	if (f.copies == NULL || f.async_copies == NULL || f.live_allocations == NULL || f.fail_next_alloc == NULL || f.current_device == NULL ||
 	    f.kernel_begin == NULL || f.kernel_end == NULL || f.pending == NULL)
 		sd_die_at(__FILE__, __LINE__, "%s is not the fake CUDA runtime", path);
 	return f;

@@ -25,6 +25,10 @@
  *              GPU send queue sends a frame back from its receive slot with it
  *   lying_cons a device that publishes a consumer index past the packets placed: one line,
  *              every later frame dropped (even once it tells the truth), a restart works
+ *   staged     GPU-only packet memory with copies that land 50 ms late (FAKE_CUDA_LAND_US): a
+ *              "kernel" thread sees each completion only with its frame's bytes in place; a
+ *              burst of 64 frames goes in one cudaMemcpyAsync (two where it wraps the ring),
+ *              no synchronous copy
  *
  * Every case uses its own runtime directory, so its cable starts empty.
  */
@@ -1178,6 +1182,115 @@ static void case_blocking_kernel(void)
 	close_devs();
 }
 
+/* ---- staged: GPU-only packet memory through the pinned mirror, in batches ---- */
+
+#define STAGE_SLOTS 96
+#define STAGE_BURST 64 /* ETH_RX_BUDGET: one drain */
+#define GATE_SEQ    0xfffffffu
+
+static atomic_int gate; /* 0: open; 2: the port's drain waits in the steering */
+
+/* Frames to queue 0; the gate frame is dropped after holding the drain until the test opens it. */
+static void steer_gate(void *arg, const struct nic_frame_info *info, const uint8_t *frame, struct nic_verdict *out)
+{
+	uint64_t deadline = sd_now_ms() + WAIT_MS;
+	uint32_t seq;
+
+	(void)arg;
+	(void)info;
+	memcpy(&seq, frame + 14, 4);
+	memset(out, 0, sizeof(*out));
+	out->kind = NIC_TO_QUEUE;
+	if (seq != GATE_SEQ)
+		return;
+	out->kind = NIC_DROP;
+	atomic_store(&gate, 2);
+	while (atomic_load(&gate) == 2 && sd_now_ms() < deadline)
+		sched_yield();
+}
+
+struct stage_kernel {
+	struct doca_gpu_eth_rxq *h;
+	uint32_t want;
+	atomic_uint taken;
+};
+
+/* The kernel: every frame it is given must be whole in GPU memory (check_frame). */
+static void *stage_consume(void *arg)
+{
+	struct stage_kernel *k = arg;
+	struct doca_gpu_dev_eth_rxq_attr attr[STAGE_BURST];
+	uint64_t deadline = sd_now_ms() + WAIT_MS;
+	uint32_t next = 0;
+
+	while (next < k->want) {
+		uint64_t first = UINT64_MAX;
+		uint32_t num = 0;
+
+		CHECK(sd_now_ms() < deadline);
+		CHECK_OK(doca_gpunetio_hd_rxq_recv(k->h, STAGE_BURST, 1000000, &first, &num, attr,
+						   DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+		for (uint32_t i = 0; i < num; i++)
+			check_frame(k->h, first + i, next + i, attr[i].bytes);
+		next += num;
+		/* one more call hands the slots back (the test waits for cons before the next burst) */
+		if (num > 0)
+			CHECK_OK(doca_gpunetio_hd_rxq_recv(k->h, 1, 1000, &first, &num, attr,
+							   DOCA_GPUNETIO_ETH_RX_ATTR_ALL));
+		CHECK_EQ(num, 0u);
+		atomic_store_explicit(&k->taken, next, memory_order_release);
+	}
+	return NULL;
+}
+
+static void case_staged(void)
+{
+	struct fake_cuda fake = fake_cuda_get();
+	/* slots 0..63, 64..95 + 0..31 (wraps: two copies), 32..95 */
+	static const long want_copies[] = {1, 2, 1};
+	struct stage_kernel k = {.want = STAGE_BURST * N_ELEMS(want_copies)};
+	struct queue q = {0};
+	pthread_t t;
+	uint32_t seq = 0;
+
+	sd_setenv("FAKE_CUDA_LAND_US", "50000"); /* 50 ms: a completion published before its copy lands is seen */
+	open_devs("staged");
+	CHECK_OK(priv_doca_nic_set_steer(dev_rx, steer_gate, NULL));
+	queue_make(&q, DOCA_GPU_MEM_TYPE_GPU, STAGE_SLOTS);
+	queue_start(&q);
+	k.h = q.h;
+	CHECK(pthread_create(&t, NULL, stage_consume, &k) == 0);
+	for (size_t r = 0; r < N_ELEMS(want_copies); r++) {
+		uint64_t deadline = sd_now_ms() + WAIT_MS;
+		long async0, sync0;
+
+		/* Hold the NIC's drain in the steering while the whole burst goes onto the wire. */
+		send_frame(GATE_SEQ);
+		while (atomic_load(&gate) != 2)
+			CHECK(sd_now_ms() < deadline);
+		async0 = fake.async_copies();
+		sync0 = fake.copies() - async0;
+		for (uint32_t i = 0; i < STAGE_BURST; i++)
+			send_frame(seq++);
+		atomic_store(&gate, 0);
+		while (atomic_load_explicit(&k.taken, memory_order_acquire) < seq ||
+		       doca_gpunetio_hd_load_acquire_u64(&q.h->cons) < seq)
+			CHECK(sd_now_ms() < deadline);
+		if (fake.async_copies() - async0 != want_copies[r]) {
+			fprintf(stderr, "staged: burst %zu of %u frames took %ld copies, want %ld\n", r, STAGE_BURST,
+				fake.async_copies() - async0, want_copies[r]);
+			exit(T_EXIT_FAIL);
+		}
+		CHECK_EQ(fake.copies() - fake.async_copies(), sync0); /* no synchronous copy */
+	}
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK_EQ(atomic_load(&k.taken), seq);
+	CHECK_OK(priv_doca_nic_set_steer(dev_rx, NULL, NULL));
+	queue_free(&q);
+	close_devs();
+	CHECK(unsetenv("FAKE_CUDA_LAND_US") == 0);
+}
+
 int main(void)
 {
 	struct doca_log_backend *be = NULL, *err_be = NULL;
@@ -1210,6 +1323,7 @@ int main(void)
 	case_blocking_kernel();
 	case_host_memory();
 	case_stop_under_kernel();
+	case_staged();
 
 	CHECK_OK(doca_gpu_destroy(gpu));
 	CHECK_EQ(fake_cuda_get().live_allocations(), 0);
