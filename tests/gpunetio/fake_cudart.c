@@ -37,7 +37,8 @@
  *   - cudaFree and cudaFreeHost synchronize the device: they wait for every kernel running,
  *     whatever its stream.
  * Memory from cudaHostAlloc is pinned: copies from it are not staged. fake_cuda_copies() and
- * fake_cuda_async_copies() count the copy calls (all, and cudaMemcpyAsync alone).
+ * fake_cuda_async_copies() count the copy calls (all, and cudaMemcpyAsync alone), fake_cuda_waits()
+ * the cudaStreamSynchronize and cudaEventSynchronize calls.
  *
  * FAKE_CUDA_DEVICES=2 adds a second GPU, CUDA device 1 at 65:00.0; allocations are made on
  * the calling thread's current device (an unset one is an error, as a thread that never bound
@@ -253,6 +254,7 @@ static struct {
 static pthread_mutex_t ranges_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_long copies;	 /* cudaMemcpy and cudaMemcpyAsync calls */
 static atomic_long async_copies; /* cudaMemcpyAsync calls */
+static atomic_long waits;	 /* cudaStreamSynchronize and cudaEventSynchronize calls */
 
 static bool protect_device(void)
 {
@@ -583,6 +585,11 @@ EXPORT long fake_cuda_async_copies(void)
 	return atomic_load(&async_copies);
 }
 
+EXPORT long fake_cuda_waits(void)
+{
+	return atomic_load(&waits);
+}
+
 EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
 	alive("cudaMemcpy");
@@ -648,6 +655,7 @@ EXPORT int cudaStreamCreateWithFlags(void **stream, unsigned int flags)
 EXPORT int cudaStreamSynchronize(void *stream)
 {
 	alive("cudaStreamSynchronize");
+	atomic_fetch_add(&waits, 1);
 	struct fake_stream *st = stream_of(stream);
 
 	pthread_mutex_lock(&ops_lock);
@@ -716,6 +724,7 @@ EXPORT int cudaEventSynchronize(void *event)
 	struct fake_event *ev = event;
 
 	alive("cudaEventSynchronize");
+	atomic_fetch_add(&waits, 1);
 	if (ev == NULL)
 		return ERR_INVALID_VALUE;
 	pthread_mutex_lock(&ops_lock);
