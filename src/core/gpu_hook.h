@@ -49,16 +49,16 @@ struct priv_doca_gpu_ops {
 	 */
 	doca_error_t (*cpu_view)(struct doca_gpu *gpu, const void *gpu_ptr, size_t len, void **cpu_ptr);
 	/*
-	 * Batched copies into GPU-only memory (GPU receive queues): copy_to_gpu_async queues @len
-	 * bytes from pinned host memory (mem_alloc_mapped's CPU side) on the GPU's own non-blocking
-	 * stream and returns before they land; the source must stay untouched until an event
-	 * recorded after it is done. event_record marks the stream's current end; event_done says
-	 * DOCA_SUCCESS once everything queued before that mark has landed, DOCA_ERROR_AGAIN before
-	 * (@wait: blocks until then instead). Any thread: each call makes the GPU current for
-	 * itself and gives the caller's device back. Failures are logged under @call.
+	 * Batched copies between pinned host memory (mem_alloc_mapped's CPU side) and GPU-only
+	 * memory, either way (GPU receive queues' frames in, send queues' frames out): copy_async
+	 * queues @len bytes on the GPU's own non-blocking stream and returns before they land; the
+	 * source must stay untouched and the destination unread until an event recorded after it
+	 * is done. event_record marks the stream's current end; event_done says DOCA_SUCCESS once
+	 * everything queued before that mark has landed, DOCA_ERROR_AGAIN before (@wait: blocks
+	 * until then instead). Any thread: each call makes the GPU current for itself and gives the
+	 * caller's device back. Failures are logged under @call.
 	 */
-	doca_error_t (*copy_to_gpu_async)(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len,
-					  const char *call);
+	doca_error_t (*copy_async)(struct doca_gpu *gpu, void *dst, const void *src, size_t len, const char *call);
 	doca_error_t (*event_create)(struct doca_gpu *gpu, void **event, const char *call);
 	void (*event_destroy)(struct doca_gpu *gpu, void *event);
 	doca_error_t (*event_record)(struct doca_gpu *gpu, void *event, const char *call);

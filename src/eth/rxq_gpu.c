@@ -321,7 +321,7 @@ static doca_error_t stage_make(struct eth_rxq_gpu *g)
 {
 	doca_error_t ret;
 
-	if (g->ops->copy_to_gpu_async == NULL || g->ops->event_create == NULL)
+	if (g->ops->copy_async == NULL || g->ops->event_create == NULL)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, COMP,
 				 "doca_ctx_start: %s: its GPU comes from a libdoca_gpunetio without batched copies "
 				 "into GPU memory; use the libdoca_gpunetio of this softdoca",
@@ -381,8 +381,7 @@ static bool stage_copy(struct eth_rxq_gpu *g, uint32_t first, uint32_t n, uint32
 	size_t off = (size_t)first * g->stride, len = (size_t)(n - 1) * g->stride + last_len;
 
 	g->st_copies++;
-	return g->ops->copy_to_gpu_async(g->gpu, g->slots_gpu + off, g->stage + off, len, "eth rxq receive") ==
-	       DOCA_SUCCESS;
+	return g->ops->copy_async(g->gpu, g->slots_gpu + off, g->stage + off, len, "eth rxq receive") == DOCA_SUCCESS;
 }
 
 /*

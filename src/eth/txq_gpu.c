@@ -118,6 +118,11 @@ struct eth_txq_gpu {
 	void *mem_gpu;
 	uint8_t *mem_cpu;
 	void *resv_gpu; /* two words, GPU memory */
+	/* GPU-only frames are fetched a batch at a time into this pinned stage (txq_gpu_ring.c);
+	 * made at the first start, kept until destroy */
+	void *stage_gpu;
+	uint8_t *stage_cpu;
+	void *stage_event;
 	struct doca_gpu_eth_txq *h_gpu, *h_cpu;
 	struct doca_gpu_eth_txq_cqe *cqe;
 	uint32_t nwqe, ncqe;
@@ -215,6 +220,23 @@ static doca_error_t ring_copy_dev(struct txq_ring *w, uint8_t *dst, uint64_t add
 	return g->ops->copy(g->gpu, dst, (const void *)(uintptr_t)addr, len, g->name);
 }
 
+/* A batch's GPU-only bytes into the pinned stage, on the GPU's non-blocking stream (not waited). */
+static doca_error_t ring_copy_dev_async(struct txq_ring *w, uint8_t *dst, uint64_t addr, uint32_t len)
+{
+	struct eth_txq_gpu *g = SD_CONTAINER_OF(w, struct eth_txq_gpu, ring);
+
+	return g->ops->copy_async(g->gpu, dst, (const void *)(uintptr_t)addr, len, g->name);
+}
+
+/* One wait for the batch: an event behind its copies. */
+static doca_error_t ring_copy_dev_wait(struct txq_ring *w)
+{
+	struct eth_txq_gpu *g = SD_CONTAINER_OF(w, struct eth_txq_gpu, ring);
+	doca_error_t ret = g->ops->event_record(g->gpu, g->stage_event, g->name);
+
+	return ret == DOCA_SUCCESS ? g->ops->event_done(g->gpu, g->stage_event, true, g->name) : ret;
+}
+
 /* The queue's checksum offloads on frame @f (a private copy), by the NIC's frame builder. */
 static void apply_csum(struct eth_txq_gpu *g, uint8_t *f, uint32_t len)
 {
@@ -305,6 +327,8 @@ static uint64_t ring_now(struct txq_ring *w)
 static const struct txq_ring_ops ring_ops = {
     .resolve = ring_resolve,
     .copy_dev = ring_copy_dev,
+    .copy_dev_async = ring_copy_dev_async,
+    .copy_dev_wait = ring_copy_dev_wait,
     .send = ring_send,
     .room = ring_room,
     .complete = ring_complete,
@@ -552,6 +576,17 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 		    "create it with a smaller burst",
 		    cfg->name, cfg->max_burst, GPU_TX_MAX_WQE);
 	free_mem(g); /* the last start's rings (kept over the stop for kernels still posting) */
+	if (g->stage_gpu == NULL && g->ops->copy_async != NULL && g->ops->event_create != NULL) {
+		/* without it (an allocation that failed) GPU-only frames are copied one by one */
+		if (g->ops->mem_alloc_mapped(g->gpu, TXQ_RING_STAGE_BYTES, &g->stage_gpu, (void **)&g->stage_cpu,
+					     "doca_ctx_start") == DOCA_SUCCESS &&
+		    g->ops->event_create(g->gpu, &g->stage_event, "doca_ctx_start") != DOCA_SUCCESS) {
+			g->ops->mem_free(g->gpu, g->stage_gpu);
+			g->stage_gpu = NULL;
+		}
+		if (g->stage_gpu == NULL)
+			g->stage_cpu = NULL;
+	}
 	g->nwqe = g->ncqe = n < 2 ? 2 : n;
 	size = sizeof(struct doca_gpu_eth_txq) + (size_t)g->nwqe * sizeof(struct doca_gpu_dev_eth_txq_wqe) +
 	       (size_t)g->ncqe * sizeof(struct doca_gpu_eth_txq_cqe);
@@ -595,6 +630,7 @@ doca_error_t eth_txq_gpu_start(struct eth_txq_gpu *g, const struct eth_txq_gpu_c
 	g->ring.cons = &g->h_cpu->cons;
 	g->ring.nwqe = g->nwqe;
 	g->ring.mtu = g->mtu;
+	g->ring.stage = g->stage_cpu;
 	txq_ring_reset(&g->ring);
 	g->cq_prod = 0;
 	g->cache.mkey = 0;
@@ -663,6 +699,10 @@ void eth_txq_gpu_destroy(struct eth_txq_gpu *g)
 		return;
 	eth_txq_gpu_stopping(g);
 	free_mem(g);
+	if (g->stage_gpu != NULL) {
+		g->ops->event_destroy(g->gpu, g->stage_event);
+		g->ops->mem_free(g->gpu, g->stage_gpu);
+	}
 	free(g->ev);
 	free(g);
 }

@@ -19,6 +19,10 @@
 #define TXQ_RING_FRAME_MAX 9216u
 /* Bad descriptors logged one by one per start; then they are counted. */
 #define TXQ_RING_LOG_MAX 16u
+/* Descriptors a walk reads ahead to fetch their GPU-only bytes together (copy_dev_async). */
+#define TXQ_RING_BATCH 32u
+/* The staging buffer's size (struct txq_ring.stage). */
+#define TXQ_RING_STAGE_BYTES ((size_t)TXQ_RING_BATCH * TXQ_RING_FRAME_MAX)
 
 /* What an mkey names, as the resolver found it (its checks of the mkey done). */
 struct txq_ring_range {
@@ -36,6 +40,13 @@ struct txq_ring_ops {
 	doca_error_t (*resolve)(struct txq_ring *w, uint64_t pos, uint32_t mkey, struct txq_ring_range *r);
 	/* @len bytes at device address @addr (inside a range without a CPU view) into @dst. */
 	doca_error_t (*copy_dev)(struct txq_ring *w, uint8_t *dst, uint64_t addr, uint32_t len);
+	/*
+	 * Optional (with a stage): queues the same copy into @dst inside w->stage and returns at
+	 * once; every copy queued lands by the next copy_dev_wait, which the walker calls once per
+	 * batch of descriptors before it reads any of those bytes.
+	 */
+	doca_error_t (*copy_dev_async)(struct txq_ring *w, uint8_t *dst, uint64_t addr, uint32_t len);
+	doca_error_t (*copy_dev_wait)(struct txq_ring *w);
 	/* Sends the frame; false: the medium is full, the same descriptor comes again later. */
 	bool (*send)(struct txq_ring *w, uint8_t *frame, uint32_t len);
 	/* Room for one completion (NULL: always). */
@@ -55,6 +66,7 @@ struct txq_ring {
 	uint64_t *cons;				    /* ours: the device reads it */
 	uint32_t nwqe;				    /* a power of two */
 	uint32_t mtu;				    /* at most TXQ_RING_FRAME_MAX */
+	uint8_t *stage; /* TXQ_RING_STAGE_BYTES for copy_dev_async (pinned); NULL: copy_dev per segment */
 	/* the walker's */
 	uint64_t next;	     /* the next position to take; cons */
 	uint64_t db;	     /* the highest doorbell seen */
@@ -62,6 +74,15 @@ struct txq_ring {
 	bool failed;	     /* the device broke a rule of the ring: nothing more is taken */
 	unsigned int logged;
 	uint64_t st_sent, st_failed;
+	uint64_t st_copies, st_waits; /* copy_dev_async and copy_dev_wait calls */
+	/* a batch read ahead (private copies of its descriptors), taken in order from pre_i */
+	bool quiet; /* reading ahead: a bad descriptor is logged when it is taken, not now */
+	uint32_t pre_n, pre_i;
+	struct {
+		struct doca_gpu_dev_eth_txq_wqe d;
+		uint32_t off[2]; /* where segment i's bytes are in stage; UINT32_MAX: not fetched */
+		bool failed;	 /* its copies did not land */
+	} pre[TXQ_RING_BATCH];
 	uint8_t frame[TXQ_RING_FRAME_MAX];
 };
 

@@ -168,16 +168,18 @@ static void gpu_leave(struct doca_gpu *gpu, int prev)
 	cuda_rt_call_end();
 }
 
-/* Queued on the GPU's own stream; not waited for (an event recorded after it says when it landed). */
-static doca_error_t hook_copy_to_gpu_async(struct doca_gpu *gpu, void *gpu_dst, const void *src, size_t len,
-					   const char *call)
+/*
+ * Queued on the GPU's own stream; not waited for (an event recorded after it says when it
+ * landed). cudaMemcpyDefault: the direction from the pointers (unified addressing).
+ */
+static doca_error_t hook_copy_async(struct doca_gpu *gpu, void *dst, const void *src, size_t len, const char *call)
 {
 	int prev, err;
 	doca_error_t ret = gpu_enter(gpu, &prev, call);
 
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	err = gpu->rt->copy_async(gpu_dst, src, len, SD_CUDA_MEMCPY_HOST_TO_DEVICE, gpu->stream);
+	err = gpu->rt->copy_async(dst, src, len, SD_CUDA_MEMCPY_DEFAULT, gpu->stream);
 	gpu_leave(gpu, prev);
 	if (err != SD_CUDA_SUCCESS)
 		return SD_REJECT(DOCA_ERROR_DRIVER, COMP, "%s: GPU %s: cudaMemcpyAsync of %zu bytes failed with %s",
@@ -243,7 +245,7 @@ static doca_error_t hook_event_done(struct doca_gpu *gpu, void *event, bool wait
 }
 
 static const struct priv_doca_gpu_ops gpu_ops = {
-    .copy_to_gpu_async = hook_copy_to_gpu_async,
+    .copy_async = hook_copy_async,
     .event_create = hook_event_create,
     .event_destroy = hook_event_destroy,
     .event_record = hook_event_record,

@@ -6,7 +6,10 @@
  * its budget, sends only frames of 14..mtu bytes copied from inside the ranges the mkeys name
  * (byte for byte), keeps cons equal to what it took, and takes nothing once it failed the queue.
  * With SEED_MODE_REWRITE the "device" rewrites the slot while the walker resolves its mkeys: the
- * walker must go on with what it read first.
+ * walker must go on with what it read first. With SEED_MODE_STAGED it reads descriptors ahead and
+ * fetches their GPU-only bytes into a stage with asynchronous copies that land only at
+ * copy_dev_wait (the stage holds poison until then): every copy inside the stage and inside a
+ * GPU-only range, none overlapping another in flight, and no frame built from bytes not landed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAP_MAX_LEN (64u << 10)
 #define MAX_SLOTS   256u
+#define MAX_WALK    (2 * MAX_SLOTS + 1)	 /* the largest budget */
+#define MAX_PENDING (2 * TXQ_RING_BATCH) /* a segment per copy at most */
 
 struct harness {
 	struct txq_ring w; /* first: the callbacks get it */
@@ -35,9 +40,24 @@ struct harness {
 	uint8_t *mem[4]; /* one buffer per map entry, MAP_MAX_LEN at most */
 	uint64_t mem_len[4];
 	unsigned int sends, rooms, completions;
-	struct doca_gpu_dev_eth_txq_wqe snap; /* the slot as the walker took it (before any rewrite) */
-	uint64_t snap_pos;		      /* position + 1 of snap; 0: none */
+	/* each slot of this walk as the walker took it (before any rewrite), by position - walk_start */
+	uint64_t walk_start;
+	struct {
+		struct doca_gpu_dev_eth_txq_wqe d;
+		bool have;
+	} snap[MAX_WALK + TXQ_RING_BATCH];
+	/* asynchronous copies queued, landed at copy_dev_wait */
+	struct {
+		uint8_t *dst;
+		const uint8_t *src;
+		uint32_t len;
+	} pending[MAX_PENDING];
+	unsigned int npending;
 };
+
+static uint8_t stage[TXQ_RING_STAGE_BYTES];
+
+#define N_SNAP (sizeof(((struct harness *)0)->snap) / sizeof(((struct harness *)0)->snap[0]))
 
 static struct harness *H(struct txq_ring *w)
 {
@@ -48,10 +68,12 @@ static doca_error_t cb_resolve(struct txq_ring *w, uint64_t pos, uint32_t mkey, 
 {
 	struct harness *x = H(w);
 	struct doca_gpu_dev_eth_txq_wqe *slot = &x->ring[pos & (w->nwqe - 1)];
+	uint64_t k = pos - x->walk_start;
 
-	if (x->snap_pos != pos + 1) {
-		x->snap = *slot;
-		x->snap_pos = pos + 1;
+	REQUIRE(k < N_SNAP); /* read ahead at most a batch past the budget */
+	if (!x->snap[k].have) {
+		x->snap[k].d = *slot;
+		x->snap[k].have = true;
 	}
 	if (x->h.mode & SEED_MODE_REWRITE) {
 		/* The device rewrites the descriptor the walker is working on: two segments that pass
@@ -93,6 +115,40 @@ static doca_error_t cb_copy_dev(struct txq_ring *w, uint8_t *dst, uint64_t addr,
 	abort(); /* the walker asked for bytes outside every GPU-only range */
 }
 
+static doca_error_t cb_copy_dev_async(struct txq_ring *w, uint8_t *dst, uint64_t addr, uint32_t len)
+{
+	struct harness *x = H(w);
+
+	REQUIRE(x->npending < MAX_PENDING);
+	REQUIRE(dst >= stage && len <= sizeof(stage) && (size_t)(dst - stage) <= sizeof(stage) - len);
+	for (unsigned int k = 0; k < x->npending; k++) /* no two copies in flight to the same bytes */
+		REQUIRE(dst + len <= x->pending[k].dst || x->pending[k].dst + x->pending[k].len <= dst);
+	for (unsigned int i = 0; i < 4; i++) {
+		const struct gpu_ring_seed_map *m = &x->h.map[i];
+
+		if ((m->flags & SEED_MAP_DEVICE_ONLY) && addr >= m->base && addr - m->base <= x->mem_len[i] &&
+		    len <= x->mem_len[i] - (addr - m->base)) {
+			memset(dst, 0xa5, len); /* what a frame built before the wait would carry */
+			x->pending[x->npending].dst = dst;
+			x->pending[x->npending].src = x->mem[i] + (addr - m->base);
+			x->pending[x->npending].len = len;
+			x->npending++;
+			return DOCA_SUCCESS;
+		}
+	}
+	abort(); /* the walker asked for bytes outside every GPU-only range */
+}
+
+static doca_error_t cb_copy_dev_wait(struct txq_ring *w)
+{
+	struct harness *x = H(w);
+
+	for (unsigned int k = 0; k < x->npending; k++)
+		memcpy(x->pending[k].dst, x->pending[k].src, x->pending[k].len);
+	x->npending = 0;
+	return DOCA_SUCCESS;
+}
+
 /* The bytes of segment (@mkey_be, @addr, @n) of the descriptor as it was taken. */
 static void expect_seg(struct harness *x, const uint8_t *got, uint32_t mkey_be, uint64_t addr, uint32_t n)
 {
@@ -112,13 +168,17 @@ static void expect_seg(struct harness *x, const uint8_t *got, uint32_t mkey_be, 
 static bool cb_send(struct txq_ring *w, uint8_t *frame, uint32_t len)
 {
 	struct harness *x = H(w);
-
 	REQUIRE(frame == w->frame);
 	REQUIRE(len >= 14 && len <= TXQ_RING_FRAME_MAX && len <= w->mtu);
-	REQUIRE(x->snap_pos == w->next + 1 && len == (uint64_t)x->snap.nbytes + x->snap.nbytes2);
-	expect_seg(x, frame, x->snap.mkey, x->snap.addr, x->snap.nbytes);
-	if (x->snap.nbytes2 > 0)
-		expect_seg(x, frame + x->snap.nbytes, x->snap.mkey2, x->snap.addr2, x->snap.nbytes2);
+	const struct doca_gpu_dev_eth_txq_wqe *snap;
+
+	REQUIRE(w->next - x->walk_start < N_SNAP && x->snap[w->next - x->walk_start].have);
+	snap = &x->snap[w->next - x->walk_start].d;
+	REQUIRE(x->npending == 0); /* every fetch landed before a frame leaves */
+	REQUIRE(len == (uint64_t)snap->nbytes + snap->nbytes2);
+	expect_seg(x, frame, snap->mkey, snap->addr, snap->nbytes);
+	if (snap->nbytes2 > 0)
+		expect_seg(x, frame + snap->nbytes, snap->mkey2, snap->addr2, snap->nbytes2);
 	if ((x->h.mode & SEED_MODE_FULL_MEDIUM) && ++x->sends % 3 == 0)
 		return false;
 	return true;
@@ -149,6 +209,8 @@ static uint64_t cb_now(struct txq_ring *w)
 static const struct txq_ring_ops ops = {
     .resolve = cb_resolve,
     .copy_dev = cb_copy_dev,
+    .copy_dev_async = cb_copy_dev_async,
+    .copy_dev_wait = cb_copy_dev_wait,
     .send = cb_send,
     .room = cb_room,
     .complete = cb_complete,
@@ -200,14 +262,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x.w.cons = &x.cons;
 	x.w.nwqe = nwqe;
 	x.w.mtu = x.h.mtu;
+	x.w.stage = (x.h.mode & SEED_MODE_STAGED) ? stage : NULL;
 	txq_ring_reset(&x.w);
 	x.w.next = x.h.next;
 	x.w.db = x.h.next; /* the walker saw the doorbell at what it took */
 	for (int round = 0; round < 3; round++) {
 		uint64_t before = x.w.next;
 		bool failed = x.w.failed;
-		unsigned int budget = x.h.budget % (2 * MAX_SLOTS + 1);
-		unsigned int n = txq_ring_walk(&x.w, budget);
+		unsigned int budget = x.h.budget % MAX_WALK;
+		unsigned int n;
+
+		x.walk_start = x.w.next;
+		for (size_t k = 0; k < N_SNAP; k++)
+			x.snap[k].have = false;
+		n = txq_ring_walk(&x.w, budget);
+		REQUIRE(x.npending == 0);
 
 		REQUIRE(n <= budget);
 		REQUIRE(x.w.next == before + n);

@@ -30,6 +30,7 @@ enum {
 	SEED_MODE_FULL_MEDIUM = 1, /* txq: every third send finds the medium full */
 	SEED_MODE_NO_ROOM = 2,	   /* txq: every fourth room check finds none; dma: the engine full */
 	SEED_MODE_REWRITE = 4,	   /* the device rewrites the slot while the CPU checks it */
+	SEED_MODE_STAGED = 8,	   /* txq: GPU-only bytes fetched a batch at a time (copy_dev_async) */
 };
 
 struct gpu_ring_seed {

@@ -22,9 +22,10 @@ struct fake_cuda {
 	/* A persistent kernel starts / ends on the legacy or a blocking stream (0) or a non-blocking one. */
 	void (*kernel_begin)(int nonblocking);
 	void (*kernel_end)(int nonblocking);
-	int (*pending)(void); /* copies to the device still to land */
+	int (*pending)(void);	    /* copies to the device still to land */
 	long (*copies)(void);	    /* cudaMemcpy and cudaMemcpyAsync calls so far */
 	long (*async_copies)(void); /* cudaMemcpyAsync calls so far */
+	long (*waits)(void);	    /* cudaStreamSynchronize and cudaEventSynchronize calls so far */
 };
 
 /* The fake's controls; call after doca_gpu_create() loaded it. Dies if it is not loaded. */
@@ -47,8 +48,10 @@ static inline struct fake_cuda fake_cuda_get(void)
 	*(void **)&f.pending = dlsym(h, "fake_cuda_pending");
 	*(void **)&f.copies = dlsym(h, "fake_cuda_copies");
 	*(void **)&f.async_copies = dlsym(h, "fake_cuda_async_copies");
-	if (f.copies == NULL || f.async_copies == NULL || f.live_allocations == NULL || f.fail_next_alloc == NULL || f.current_device == NULL ||
-	    f.kernel_begin == NULL || f.kernel_end == NULL || f.pending == NULL)
+	*(void **)&f.waits = dlsym(h, "fake_cuda_waits");
+	if (f.waits == NULL || f.copies == NULL || f.async_copies == NULL || f.live_allocations == NULL ||
+	    f.fail_next_alloc == NULL || f.current_device == NULL || f.kernel_begin == NULL || f.kernel_end == NULL ||
+	    f.pending == NULL)
 		sd_die_at(__FILE__, __LINE__, "%s is not the fake CUDA runtime", path);
 	return f;
 }
