@@ -117,8 +117,10 @@ struct doca_gpu {
 	/*
 	 * softdoca's own stream on this GPU (non-blocking: it never waits for the application's
 	 * kernels on the legacy or a blocking stream, nor they for it). Every copy and memset
-	 * softdoca makes goes on it and is synchronized before the call returns, so what softdoca
-	 * publishes afterwards (a completion, a status) is never ahead of the bytes. Any thread.
+	 * softdoca makes goes on it; set-up copies are synchronized before the call returns, the
+	 * packet copies of GPU queues (copy_async) have an event behind them that the queue waits
+	 * for, so what softdoca publishes (a completion, a status, a frame) is never ahead of the
+	 * bytes. Any thread.
 	 */
 	void *stream;
 	char bus_id[24]; /* "dddd:bb:dd.f" */

@@ -7,7 +7,7 @@
  *
  *   api        capabilities, estimate, every rejection of the control path
  *   order      frames arrive in order, intact, with their sizes, and the ring wraps many times
- *              (packet memory CPU_GPU: written directly; GPU: written through cudaMemcpy)
+ *              (packet memory CPU_GPU: written directly; GPU: through the staging mirror)
  *   max        max_rx_pkts caps a receive, the timeout ends one that has fewer, both 0 waits for
  *              a full ring
  *   full       frames arriving while every slot holds an untaken packet are dropped (counted in

@@ -8,7 +8,7 @@
  *   api       capabilities, every rejection of the control path
  *   order     two posting threads, 1200 frames through a ring of 64 descriptors (it wraps
  *             many times): frames arrive in ticket order, intact; completions counted by polls
- *             (packet memory CPU_GPU: read directly; GPU: read through cudaMemcpy)
+ *             (packet memory CPU_GPU: read directly; GPU: fetched through the stage)
  *   notify    only NOTIFY sends (and failures) write completions
  *   bad       a wrong mkey, a range outside the mmap, an mmap without the device, a length
  *             beyond the MTU: error completions (UNEXPECTED from the poll), the ring goes on
