@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpu_eth_bench.c - frames per second from the medium into a GPU receive queue (CYCLIC, data
- * path on the GPU), per packet memory type, with a thread playing the kernel.
+ * path on the GPU) and out of a GPU send queue, per packet memory type, with threads playing
+ * the kernels.
  *
- *   gpu_eth_bench [-c FRAMES] [-s SIZE] [-m gpu|cpu_gpu|all] [-g PCI]
+ *   gpu_eth_bench [-c FRAMES] [-s SIZE] [-m gpu|cpu_gpu|all] [-d rx|tx|all] [-g PCI]
  *
  *   main thread: tx_burst of 32 frames on 03:00.1's port ══ wire ══▶ 03:00.0's port
  *                (paced: never more in flight than the ring has room for)
@@ -12,6 +13,11 @@
  *                                                  ▼
  *   "kernel" thread: doca_gpunetio_hd_rxq_recv (THREAD scope, the device header compiled by the C
  *                    compiler) takes up to 64 frames a call and checks each frame's number
+ *
+ *   tx rows: a "kernel" thread posts frames with doca_gpunetio_hd_txq_send from 256 buffers back
+ *   to back in the memory type of the row, on a send queue of 1024 descriptors of 03:00.1 (the
+ *   port's send thread takes them) ══ wire ══▶ a CPU_GPU receive queue of 03:00.0 whose kernel
+ *   thread counts them (the poster keeps at most 448 frames ahead of it: the wire's room)
  *
  * On this machine the GPU is CUDA's runtime as SOFTDOCA_CUDART names it; with the tests' fake
  * runtime (tests/gpunetio/libfakecudart.so) GPU memory is host memory, so the numbers check the
@@ -41,8 +47,11 @@
 #include <doca_dev.h>
 #include <doca_eth_rxq.h>
 #include <doca_eth_rxq_gpu_data_path.h>
+#include <doca_eth_txq.h>
+#include <doca_eth_txq_gpu_data_path.h>
 #include <doca_gpunetio.h>
 #include <doca_gpunetio_dev_eth_rxq.cuh>
+#include <doca_gpunetio_dev_eth_txq.cuh>
 #include <doca_mmap.h>
 
 #include "nic.h"
@@ -110,6 +119,7 @@ struct kernel {
 	uint32_t want;
 	_Atomic uint32_t taken;
 	_Atomic bool bad, stop;
+	bool count_only; /* tx rows: the frames carry no number */
 };
 
 static void *kernel_main(void *arg)
@@ -131,13 +141,164 @@ static void *kernel_main(void *arg)
 			uint32_t seq;
 
 			memcpy(&seq, p + 14, 4);
-			if (seq != next + i)
+			if (!k->count_only && seq != next + i)
 				atomic_store(&k->bad, true);
 		}
 		next += num;
 		atomic_store_explicit(&k->taken, next, memory_order_release);
 	}
 	return NULL;
+}
+
+static void print_counts(long c0, long a0, long w0, uint32_t frames)
+{
+	if (fake_copies != NULL) {
+		long all = fake_copies() - c0, as = fake_async_copies != NULL ? fake_async_copies() - a0 : 0;
+		long w = fake_waits != NULL ? fake_waits() - w0 : 0;
+
+		printf("  copies %ld (%.3f a frame, %ld cudaMemcpy), waits %ld (%.3f a frame)", all,
+		       (double)all / frames, all - as, w, (double)w / frames);
+	}
+}
+
+static struct doca_mmap *mmap_on(struct doca_dev *dev, void *addr, size_t len)
+{
+	struct doca_mmap *m;
+
+	OK(doca_mmap_create(&m));
+	OK(doca_mmap_add_dev(m, dev));
+	OK(doca_mmap_set_memrange(m, addr, len));
+	OK(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
+	OK(doca_mmap_start(m));
+	return m;
+}
+
+#define TX_BUFS 256u
+#define TX_WQE	1024u
+
+struct poster {
+	struct doca_gpu_eth_txq *h;
+	uint64_t base;
+	uint32_t mkey_be, size, frames;
+	struct kernel *k;
+};
+
+static void *poster_main(void *arg)
+{
+	struct poster *ps = arg;
+
+	for (uint32_t i = 0; i < ps->frames; i++) {
+		while (i - atomic_load_explicit(&ps->k->taken, memory_order_acquire) >= WIRE_ROOM)
+			if (atomic_load(&ps->k->stop))
+				return NULL;
+		if (doca_gpunetio_hd_txq_send(ps->h, ps->base + (uint64_t)(i % TX_BUFS) * ps->size, ps->mkey_be,
+					      ps->size, 0, NULL) != DOCA_SUCCESS)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* A tx row: frames out of a GPU send queue whose packets are in @mem. */
+static void run_tx_row(struct doca_gpu *gpu, struct doca_dev *rx, struct doca_dev *tx, enum doca_gpu_mem_type mem,
+		       uint32_t frames, uint32_t size)
+{
+	size_t rx_len = (size_t)NSLOTS * ((size + 63) & ~63u), tx_len = (size_t)TX_BUFS * size;
+	void *rx_gpu = NULL, *tx_gpu = NULL, *cpu = NULL;
+	struct doca_mmap *rx_mmap, *tx_mmap;
+	struct doca_eth_rxq *rxq;
+	struct doca_eth_txq *txq;
+	struct kernel k = {.want = frames, .count_only = true};
+	struct poster ps = {.size = size, .frames = frames, .k = &k};
+	uint8_t *img = calloc(1, tx_len);
+	uint32_t mkey = 0, last = UINT32_MAX;
+	long c0 = 0, a0 = 0, w0 = 0;
+	uint64_t t0, t1 = 0;
+	pthread_t kt, pt;
+
+	if (img == NULL)
+		DIE("out of memory");
+	OK(doca_gpu_mem_alloc(gpu, rx_len, 4096, DOCA_GPU_MEM_TYPE_CPU_GPU, &rx_gpu, &cpu));
+	rx_mmap = mmap_on(rx, rx_gpu, rx_len);
+	OK(doca_eth_rxq_create(rx, NSLOTS, size, &rxq));
+	OK(doca_eth_rxq_set_type(rxq, DOCA_ETH_RXQ_TYPE_CYCLIC));
+	OK(doca_eth_rxq_set_pkt_buf(rxq, rx_mmap, 0, (uint32_t)rx_len));
+	OK(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(rxq), gpu));
+	OK(doca_ctx_start(doca_eth_rxq_as_doca_ctx(rxq)));
+	OK(doca_eth_rxq_apply_queue_id(rxq, 0));
+	OK(doca_eth_rxq_get_gpu_handle(rxq, &k.h));
+	/* The frames, written once (GPU memory with the runtime's own cudaMemcpy, as the samples do). */
+	OK(doca_gpu_mem_alloc(gpu, tx_len, 4096, mem, &tx_gpu, mem == DOCA_GPU_MEM_TYPE_GPU ? NULL : &cpu));
+	for (uint32_t i = 0; i < TX_BUFS; i++) {
+		uint8_t *f = img + (size_t)i * size;
+
+		memset(f, 0xff, 6);
+		memcpy(f + 6, (uint8_t[]){2, 0, 0, 0, 0, 1}, 6);
+		f[12] = ETHERTYPE >> 8;
+		f[13] = ETHERTYPE & 0xff;
+		memset(f + 14, 0x5a, size - 14);
+	}
+	if (mem == DOCA_GPU_MEM_TYPE_GPU) {
+		const char *path = getenv("SOFTDOCA_CUDART");
+		void *h = path != NULL ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+		int (*memcpy_fn)(void *, const void *, size_t, int) = NULL;
+
+		if (h != NULL)
+			*(void **)&memcpy_fn = dlsym(h, "cudaMemcpy");
+		if (memcpy_fn == NULL || memcpy_fn(tx_gpu, img, tx_len, 4 /* cudaMemcpyDefault */) != 0)
+			DIE("cannot fill GPU memory (cudaMemcpy of SOFTDOCA_CUDART)");
+	} else {
+		memcpy(cpu, img, tx_len);
+	}
+	free(img);
+	tx_mmap = mmap_on(tx, tx_gpu, tx_len);
+	OK(doca_mmap_get_mkey(tx_mmap, tx, &mkey));
+	OK(doca_eth_txq_create(tx, TX_WQE, &txq));
+	OK(doca_eth_txq_gpu_set_completion_on_gpu(txq));
+	OK(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(txq), gpu));
+	OK(doca_ctx_start(doca_eth_txq_as_doca_ctx(txq)));
+	OK(doca_eth_txq_apply_queue_id(txq, 0));
+	OK(doca_eth_txq_get_gpu_handle(txq, &ps.h));
+	ps.base = (uint64_t)(uintptr_t)tx_gpu;
+	ps.mkey_be = __builtin_bswap32(mkey);
+	if (fake_copies != NULL) {
+		c0 = fake_copies();
+		a0 = fake_async_copies != NULL ? fake_async_copies() : 0;
+		w0 = fake_waits != NULL ? fake_waits() : 0;
+	}
+	t0 = now_ns();
+	if (pthread_create(&kt, NULL, kernel_main, &k) != 0 || pthread_create(&pt, NULL, poster_main, &ps) != 0)
+		DIE("pthread_create failed");
+	for (;;) {
+		uint32_t now = atomic_load(&k.taken);
+
+		if (now >= frames)
+			break;
+		if (now != last) {
+			last = now;
+			t1 = now_ns();
+		} else if (now_ns() - t1 > QUIET_NS) {
+			break;
+		}
+		sched_yield();
+	}
+	atomic_store(&k.stop, true);
+	pthread_join(pt, NULL);
+	pthread_join(kt, NULL);
+	t1 = now_ns();
+	printf("tx %-7s %5u B  %8u frames  %7.3f s  %9.0f frames/s", mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU" : "CPU_GPU",
+	       size, atomic_load(&k.taken), (double)(t1 - t0) / 1e9, atomic_load(&k.taken) / ((double)(t1 - t0) / 1e9));
+	print_counts(c0, a0, w0, frames);
+	printf("%s\n", atomic_load(&k.taken) != frames ? "  LOST" : "");
+	OK(doca_ctx_stop(doca_eth_txq_as_doca_ctx(txq)));
+	OK(doca_eth_txq_destroy(txq));
+	OK(doca_mmap_stop(tx_mmap));
+	OK(doca_mmap_destroy(tx_mmap));
+	OK(doca_gpu_mem_free(gpu, tx_gpu));
+	OK(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(rxq)));
+	OK(doca_eth_rxq_destroy(rxq));
+	OK(doca_mmap_stop(rx_mmap));
+	OK(doca_mmap_destroy(rx_mmap));
+	OK(doca_gpu_mem_free(gpu, rx_gpu));
 }
 
 static void run_row(struct doca_gpu *gpu, struct doca_dev *rx, struct doca_dev *tx, enum doca_gpu_mem_type mem,
@@ -220,13 +381,7 @@ static void run_row(struct doca_gpu *gpu, struct doca_dev *rx, struct doca_dev *
 	t1 = now_ns();
 	printf("rx %-7s %5u B  %8u frames  %7.3f s  %9.0f frames/s", mem == DOCA_GPU_MEM_TYPE_GPU ? "GPU" : "CPU_GPU",
 	       size, atomic_load(&k.taken), (double)(t1 - t0) / 1e9, atomic_load(&k.taken) / ((double)(t1 - t0) / 1e9));
-	if (fake_copies != NULL) {
-		long all = fake_copies() - c0, as = fake_async_copies != NULL ? fake_async_copies() - a0 : 0;
-		long w = fake_waits != NULL ? fake_waits() - w0 : 0;
-
-		printf("  copies %ld (%.3f a frame, %ld cudaMemcpy), waits %ld (%.3f a frame)", all,
-		       (double)all / frames, all - as, w, (double)w / frames);
-	}
+	print_counts(c0, a0, w0, frames);
 	printf("%s\n", atomic_load(&k.taken) != frames || atomic_load(&k.bad) ? "  LOST OR OUT OF ORDER" : "");
 	OK(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(rxq)));
 	OK(doca_eth_rxq_destroy(rxq));
@@ -237,7 +392,7 @@ static void run_row(struct doca_gpu *gpu, struct doca_dev *rx, struct doca_dev *
 
 int main(int argc, char **argv)
 {
-	const char *gpu_pci = "17:00.0", *mode = "all";
+	const char *gpu_pci = "17:00.0", *mode = "all", *dir_s = "all";
 	uint32_t frames = 200000, size = 64;
 	char dir[] = "/tmp/gpu_eth_bench.XXXXXX", conf[sizeof(dir) + 16];
 	struct doca_dev *rx, *tx;
@@ -245,7 +400,7 @@ int main(int argc, char **argv)
 	FILE *fp;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:s:m:g:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:s:m:d:g:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			frames = (uint32_t)strtoul(optarg, NULL, 10);
@@ -256,19 +411,24 @@ int main(int argc, char **argv)
 		case 'm':
 			mode = optarg;
 			break;
+		case 'd':
+			dir_s = optarg;
+			break;
 		case 'g':
 			gpu_pci = optarg;
 			break;
 		default:
 			fprintf(
 			    opt == 'h' ? stdout : stderr,
-			    "usage: gpu_eth_bench [-c FRAMES] [-s SIZE 60..2048] [-m gpu|cpu_gpu|all] [-g GPU_PCI]\n");
+			    "usage: gpu_eth_bench [-c FRAMES] [-s SIZE 60..2048] [-m gpu|cpu_gpu|all] [-d rx|tx|all] "
+			    "[-g GPU_PCI]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	if (size < 60 || size > 2048 || frames == 0 ||
-	    (strcmp(mode, "gpu") != 0 && strcmp(mode, "cpu_gpu") != 0 && strcmp(mode, "all") != 0))
-		DIE("bad arguments; -s 60..2048, -c > 0, -m gpu, cpu_gpu or all");
+	    (strcmp(mode, "gpu") != 0 && strcmp(mode, "cpu_gpu") != 0 && strcmp(mode, "all") != 0) ||
+	    (strcmp(dir_s, "rx") != 0 && strcmp(dir_s, "tx") != 0 && strcmp(dir_s, "all") != 0))
+		DIE("bad arguments; -s 60..2048, -c > 0, -m gpu, cpu_gpu or all, -d rx, tx or all");
 	/* A cable of its own (a fresh runtime directory) on the default topology's wire. */
 	if (mkdtemp(dir) == NULL)
 		DIE("mkdtemp failed");
@@ -286,10 +446,14 @@ int main(int argc, char **argv)
 	fake_counters();
 	rx = open_dev("03:00.0");
 	tx = open_dev("03:00.1");
-	if (strcmp(mode, "cpu_gpu") != 0)
+	if (strcmp(dir_s, "tx") != 0 && strcmp(mode, "cpu_gpu") != 0)
 		run_row(gpu, rx, tx, DOCA_GPU_MEM_TYPE_GPU, frames, size);
-	if (strcmp(mode, "gpu") != 0)
+	if (strcmp(dir_s, "tx") != 0 && strcmp(mode, "gpu") != 0)
 		run_row(gpu, rx, tx, DOCA_GPU_MEM_TYPE_CPU_GPU, frames, size);
+	if (strcmp(dir_s, "rx") != 0 && strcmp(mode, "cpu_gpu") != 0)
+		run_tx_row(gpu, rx, tx, DOCA_GPU_MEM_TYPE_GPU, frames, size);
+	if (strcmp(dir_s, "rx") != 0 && strcmp(mode, "gpu") != 0)
+		run_tx_row(gpu, rx, tx, DOCA_GPU_MEM_TYPE_CPU_GPU, frames, size);
 	OK(doca_dev_close(tx));
 	OK(doca_dev_close(rx));
 	OK(doca_gpu_destroy(gpu));
