@@ -399,7 +399,7 @@ static bool stage_flush(struct eth_rxq_gpu *g)
 	if (n == 0 || g->failed)
 		return g->fl_n > 0;
 	if (g->fl_n == GPU_RX_FLIGHTS)
-		stage_reap(g, true); /* every event in use: the oldest batch has long landed */
+		stage_reap(g, true); /* every event in use: wait for the batches in flight */
 	if (g->failed)
 		return false;
 	head = g->nslots - first; /* slots before the end of the buffer */

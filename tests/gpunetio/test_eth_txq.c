@@ -28,8 +28,9 @@
  *             also once the doorbell is sane again; a restart works
  *   batched   GPU-only packet memory (CPU proxy): one proxy round fetches a burst of 32 frames
  *             with one wait (cudaEventSynchronize), adjacent frames in one cudaMemcpyAsync,
- *             no cudaMemcpy; the frames arrive intact (copies land 300 us late: a frame sent
- *             before the wait would carry stale bytes)
+ *             no cudaMemcpy, while a kernel runs on a blocking stream; the frames arrive
+ *             intact (copies land 300 us late: a frame sent before the wait would carry stale
+ *             bytes)
  *
  * Every case uses its own runtime directory, so its cable starts empty.
  */
@@ -1223,6 +1224,7 @@ static void case_batched(void)
 	open_devs("batched");
 	rx_start();
 	txq_make(&q, DOCA_GPU_MEM_TYPE_GPU, NBUF, OPT_PROXY);
+	fake.kernel_begin(0); /* a persistent kernel on a blocking stream: the fetches must not wait for it */
 	for (int round = 0; round < 2; round++) {
 		long c0 = fake.copies(), a0 = fake.async_copies(), w0 = fake.waits();
 		size_t off = 0;
@@ -1250,6 +1252,7 @@ static void case_batched(void)
 		CHECK_EQ(fake.async_copies() - a0, round == 0 ? 1L : 32L);
 		CHECK_EQ(fake.copies() - c0, fake.async_copies() - a0); /* no cudaMemcpy */
 	}
+	fake.kernel_end(0);
 	txq_free(&q);
 	CHECK_EQ(rx_count(), seq);
 	rx_stop();
