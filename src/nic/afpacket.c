@@ -754,21 +754,9 @@ fail:
 	return err;
 }
 
-static const struct dev_backend_ops afp_backend = {
+/* media.c attaches it once per device (nic_media_provider). */
+const struct dev_backend_ops nic_afpacket_backend = {
     .name = "nic-afpacket",
     .open = afp_open,
     .close = afp_close,
 };
-
-doca_error_t nic_afpacket_attach(struct doca_dev *dev)
-{
-	static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
-	doca_error_t ret = DOCA_SUCCESS;
-
-	/* two threads asking for the same port at once attach it once */
-	pthread_mutex_lock(&attach_lock);
-	if (priv_doca_dev_backend(dev, &afp_backend) == NULL)
-		ret = priv_doca_dev_attach(dev, &afp_backend);
-	pthread_mutex_unlock(&attach_lock);
-	return ret;
-}

@@ -21,18 +21,19 @@
 #include "nic.h"
 
 struct doca_dev;
+struct dev_backend_ops;
 
 /* The default provider of port.c: installs the medium the topology gives @dev. */
 doca_error_t nic_media_provider(struct doca_dev *dev);
 
-/* Attaches the wire medium to @dev (media.c calls it for medium = wire). */
-doca_error_t nic_wire_attach(struct doca_dev *dev);
+/* The wire medium: the device backend media.c attaches for medium = wire. */
+extern const struct dev_backend_ops nic_wire_backend;
 
-/* Attaches the afpacket medium to @dev (media.c calls it for medium = afpacket). */
-doca_error_t nic_afpacket_attach(struct doca_dev *dev);
+/* The afpacket medium: the device backend media.c attaches for medium = afpacket. */
+extern const struct dev_backend_ops nic_afpacket_backend;
 
-/* Attaches the udp medium to @dev (media.c calls it for medium = udp). */
-doca_error_t nic_udp_attach(struct doca_dev *dev);
+/* The udp medium: the device backend media.c attaches for medium = udp. */
+extern const struct dev_backend_ops nic_udp_backend;
 
 /*
  * The private runtime directory ($XDG_RUNTIME_DIR/softdoca or /tmp/softdoca-<uid>), created

@@ -596,21 +596,9 @@ fail:
 	return err;
 }
 
-static const struct dev_backend_ops udp_backend = {
+/* media.c attaches it once per device (nic_media_provider). */
+const struct dev_backend_ops nic_udp_backend = {
     .name = "nic-udp",
     .open = udp_open,
     .close = udp_close,
 };
-
-doca_error_t nic_udp_attach(struct doca_dev *dev)
-{
-	static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
-	doca_error_t ret = DOCA_SUCCESS;
-
-	/* two threads asking for the same port at once attach it once */
-	pthread_mutex_lock(&attach_lock);
-	if (priv_doca_dev_backend(dev, &udp_backend) == NULL)
-		ret = priv_doca_dev_attach(dev, &udp_backend);
-	pthread_mutex_unlock(&attach_lock);
-	return ret;
-}

@@ -799,21 +799,9 @@ fail:
 	return err;
 }
 
-static const struct dev_backend_ops wire_backend = {
+/* media.c attaches it once per device (nic_media_provider). */
+const struct dev_backend_ops nic_wire_backend = {
     .name = "nic-wire",
     .open = wire_open,
     .close = wire_close,
 };
-
-doca_error_t nic_wire_attach(struct doca_dev *dev)
-{
-	static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
-	doca_error_t ret = DOCA_SUCCESS;
-
-	/* two threads asking for the same port at once attach it once */
-	pthread_mutex_lock(&attach_lock);
-	if (priv_doca_dev_backend(dev, &wire_backend) == NULL)
-		ret = priv_doca_dev_attach(dev, &wire_backend);
-	pthread_mutex_unlock(&attach_lock);
-	return ret;
-}
