@@ -412,7 +412,7 @@ static int set_udp_peer(struct parser *p, struct span v)
 /* "udp.vni = N": the VXLAN network identifier, 24 bits. */
 static int set_udp_vni(struct parser *p, struct span v)
 {
-	uint64_t x;
+	uint64_t x = 0;
 
 	if (parse_uint(p, v, false, 0, 16777215, &x))
 		return -1;
