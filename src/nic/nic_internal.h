@@ -3,7 +3,8 @@
  * nic_internal.h - what the software NIC's files share and nothing outside src/nic sees.
  *
  *   port.c   registry: device -> {ops, port}; asks the media provider on first use
- *   media.c  the provider: reads the device's medium from the topology, attaches it
+ *   media.c  the provider: reads the device's medium from the topology, attaches it (the
+ *            media are listed in src/nic/meson.build; media_list.h is generated from it)
  *   wire.c   the wire medium: a shared-memory cable between two ports (any processes)
  *   afpacket.c the afpacket medium: a Linux interface through an AF_PACKET socket
  *   udp.c    the udp medium: frames in VXLAN datagrams to one peer (vxlan.c: the header)
@@ -26,14 +27,11 @@ struct dev_backend_ops;
 /* The default provider of port.c: installs the medium the topology gives @dev. */
 doca_error_t nic_media_provider(struct doca_dev *dev);
 
-/* The wire medium: the device backend media.c attaches for medium = wire. */
-extern const struct dev_backend_ops nic_wire_backend;
-
-/* The afpacket medium: the device backend media.c attaches for medium = afpacket. */
-extern const struct dev_backend_ops nic_afpacket_backend;
-
-/* The udp medium: the device backend media.c attaches for medium = udp. */
-extern const struct dev_backend_ops nic_udp_backend;
+/* Each medium's device backend (nic_wire_backend, ...), which media.c attaches for its
+ * `medium = NAME`: one per line of the media list in src/nic/meson.build. */
+#define NIC_MEDIUM(name, topo, backend) extern const struct dev_backend_ops backend;
+#include "media_list.h"
+#undef NIC_MEDIUM
 
 /*
  * The private runtime directory ($XDG_RUNTIME_DIR/softdoca or /tmp/softdoca-<uid>), created
