@@ -332,7 +332,7 @@ static unsigned int udp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 	struct mmsghdr msg[UDP_BATCH];
 	struct iovec iov[UDP_TX_IOV];
 	unsigned int idx[UDP_BATCH]; /* msg[k] is frames[idx[k]] */
-	uint8_t *flat = NULL;	     /* a frame of more pieces than one sendmmsg takes, made whole */
+	uint8_t flat[NIC_MAX_FRAME]; /* a frame of more pieces than one sendmmsg takes, made whole */
 	uint64_t ts = p->pcap != NULL ? now_ns() : 0, sent = 0, bytes = 0, bad = 0;
 	unsigned int i = 0, taken = n;
 
@@ -352,8 +352,6 @@ static unsigned int udp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 			if (SD_UNLIKELY(f->iovcnt + 1 > UDP_TX_IOV - used)) {
 				if (m != 0)
 					break; /* the next batch */
-				if (flat == NULL && (flat = malloc(NIC_MAX_FRAME)) == NULL)
-					break; /* taken stops here; tried again later */
 				{
 					uint32_t off = 0;
 
@@ -426,7 +424,6 @@ static unsigned int udp_tx_burst(void *port, const struct nic_tx_frame *frames, 
 			break;
 		}
 	}
-	free(flat);
 	/* senders may be several threads (several txqs): one atomic add per burst */
 	if (taken < n)
 		atomic_fetch_add_explicit(&p->tx_full, n - taken, memory_order_relaxed);
